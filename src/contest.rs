@@ -1,0 +1,127 @@
+//! Contests: two independent results compared, shared by every system.
+//!
+//! Each side's result is a [`Pmf`] over an ordered integer score (a tier
+//! index, an achieved value, a total, a hit count). [`compare`] gives
+//! P(first higher), P(equal), P(second higher); the tie rules and rerolled
+//! ties are applied on top.
+
+use crate::pmf::Pmf;
+use crate::weight::Weight;
+
+/// P(A > B), P(A = B), P(A < B) for independent A and B.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Comparison<W> {
+    /// P(A > B).
+    pub win: W,
+    /// P(A = B).
+    pub tie: W,
+    /// P(A < B).
+    pub loss: W,
+}
+
+/// Who takes a tie.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TieRule {
+    /// Report the tie separately (no one wins it).
+    Separate,
+    /// The first side (attacker, active) takes it.
+    First,
+    /// The second side (defender, passive) takes it.
+    Second,
+    /// Ties are rolled again until someone wins.
+    Reroll,
+}
+
+/// Compare two independent scores.
+pub fn compare<W: Weight>(a: &Pmf<W>, b: &Pmf<W>) -> Comparison<W> {
+    let mut win = W::zero();
+    let mut tie = W::zero();
+    // P(B < x) accumulated as x rises.
+    let mut below = W::zero();
+    let mut bx = b.min();
+    for (x, pa) in a.iter() {
+        while bx < x {
+            below += b.p(bx);
+            bx += 1;
+        }
+        win += pa.clone() * &below;
+        tie += pa.clone() * &b.p(x);
+    }
+    let loss = W::one() - &win - &tie;
+    Comparison { win, tie, loss }
+}
+
+impl<W: Weight> Comparison<W> {
+    /// Apply a tie rule: the tie probability is moved to the side that takes
+    /// it (or, for [`TieRule::Reroll`], spread by conditioning on a decisive
+    /// roll). Returns the comparison after the rule.
+    pub fn with_tie_rule(&self, rule: TieRule) -> Comparison<W> {
+        match rule {
+            TieRule::Separate => self.clone(),
+            TieRule::First => Comparison {
+                win: self.win.clone() + &self.tie,
+                tie: W::zero(),
+                loss: self.loss.clone(),
+            },
+            TieRule::Second => Comparison {
+                win: self.win.clone(),
+                tie: W::zero(),
+                loss: self.loss.clone() + &self.tie,
+            },
+            TieRule::Reroll => match self.expected_rolls() {
+                Some(_) => {
+                    let decisive = W::one() - &self.tie;
+                    Comparison {
+                        win: self.win.clone() / &decisive,
+                        tie: W::zero(),
+                        loss: self.loss.clone() / &decisive,
+                    }
+                }
+                None => self.clone(),
+            },
+        }
+    }
+
+    /// Expected number of rolls when ties are rolled again:
+    /// `1 / (1 − P(tie))`; `None` when every roll ties.
+    pub fn expected_rolls(&self) -> Option<W> {
+        let decisive = W::one() - &self.tie;
+        if decisive.is_zero() {
+            None
+        } else {
+            Some(W::one() / decisive)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::weight::Exact;
+
+    #[test]
+    fn d6_vs_d6_by_enumeration() {
+        let d = Pmf::<Exact>::die(6);
+        let c = compare(&d, &d);
+        assert_eq!(c.win, Exact::ratio(15, 36));
+        assert_eq!(c.tie, Exact::ratio(6, 36));
+        assert_eq!(c.loss, Exact::ratio(15, 36));
+        let r = c.with_tie_rule(TieRule::Reroll);
+        assert_eq!(r.win, Exact::ratio(1, 2));
+        assert_eq!(c.expected_rolls(), Some(Exact::ratio(6, 5)));
+        assert_eq!(c.with_tie_rule(TieRule::Second).loss, Exact::ratio(21, 36));
+    }
+
+    #[test]
+    fn disjoint_supports() {
+        let a = Pmf::<Exact>::uniform(1, 4);
+        let b = Pmf::<Exact>::uniform(10, 12);
+        let c = compare(&a, &b);
+        assert_eq!(c.loss, Exact::ratio(1, 1));
+        let c = compare(&b, &a);
+        assert_eq!(c.win, Exact::ratio(1, 1));
+        let p = Pmf::<Exact>::point(3);
+        let c = compare(&p, &p);
+        assert_eq!(c.expected_rolls(), None);
+    }
+}

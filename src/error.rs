@@ -1,0 +1,80 @@
+//! Typed errors that tell the user what was wrong and what is allowed.
+
+use std::fmt;
+
+/// Every error hantei reports. The CLI prints its `Display` on one line and
+/// exits with code 2.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Error {
+    /// A parameter value outside what the rule allows.
+    InvalidParam {
+        /// The parameter (as the CLI spells it, e.g. `--pool`).
+        name: String,
+        /// The value given.
+        value: String,
+        /// What is allowed instead.
+        allowed: String,
+    },
+    /// A skill level list breaks the levels rule (seed 003).
+    InvalidLevels {
+        /// 1-based level that breaks the rule.
+        level: usize,
+        /// Its value.
+        value: i64,
+        /// Why.
+        reason: String,
+    },
+    /// Parameters that cannot be combined.
+    Conflict(String),
+}
+
+impl Error {
+    /// Shorthand for [`Error::InvalidParam`].
+    pub fn param(name: &str, value: impl fmt::Display, allowed: impl Into<String>) -> Self {
+        Error::InvalidParam {
+            name: name.to_string(),
+            value: value.to_string(),
+            allowed: allowed.into(),
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::InvalidParam {
+                name,
+                value,
+                allowed,
+            } => write!(f, "invalid value '{value}' for {name}: {allowed}"),
+            Error::InvalidLevels {
+                level,
+                value,
+                reason,
+            } => write!(f, "invalid skill list: level {level} (value {value}) {reason}"),
+            Error::Conflict(msg) => write!(f, "{msg}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// `Result` with hantei's [`Error`].
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// Check `lo <= value <= hi`, naming the parameter in the error.
+pub fn check_range(name: &str, value: i64, lo: i64, hi: i64) -> Result<()> {
+    if value < lo || value > hi {
+        return Err(Error::param(name, value, format!("allowed {lo}..={hi}")));
+    }
+    Ok(())
+}
+
+/// Check `value >= lo`, naming the parameter in the error.
+pub fn check_min(name: &str, value: i64, lo: i64) -> Result<()> {
+    if value < lo {
+        return Err(Error::param(name, value, format!("must be at least {lo}")));
+    }
+    Ok(())
+}

@@ -1,0 +1,30 @@
+//! # hantei (判定, "the check")
+//!
+//! Exact odds of tabletop-RPG action-resolution rules.
+//!
+//! * [`pmf`] — the immutable distribution type [`Pmf`], generic over the
+//!   [`Weight`] number type (`f64` or exact fractions, [`Exact`]).
+//! * [`tier`], [`contest`], [`extended`] — building blocks shared by every
+//!   system: ordered outcome tiers, contests, extended tests.
+//! * [`systems`] — one module per resolution system (a sixth system goes
+//!   there, next to the five).
+//! * [`report`], [`export`] — what a calculation says, and its renderings
+//!   (table, CSV, JSON, Markdown) as bytes.
+//! * [`cli`] — the `hantei` command line, a thin layer over the above.
+
+pub mod cli;
+pub mod contest;
+pub mod error;
+pub mod export;
+pub mod extended;
+pub mod pmf;
+pub mod report;
+pub mod systems;
+pub mod tier;
+pub mod weight;
+
+pub use error::{Error, Result};
+pub use pmf::Pmf;
+pub use report::{Field, Report};
+pub use tier::{Tier, TierLaw};
+pub use weight::{Exact, Weight};

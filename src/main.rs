@@ -1,0 +1,25 @@
+//! The `hantei` binary: parse, run, map errors to exit codes.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    match hantei::cli::main_with_args(std::env::args_os()) {
+        Ok(out) => {
+            let mut stdout = std::io::stdout().lock();
+            match stdout.write_all(&out.stdout).and_then(|_| stdout.flush()) {
+                Ok(()) => ExitCode::from(out.code),
+                // A closed pipe (`hantei … | head`) is not an error.
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("hantei: cannot write output: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
+        Err(e) => {
+            eprintln!("hantei: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

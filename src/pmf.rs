@@ -1,0 +1,357 @@
+//! [`Pmf`]: an immutable probability mass function on the integers.
+//!
+//! The one distribution type every system is built from. It is dense (a
+//! vector of weights from `min` upward), generic over the [`Weight`] number
+//! type, and never mutated after construction: every operation returns a new
+//! `Pmf`. Outcome tiers are integers too (their index in the tier order).
+
+use crate::weight::Weight;
+
+/// A probability mass function over a contiguous integer range.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pmf<W> {
+    min: i64,
+    w: Vec<W>,
+}
+
+impl<W: Weight> Pmf<W> {
+    /// Build from the weight of each outcome `min, min+1, …`. Leading and
+    /// trailing zero weights are trimmed. An empty or all-zero input gives
+    /// the point mass at `min` with weight zero (a sub-distribution).
+    pub fn from_weights(min: i64, mut w: Vec<W>) -> Self {
+        let mut min = min;
+        while w.len() > 1 && w.last().is_some_and(|x| x.is_zero()) {
+            w.pop();
+        }
+        let lead = w.iter().take_while(|x| x.is_zero()).count();
+        if lead == w.len() {
+            return Pmf {
+                min,
+                w: vec![W::zero()],
+            };
+        }
+        if lead > 0 {
+            w.drain(..lead);
+            min += lead as i64;
+        }
+        Pmf { min, w }
+    }
+
+    /// Build from `(outcome, weight)` pairs; repeated outcomes add up.
+    pub fn from_pairs<I: IntoIterator<Item = (i64, W)>>(pairs: I) -> Self {
+        let pairs: Vec<(i64, W)> = pairs.into_iter().collect();
+        if pairs.is_empty() {
+            return Self::point(0);
+        }
+        let lo = pairs.iter().map(|p| p.0).min().unwrap_or(0);
+        let hi = pairs.iter().map(|p| p.0).max().unwrap_or(0);
+        let mut w = vec![W::zero(); (hi - lo + 1) as usize];
+        for (x, p) in pairs {
+            w[(x - lo) as usize] += p;
+        }
+        Self::from_weights(lo, w)
+    }
+
+    /// Certainly `x`.
+    pub fn point(x: i64) -> Self {
+        Pmf {
+            min: x,
+            w: vec![W::one()],
+        }
+    }
+
+    /// Uniform on `lo..=hi`.
+    pub fn uniform(lo: i64, hi: i64) -> Self {
+        assert!(hi >= lo, "uniform range must be non-empty");
+        let n = hi - lo + 1;
+        Pmf {
+            min: lo,
+            w: vec![W::ratio(1, n); n as usize],
+        }
+    }
+
+    /// A fair die with faces `1..=sides`.
+    pub fn die(sides: u32) -> Self {
+        Self::uniform(1, sides as i64)
+    }
+
+    /// `1` with probability `p`, else `0`.
+    pub fn bernoulli(p: W) -> Self {
+        Self::from_weights(0, vec![p.complement(), p])
+    }
+
+    /// Smallest outcome with non-zero weight.
+    pub fn min(&self) -> i64 {
+        self.min
+    }
+
+    /// Largest outcome with non-zero weight.
+    pub fn max(&self) -> i64 {
+        self.min + self.w.len() as i64 - 1
+    }
+
+    /// `P(X = x)`.
+    pub fn p(&self, x: i64) -> W {
+        if x < self.min || x > self.max() {
+            W::zero()
+        } else {
+            self.w[(x - self.min) as usize].clone()
+        }
+    }
+
+    /// `(outcome, probability)` for every outcome in `min..=max`.
+    pub fn iter(&self) -> impl Iterator<Item = (i64, &W)> + '_ {
+        self.w
+            .iter()
+            .enumerate()
+            .map(move |(i, p)| (self.min + i as i64, p))
+    }
+
+    /// The weights, from `min` upward.
+    pub fn weights(&self) -> &[W] {
+        &self.w
+    }
+
+    /// Sum of all weights (1 for a proper distribution).
+    pub fn total(&self) -> W {
+        self.w.iter().fold(W::zero(), |a, b| a + b)
+    }
+
+    /// `P(X ≤ x)`.
+    pub fn cdf(&self, x: i64) -> W {
+        self.iter()
+            .take_while(|(k, _)| *k <= x)
+            .fold(W::zero(), |a, (_, p)| a + p)
+    }
+
+    /// `P(X > x)`.
+    pub fn sf(&self, x: i64) -> W {
+        self.iter()
+            .filter(|(k, _)| *k > x)
+            .fold(W::zero(), |a, (_, p)| a + p)
+    }
+
+    /// `P(X ≥ x)`.
+    pub fn at_least(&self, x: i64) -> W {
+        self.sf(x - 1)
+    }
+
+    /// `P(pred(X))`.
+    pub fn prob<F: Fn(i64) -> bool>(&self, pred: F) -> W {
+        self.iter()
+            .filter(|(k, _)| pred(*k))
+            .fold(W::zero(), |a, (_, p)| a + p)
+    }
+
+    /// Expected value.
+    pub fn mean(&self) -> W {
+        self.iter()
+            .fold(W::zero(), |a, (k, p)| a + W::int(k) * p)
+            / self.total()
+    }
+
+    /// Variance.
+    pub fn variance(&self) -> W {
+        let m = self.mean();
+        self.iter().fold(W::zero(), |a, (k, p)| {
+            let d = W::int(k) - &m;
+            a + d.clone() * &d * p
+        }) / self.total()
+    }
+
+    /// Smallest `x` with `P(X ≤ x) ≥ q`.
+    pub fn quantile(&self, q: &W) -> i64 {
+        let mut acc = W::zero();
+        for (k, p) in self.iter() {
+            acc += p;
+            if &acc >= q {
+                return k;
+            }
+        }
+        self.max()
+    }
+
+    /// The law of `f(X)`.
+    pub fn map<F: Fn(i64) -> i64>(&self, f: F) -> Self {
+        Self::from_pairs(self.iter().map(|(k, p)| (f(k), p.clone())))
+    }
+
+    /// The law of `X + Y` for independent `X` (self) and `Y`.
+    pub fn convolve(&self, other: &Self) -> Self {
+        let mut w = vec![W::zero(); self.w.len() + other.w.len() - 1];
+        for (i, a) in self.w.iter().enumerate() {
+            if a.is_zero() {
+                continue;
+            }
+            for (j, b) in other.w.iter().enumerate() {
+                w[i + j] += a.clone() * b;
+            }
+        }
+        Self::from_weights(self.min + other.min, w)
+    }
+
+    /// The law of the sum of `n` independent copies (`n = 0` gives 0).
+    pub fn sum_n(&self, mut n: u32) -> Self {
+        let mut acc = Self::point(0);
+        let mut base = self.clone();
+        while n > 0 {
+            if n & 1 == 1 {
+                acc = acc.convolve(&base);
+            }
+            n >>= 1;
+            if n > 0 {
+                base = base.convolve(&base);
+            }
+        }
+        acc
+    }
+
+    /// The law of `max(X, Y)` for independent `X` (self) and `Y`.
+    pub fn max_with(&self, other: &Self) -> Self {
+        let lo = self.min.min(other.min);
+        let hi = self.max().max(other.max());
+        let mut prev = W::zero();
+        let mut w = Vec::with_capacity((hi - lo + 1) as usize);
+        for x in lo..=hi {
+            let c = self.cdf(x) * other.cdf(x);
+            w.push(c.clone() - &prev);
+            prev = c;
+        }
+        Self::from_weights(lo, w)
+    }
+
+    /// The law of `min(X, Y)` for independent `X` (self) and `Y`.
+    pub fn min_with(&self, other: &Self) -> Self {
+        self.map(|x| -x).max_with(&other.map(|x| -x)).map(|x| -x)
+    }
+
+    /// Highest of `n ≥ 1` independent copies: `P(max ≤ x) = F(x)^n`.
+    pub fn max_of(&self, n: u32) -> Self {
+        assert!(n >= 1, "max_of needs at least one copy");
+        let mut cdf = W::zero();
+        let mut prev = W::zero();
+        let mut w = Vec::with_capacity(self.w.len());
+        for p in &self.w {
+            cdf += p;
+            let c = cdf.powi(n);
+            w.push(c.clone() - &prev);
+            prev = c;
+        }
+        Self::from_weights(self.min, w)
+    }
+
+    /// Lowest of `n ≥ 1` independent copies: `P(min ≥ x) = S(x)^n`.
+    pub fn min_of(&self, n: u32) -> Self {
+        self.map(|x| -x).max_of(n).map(|x| -x)
+    }
+
+    /// Mixture `Σ wᵢ · Pmfᵢ` (the weights should sum to one).
+    pub fn mixture(parts: &[(W, &Pmf<W>)]) -> Self {
+        Self::from_pairs(
+            parts
+                .iter()
+                .flat_map(|(w, pmf)| pmf.iter().map(move |(k, p)| (k, w.clone() * p))),
+        )
+    }
+
+    /// The law of `X` given `pred(X)` (renormalised). `None` if
+    /// `P(pred(X)) = 0`.
+    pub fn condition<F: Fn(i64) -> bool>(&self, pred: F) -> Option<Self> {
+        let mass = self.prob(&pred);
+        if mass.is_zero() {
+            return None;
+        }
+        Some(Self::from_pairs(self.iter().filter(|(k, _)| pred(*k)).map(
+            |(k, p)| (k, p.clone() / &mass),
+        )))
+    }
+
+    /// The same law in `f64`.
+    pub fn to_f64(&self) -> Pmf<f64> {
+        Pmf {
+            min: self.min,
+            w: self.w.iter().map(|p| p.to_f64()).collect(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::weight::Exact;
+
+    fn q(n: i64, d: i64) -> Exact {
+        Exact::ratio(n, d)
+    }
+
+    #[test]
+    fn two_d6_is_triangular() {
+        let s = Pmf::<Exact>::die(6).sum_n(2);
+        assert_eq!(s.min(), 2);
+        assert_eq!(s.max(), 12);
+        for k in 2..=12 {
+            let ways = 6 - (k - 7i64).abs();
+            assert_eq!(s.p(k), q(ways, 36), "P(2d6 = {k})");
+        }
+        assert_eq!(s.mean(), q(7, 1));
+        assert_eq!(s.variance(), q(35, 6));
+        assert_eq!(s.total(), q(1, 1));
+    }
+
+    #[test]
+    fn max_and_min_of_two_d20_match_enumeration() {
+        let d = Pmf::<Exact>::die(20);
+        let hi = d.max_of(2);
+        let lo = d.min_of(2);
+        let hi2 = d.max_with(&d);
+        let lo2 = d.min_with(&d);
+        for k in 1..=20i64 {
+            let mut nh = 0;
+            let mut nl = 0;
+            for a in 1..=20i64 {
+                for b in 1..=20i64 {
+                    nh += (a.max(b) == k) as i64;
+                    nl += (a.min(b) == k) as i64;
+                }
+            }
+            assert_eq!(hi.p(k), q(nh, 400));
+            assert_eq!(lo.p(k), q(nl, 400));
+            assert_eq!(hi2.p(k), hi.p(k));
+            assert_eq!(lo2.p(k), lo.p(k));
+        }
+    }
+
+    #[test]
+    fn cdf_sf_quantile() {
+        let d = Pmf::<Exact>::die(6);
+        assert_eq!(d.cdf(0), q(0, 1));
+        assert_eq!(d.cdf(3), q(1, 2));
+        assert_eq!(d.sf(4), q(1, 3));
+        assert_eq!(d.at_least(5), q(1, 3));
+        assert_eq!(d.cdf(7), q(1, 1));
+        assert_eq!(d.quantile(&q(1, 2)), 3);
+        assert_eq!(d.quantile(&q(1, 1)), 6);
+    }
+
+    #[test]
+    fn mixture_map_condition() {
+        let a = Pmf::<Exact>::point(0);
+        let b = Pmf::<Exact>::point(10);
+        let m = Pmf::mixture(&[(q(1, 4), &a), (q(3, 4), &b)]);
+        assert_eq!(m.p(10), q(3, 4));
+        assert_eq!(m.map(|x| x / 10).p(1), q(3, 4));
+        let c = Pmf::<Exact>::die(6).condition(|x| x >= 5).unwrap();
+        assert_eq!(c.p(5), q(1, 2));
+        assert!(Pmf::<Exact>::die(6).condition(|x| x > 6).is_none());
+    }
+
+    #[test]
+    fn hundred_d6_is_exact() {
+        let s = Pmf::<Exact>::die(6).sum_n(100);
+        assert_eq!(s.total(), q(1, 1));
+        assert_eq!(s.mean(), q(350, 1));
+        // P(all ones) = 6^-100.
+        let six = Exact::int(6);
+        assert_eq!(s.p(100), Weight::powi(&six, 100).recip());
+    }
+}

@@ -1,0 +1,215 @@
+//! [`Report`]: what `hantei odds` computes for one parameter point, in a
+//! form every exporter (table, CSV, JSON, Markdown) can render.
+//!
+//! Systems build reports; they never format text. JSON field names are a
+//! contract (see the README): `system`, `params`, `outcomes`, `p_success`,
+//! and the optional fields named by each system.
+
+use serde_json::{Map, Value};
+
+use crate::tier::{Tier, TierLaw};
+use crate::weight::Weight;
+
+/// One outcome tier's probability.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OutcomeRow<W> {
+    /// Machine key (JSON object key).
+    pub key: &'static str,
+    /// English label.
+    pub en: &'static str,
+    /// Japanese label.
+    pub ja: &'static str,
+    /// Probability.
+    pub p: W,
+}
+
+/// A named value in a report.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Field<W> {
+    /// A probability (a `"num/den"` string in exact JSON).
+    Prob(W),
+    /// A non-probability exact quantity such as expected rolls.
+    Value(W),
+    /// A list of probabilities (e.g. `hits[k]`).
+    Probs(Vec<W>),
+    /// An integer.
+    Int(i64),
+    /// A boolean flag.
+    Bool(bool),
+    /// Free text.
+    Text(String),
+    /// A table: rows of named fields (e.g. `by_level`).
+    Rows(Vec<Vec<(String, Field<W>)>>),
+    /// Nested named fields.
+    Object(Vec<(String, Field<W>)>),
+}
+
+/// Everything `hantei odds` says about one parameter point.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report<W> {
+    /// System id (`hit-pool`, `d20`, …).
+    pub system: &'static str,
+    /// Japanese name of the system's check, for the table header.
+    pub system_ja: &'static str,
+    /// Every effective parameter, defaults included, in a stable order.
+    pub params: Vec<(String, Value)>,
+    /// Outcome tiers, worst first.
+    pub outcomes: Vec<OutcomeRow<W>>,
+    /// P(success or better).
+    pub p_success: W,
+    /// Further named fields (`p_critical`, `hits`, `p_win`, …).
+    pub fields: Vec<(String, Field<W>)>,
+    /// Remarks a designer should see (impossible checks, truncation, …).
+    pub notes: Vec<String>,
+}
+
+impl<W: Weight> Report<W> {
+    /// A report whose outcomes are the tiers of `law`.
+    pub fn from_tiers<T: Tier>(
+        system: &'static str,
+        system_ja: &'static str,
+        law: &TierLaw<T, W>,
+    ) -> Self {
+        Report {
+            system,
+            system_ja,
+            params: Vec::new(),
+            outcomes: law
+                .iter()
+                .map(|(t, p)| OutcomeRow {
+                    key: t.key(),
+                    en: t.en(),
+                    ja: t.ja(),
+                    p: p.clone(),
+                })
+                .collect(),
+            p_success: law.p_success(),
+            fields: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+
+    /// A report with no tiers (contests, tables); `p_success` is given.
+    pub fn bare(system: &'static str, system_ja: &'static str, p_success: W) -> Self {
+        Report {
+            system,
+            system_ja,
+            params: Vec::new(),
+            outcomes: Vec::new(),
+            p_success,
+            fields: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+
+    /// Add an effective parameter.
+    pub fn param(mut self, name: &str, value: impl Into<Value>) -> Self {
+        self.params.push((name.to_string(), value.into()));
+        self
+    }
+
+    /// Add a named field.
+    pub fn field(mut self, name: &str, value: Field<W>) -> Self {
+        self.fields.push((name.to_string(), value));
+        self
+    }
+
+    /// Add a probability field.
+    pub fn prob(self, name: &str, p: W) -> Self {
+        self.field(name, Field::Prob(p))
+    }
+
+    /// Add a note.
+    pub fn note(mut self, text: impl Into<String>) -> Self {
+        self.notes.push(text.into());
+        self
+    }
+
+    /// Look up a field by name.
+    pub fn get(&self, name: &str) -> Option<&Field<W>> {
+        self.fields.iter().find(|(n, _)| n == name).map(|(_, f)| f)
+    }
+
+    /// Look up an outcome's probability by key.
+    pub fn outcome(&self, key: &str) -> Option<&W> {
+        self.outcomes.iter().find(|o| o.key == key).map(|o| &o.p)
+    }
+
+    /// The JSON form: the stable contract read by scripts and CI.
+    pub fn to_json(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("system".into(), Value::from(self.system));
+        m.insert(
+            "params".into(),
+            Value::Object(self.params.iter().cloned().collect()),
+        );
+        let outcomes: Map<String, Value> = self
+            .outcomes
+            .iter()
+            .map(|o| (o.key.to_string(), prob_json(&o.p)))
+            .collect();
+        m.insert("outcomes".into(), Value::Object(outcomes));
+        let labels: Map<String, Value> = self
+            .outcomes
+            .iter()
+            .map(|o| {
+                (
+                    o.key.to_string(),
+                    serde_json::json!({ "en": o.en, "ja": o.ja }),
+                )
+            })
+            .collect();
+        m.insert("labels".into(), Value::Object(labels));
+        m.insert("p_success".into(), prob_json(&self.p_success));
+        for (name, f) in &self.fields {
+            m.insert(name.clone(), field_json(f));
+        }
+        m.insert(
+            "exact".into(),
+            Value::Bool(W::EXACT),
+        );
+        m.insert(
+            "notes".into(),
+            Value::Array(self.notes.iter().map(|n| Value::from(n.as_str())).collect()),
+        );
+        Value::Object(m)
+    }
+}
+
+/// A probability as JSON: `"num/den"` when exact, a number otherwise.
+pub fn prob_json<W: Weight>(p: &W) -> Value {
+    if W::EXACT {
+        Value::from(p.exact_text())
+    } else {
+        serde_json::Number::from_f64(p.to_f64())
+            .map(Value::Number)
+            .unwrap_or(Value::Null)
+    }
+}
+
+fn field_json<W: Weight>(f: &Field<W>) -> Value {
+    match f {
+        Field::Prob(p) | Field::Value(p) => prob_json(p),
+        Field::Probs(ps) => Value::Array(ps.iter().map(prob_json).collect()),
+        Field::Int(n) => Value::from(*n),
+        Field::Bool(b) => Value::from(*b),
+        Field::Text(t) => Value::from(t.as_str()),
+        Field::Rows(rows) => Value::Array(
+            rows.iter()
+                .map(|r| {
+                    Value::Object(
+                        r.iter()
+                            .map(|(k, v)| (k.clone(), field_json(v)))
+                            .collect(),
+                    )
+                })
+                .collect(),
+        ),
+        Field::Object(items) => Value::Object(
+            items
+                .iter()
+                .map(|(k, v)| (k.clone(), field_json(v)))
+                .collect(),
+        ),
+    }
+}

@@ -1,0 +1,16 @@
+//! The five resolution systems, one module each.
+//!
+//! Every module holds its parameters (validated constructors), its ordered
+//! outcome tiers, its options with documented defaults, `classify` (the
+//! plain rule applied to one set of rolled faces) and its exact law. To add
+//! a sixth system, add a module here, its CLI arguments in `src/cli/`, and a
+//! line in [`IDS`].
+
+pub mod d20;
+pub mod hit_pool;
+pub mod keep_highest;
+pub mod levels;
+pub mod multiplier;
+
+/// System ids as used by the CLI, analysis files and output names.
+pub const IDS: &[&str] = &["multiplier", "d20", "keep-highest", "levels", "hit-pool"];

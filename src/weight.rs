@@ -1,0 +1,166 @@
+//! Probability weights: one trait, two number types.
+//!
+//! Every calculator in hantei is written once, generic over [`Weight`], and
+//! runs either in fast `f64` or in exact rational arithmetic ([`Exact`], a
+//! big-integer fraction, so a pool of 100 d6 with denominators of 6^100 is
+//! still exact). The CLI's `--exact` switch picks [`Exact`].
+
+use std::fmt::Debug;
+use std::ops::{Add, AddAssign, Div, Mul, Sub};
+
+use num_bigint::BigInt;
+use num_traits::{One, ToPrimitive, Zero};
+
+/// An exact probability: a reduced fraction of big integers.
+pub type Exact = num_rational::BigRational;
+
+/// A number a probability can be computed in.
+///
+/// Implemented for `f64` (fast) and [`Exact`] (exact fractions).
+pub trait Weight:
+    Clone
+    + Debug
+    + PartialEq
+    + PartialOrd
+    + Send
+    + Sync
+    + 'static
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + AddAssign
+    + for<'a> AddAssign<&'a Self>
+    + for<'a> Add<&'a Self, Output = Self>
+    + for<'a> Sub<&'a Self, Output = Self>
+    + for<'a> Mul<&'a Self, Output = Self>
+    + for<'a> Div<&'a Self, Output = Self>
+{
+    /// Whether this type is exact (fractions) rather than floating point.
+    const EXACT: bool;
+    fn zero() -> Self;
+    fn one() -> Self;
+    /// `num / den`. `den` must not be zero.
+    fn ratio(num: i64, den: i64) -> Self;
+    /// An integer as a weight.
+    fn int(n: i64) -> Self {
+        Self::ratio(n, 1)
+    }
+    fn to_f64(&self) -> f64;
+    fn is_zero(&self) -> bool;
+    /// `self^n` by repeated squaring.
+    fn powi(&self, mut n: u32) -> Self {
+        let mut base = self.clone();
+        let mut acc = Self::one();
+        while n > 0 {
+            if n & 1 == 1 {
+                acc = acc * &base;
+            }
+            n >>= 1;
+            if n > 0 {
+                base = base.clone() * &base;
+            }
+        }
+        acc
+    }
+    /// `1 - self`.
+    fn complement(&self) -> Self {
+        Self::one() - self
+    }
+    /// The exact text of the number: `"num/den"` for fractions, the shortest
+    /// round-trip decimal for floats.
+    fn exact_text(&self) -> String;
+}
+
+impl Weight for f64 {
+    const EXACT: bool = false;
+    fn zero() -> Self {
+        0.0
+    }
+    fn one() -> Self {
+        1.0
+    }
+    fn ratio(num: i64, den: i64) -> Self {
+        num as f64 / den as f64
+    }
+    fn to_f64(&self) -> f64 {
+        *self
+    }
+    fn is_zero(&self) -> bool {
+        *self == 0.0
+    }
+    fn powi(&self, n: u32) -> Self {
+        f64::powi(*self, n as i32)
+    }
+    fn exact_text(&self) -> String {
+        format!("{self}")
+    }
+}
+
+impl Weight for Exact {
+    const EXACT: bool = true;
+    fn zero() -> Self {
+        Zero::zero()
+    }
+    fn one() -> Self {
+        One::one()
+    }
+    fn ratio(num: i64, den: i64) -> Self {
+        Exact::new(BigInt::from(num), BigInt::from(den))
+    }
+    fn to_f64(&self) -> f64 {
+        // Ratio::to_f64 handles numerators and denominators beyond f64 range.
+        ToPrimitive::to_f64(self).unwrap_or(f64::NAN)
+    }
+    fn is_zero(&self) -> bool {
+        Zero::is_zero(self)
+    }
+    fn exact_text(&self) -> String {
+        format!("{}/{}", self.numer(), self.denom())
+    }
+}
+
+/// Parse `"num/den"` (or an integer) into an exact fraction.
+pub fn parse_exact(text: &str) -> Option<Exact> {
+    let text = text.trim();
+    let (n, d) = match text.split_once('/') {
+        Some((n, d)) => (n.trim(), d.trim()),
+        None => (text, "1"),
+    };
+    let n: BigInt = n.parse().ok()?;
+    let d: BigInt = d.parse().ok()?;
+    if d.is_zero() {
+        return None;
+    }
+    Some(Exact::new(n, d))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ratio_reduces() {
+        assert_eq!(Exact::ratio(6, 36).exact_text(), "1/6");
+        assert_eq!(<Exact as Weight>::zero().exact_text(), "0/1");
+    }
+
+    #[test]
+    fn powi_matches_repeated_multiplication() {
+        let x = Exact::ratio(5, 6);
+        let mut y = Exact::one();
+        for _ in 0..13 {
+            y = y * &x;
+        }
+        assert_eq!(x.powi(13), y);
+        assert!((Weight::powi(&(5.0f64 / 6.0), 13) - (5.0f64 / 6.0).powi(13)).abs() < 1e-15);
+    }
+
+    #[test]
+    fn parse_round_trip() {
+        assert_eq!(parse_exact("3/9"), Some(Exact::ratio(1, 3)));
+        assert_eq!(parse_exact("2"), Some(Exact::int(2)));
+        assert_eq!(parse_exact("1/0"), None);
+        assert_eq!(parse_exact("x"), None);
+    }
+}

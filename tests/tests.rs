@@ -1,0 +1,8 @@
+//! hantei's integration tests: one binary, grouped by topic.
+
+mod common;
+
+mod cli;
+mod peer_d20;
+mod peer_hit_pool;
+mod peer_keep_highest;
