@@ -52,7 +52,10 @@ impl fmt::Display for Error {
                 level,
                 value,
                 reason,
-            } => write!(f, "invalid skill list: level {level} (value {value}) {reason}"),
+            } => write!(
+                f,
+                "invalid skill list: level {level} (value {value}) {reason}"
+            ),
             Error::Conflict(msg) => write!(f, "{msg}"),
         }
     }

@@ -143,7 +143,12 @@ fn table<W: Weight>(r: &Report<W>) -> String {
             .unwrap_or(0)
             .max(4);
         let cells: Vec<String> = r.outcomes.iter().map(|o| prob_cell(&o.p)).collect();
-        let w_p = cells.iter().map(|c| display_width(c)).max().unwrap_or(0).max(11);
+        let w_p = cells
+            .iter()
+            .map(|c| display_width(c))
+            .max()
+            .unwrap_or(0)
+            .max(11);
         let _ = writeln!(out);
         let _ = writeln!(
             out,
@@ -153,7 +158,13 @@ fn table<W: Weight>(r: &Report<W>) -> String {
             lpad("probability", w_p)
         );
         for (o, c) in r.outcomes.iter().zip(&cells).rev() {
-            let _ = writeln!(out, "  {}  {}  {}", pad(o.en, w_en), pad(o.ja, w_ja), lpad(c, w_p));
+            let _ = writeln!(
+                out,
+                "  {}  {}  {}",
+                pad(o.en, w_en),
+                pad(o.ja, w_ja),
+                lpad(c, w_p)
+            );
         }
     }
     let _ = writeln!(out);
@@ -279,7 +290,13 @@ fn csv<W: Weight>(r: &Report<W>) -> String {
             csv_escape(&value)
         );
     };
-    row("system", "system", r.system, r.system_ja, r.system.to_string());
+    row(
+        "system",
+        "system",
+        r.system,
+        r.system_ja,
+        r.system.to_string(),
+    );
     for (k, v) in &r.params {
         let text = match v {
             serde_json::Value::String(s) => s.clone(),
@@ -290,7 +307,13 @@ fn csv<W: Weight>(r: &Report<W>) -> String {
     for o in &r.outcomes {
         row("outcome", o.key, o.en, o.ja, csv_value(&o.p));
     }
-    row("field", "p_success", "success or better", "成功以上", csv_value(&r.p_success));
+    row(
+        "field",
+        "p_success",
+        "success or better",
+        "成功以上",
+        csv_value(&r.p_success),
+    );
     fn flatten<W: Weight>(prefix: &str, f: &Field<W>, rows: &mut Vec<(String, String)>) {
         match f {
             Field::Prob(p) | Field::Value(p) => rows.push((prefix.into(), csv_value(p))),

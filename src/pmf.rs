@@ -145,9 +145,7 @@ impl<W: Weight> Pmf<W> {
 
     /// Expected value.
     pub fn mean(&self) -> W {
-        self.iter()
-            .fold(W::zero(), |a, (k, p)| a + W::int(k) * p)
-            / self.total()
+        self.iter().fold(W::zero(), |a, (k, p)| a + W::int(k) * p) / self.total()
     }
 
     /// Variance.
@@ -261,9 +259,11 @@ impl<W: Weight> Pmf<W> {
         if mass.is_zero() {
             return None;
         }
-        Some(Self::from_pairs(self.iter().filter(|(k, _)| pred(*k)).map(
-            |(k, p)| (k, p.clone() / &mass),
-        )))
+        Some(Self::from_pairs(
+            self.iter()
+                .filter(|(k, _)| pred(*k))
+                .map(|(k, p)| (k, p.clone() / &mass)),
+        ))
     }
 
     /// The same law in `f64`.

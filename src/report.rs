@@ -164,10 +164,7 @@ impl<W: Weight> Report<W> {
         for (name, f) in &self.fields {
             m.insert(name.clone(), field_json(f));
         }
-        m.insert(
-            "exact".into(),
-            Value::Bool(W::EXACT),
-        );
+        m.insert("exact".into(), Value::Bool(W::EXACT));
         m.insert(
             "notes".into(),
             Value::Array(self.notes.iter().map(|n| Value::from(n.as_str())).collect()),
@@ -196,13 +193,7 @@ fn field_json<W: Weight>(f: &Field<W>) -> Value {
         Field::Text(t) => Value::from(t.as_str()),
         Field::Rows(rows) => Value::Array(
             rows.iter()
-                .map(|r| {
-                    Value::Object(
-                        r.iter()
-                            .map(|(k, v)| (k.clone(), field_json(v)))
-                            .collect(),
-                    )
-                })
+                .map(|r| Value::Object(r.iter().map(|(k, v)| (k.clone(), field_json(v))).collect()))
                 .collect(),
         ),
         Field::Object(items) => Value::Object(

@@ -148,9 +148,9 @@ mod tests {
     #[test]
     fn powi_matches_repeated_multiplication() {
         let x = Exact::ratio(5, 6);
-        let mut y = Exact::one();
+        let mut y = <Exact as Weight>::one();
         for _ in 0..13 {
-            y = y * &x;
+            y *= &x;
         }
         assert_eq!(x.powi(13), y);
         assert!((Weight::powi(&(5.0f64 / 6.0), 13) - (5.0f64 / 6.0).powi(13)).abs() < 1e-15);

@@ -115,9 +115,15 @@ where
     match cli.command {
         Command::Odds(a) => {
             let bytes = if a.exact {
-                render(&a.system.report::<Exact>().map_err(|e| e.to_string())?, a.format)
+                render(
+                    &a.system.report::<Exact>().map_err(|e| e.to_string())?,
+                    a.format,
+                )
             } else {
-                render(&a.system.report::<f64>().map_err(|e| e.to_string())?, a.format)
+                render(
+                    &a.system.report::<f64>().map_err(|e| e.to_string())?,
+                    a.format,
+                )
             };
             Ok(Output {
                 stdout: bytes,
