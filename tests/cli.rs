@@ -32,9 +32,16 @@ fn expect_usage_error(args: &[&str], needle: &str) {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{args:?}: stderr {err}");
     assert!(out.stdout.is_empty(), "{args:?}: nothing on stdout");
-    assert!(err.contains(needle), "{args:?}: stderr should name {needle:?}: {err}");
+    assert!(
+        err.contains(needle),
+        "{args:?}: stderr should name {needle:?}: {err}"
+    );
     assert!(!err.contains("panicked"), "{args:?}: panic: {err}");
-    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: one line: {err}");
+    assert_eq!(
+        err.trim_end().lines().count(),
+        1,
+        "{args:?}: one line: {err}"
+    );
 }
 
 fn f(v: &Value) -> f64 {
@@ -51,12 +58,7 @@ fn assert_common_fields(v: &Value, system: &str) {
     assert!(v["outcomes"].is_object(), "outcomes object");
     assert!(!v["p_success"].is_null(), "p_success");
     // Outcomes form a partition: they sum to one.
-    let total: f64 = v["outcomes"]
-        .as_object()
-        .unwrap()
-        .values()
-        .map(f)
-        .sum();
+    let total: f64 = v["outcomes"].as_object().unwrap().values().map(f).sum();
     assert!((total - 1.0).abs() < 1e-12, "outcomes sum to {total}");
 }
 
@@ -70,27 +72,59 @@ fn d20_worked_values() {
     assert_close(&v["p_fumble"], 0.05);
     let v = odds_json(&["d20", "--modifier", "5", "--dc", "15", "--advantage"]);
     assert_close(&v["p_success"], 0.7975);
-    let v = odds_json(&["d20", "--modifier", "5", "--dc", "15", "--disadvantage", "--exact"]);
+    let v = odds_json(&[
+        "d20",
+        "--modifier",
+        "5",
+        "--dc",
+        "15",
+        "--disadvantage",
+        "--exact",
+    ]);
     assert_eq!(v["p_success"], "121/400");
 }
 
 #[test]
 fn keep_highest_worked_value() {
     // RULES.md §3: v=6, n=3, D=5: 1 − (4/6)^3 = 19/27.
-    let v = odds_json(&["keep-highest", "--ability", "6", "--dice", "3", "--difficulty", "5", "--exact"]);
+    let v = odds_json(&[
+        "keep-highest",
+        "--ability",
+        "6",
+        "--dice",
+        "3",
+        "--difficulty",
+        "5",
+        "--exact",
+    ]);
     assert_eq!(v["system"], "keep-highest");
     assert_eq!(v["p_success"], "19/27");
     // Critical: a six among three d6 = 1 − (5/6)^3 = 91/216; fumble: all ones.
     assert_eq!(v["p_critical"], "91/216");
     assert_eq!(v["p_fumble"], "1/216");
-    let v = odds_json(&["keep-highest", "--ability", "6", "--dice", "3", "--difficulty", "5"]);
+    let v = odds_json(&[
+        "keep-highest",
+        "--ability",
+        "6",
+        "--dice",
+        "3",
+        "--difficulty",
+        "5",
+    ]);
     assert_common_fields(&v, "keep-highest");
 }
 
 #[test]
 fn levels_contest_seed_example() {
     // Seed 003: A [50,30,15,10] vs B [70,40,30] → 0.15, 0.18, 0.105, 0.10; best 2.
-    let v = odds_json(&["levels", "--skill", "50,30,15,10", "--vs-skill", "70,40,30", "--exact"]);
+    let v = odds_json(&[
+        "levels",
+        "--skill",
+        "50,30,15,10",
+        "--vs-skill",
+        "70,40,30",
+        "--exact",
+    ]);
     let rows = v["by_level"].as_array().expect("by_level array");
     let want = ["3/20", "9/50", "21/200", "1/10"];
     assert_eq!(rows.len(), 4);
@@ -105,10 +139,28 @@ fn levels_contest_seed_example() {
 #[test]
 fn levels_check() {
     // Level 2 of [50,30,15] against difficulty 2: achieved iff r ≤ 30.
-    let v = odds_json(&["levels", "--skill", "50,30,15", "--level", "2", "--difficulty", "2", "--exact"]);
+    let v = odds_json(&[
+        "levels",
+        "--skill",
+        "50,30,15",
+        "--level",
+        "2",
+        "--difficulty",
+        "2",
+        "--exact",
+    ]);
     assert_eq!(v["p_success"], "3/10");
     // Declared below the difficulty: never achieved.
-    let v = odds_json(&["levels", "--skill", "50,30,15", "--level", "1", "--difficulty", "2", "--exact"]);
+    let v = odds_json(&[
+        "levels",
+        "--skill",
+        "50,30,15",
+        "--level",
+        "1",
+        "--difficulty",
+        "2",
+        "--exact",
+    ]);
     assert_eq!(v["p_success"], "0/1");
 }
 
@@ -120,7 +172,14 @@ fn hit_pool_worked_values() {
     assert_eq!(v["p_critical_glitch"], "7/36");
     // P(exactly k hits) for 2 dice: (2/3)^2, 2·(1/3)(2/3), (1/3)^2.
     assert_eq!(v["hits"], serde_json::json!(["4/9", "4/9", "1/9"]));
-    let v = odds_json(&["hit-pool", "--pool", "4", "--glitch-rule", "more-than-half", "--exact"]);
+    let v = odds_json(&[
+        "hit-pool",
+        "--pool",
+        "4",
+        "--glitch-rule",
+        "more-than-half",
+        "--exact",
+    ]);
     assert_eq!(v["p_glitch"], "7/432"); // 21/1296
     let v = odds_json(&["hit-pool", "--pool", "12", "--threshold", "3"]);
     assert_common_fields(&v, "hit-pool");
@@ -129,7 +188,15 @@ fn hit_pool_worked_values() {
 
 #[test]
 fn hit_pool_edge_reports_tail_mass() {
-    let v = odds_json(&["hit-pool", "--pool", "6", "--edge", "3", "--edge-use", "push"]);
+    let v = odds_json(&[
+        "hit-pool",
+        "--pool",
+        "6",
+        "--edge",
+        "3",
+        "--edge-use",
+        "push",
+    ]);
     let tail = f(&v["tail_mass"]);
     assert!(tail > 0.0 && tail < 1e-15, "tail mass {tail}");
 }
@@ -138,7 +205,14 @@ fn hit_pool_edge_reports_tail_mass() {
 fn multiplier_worked_values() {
     // RULES.md §1: A=12, M=5 ability check: rate 60, P(fumble) 5%, success 60%.
     let v = odds_json(&[
-        "multiplier", "--kind", "ability", "--ability", "12", "--multiplier", "5", "--exact",
+        "multiplier",
+        "--kind",
+        "ability",
+        "--ability",
+        "12",
+        "--multiplier",
+        "5",
+        "--exact",
     ]);
     assert_eq!(v["system"], "multiplier");
     assert_eq!(v["p_success"], "3/5");
@@ -163,7 +237,18 @@ fn table_shows_japanese_labels() {
 fn csv_and_markdown_render() {
     for fmt in ["csv", "md"] {
         let out = hantei()
-            .args(["odds", "keep-highest", "--ability", "6", "--dice", "3", "--difficulty", "5", "--format", fmt])
+            .args([
+                "odds",
+                "keep-highest",
+                "--ability",
+                "6",
+                "--dice",
+                "3",
+                "--difficulty",
+                "5",
+                "--format",
+                fmt,
+            ])
             .output()
             .unwrap();
         assert!(out.status.success());
@@ -175,11 +260,72 @@ fn csv_and_markdown_render() {
 #[test]
 fn bad_input_exits_2_with_one_line() {
     expect_usage_error(&["odds", "hit-pool", "--pool", "-400"], "--pool");
-    expect_usage_error(&["odds", "keep-highest", "--ability", "0", "--dice", "1", "--difficulty", "5"], "--ability");
-    expect_usage_error(&["odds", "keep-highest", "--ability", "6", "--dice", "0", "--difficulty", "5"], "--dice");
-    expect_usage_error(&["odds", "keep-highest", "--ability", "6", "--dice", "1", "--difficulty", "21"], "2..=20");
-    expect_usage_error(&["odds", "levels", "--skill", "50,60,15", "--level", "1", "--difficulty", "1"], "level 2");
-    expect_usage_error(&["odds", "hit-pool", "--pool", "5", "--glitch-rule", "sometimes"], "sometimes");
-    expect_usage_error(&["odds", "d20", "--modifier", "x", "--dc", "15"], "--modifier");
+    expect_usage_error(
+        &[
+            "odds",
+            "keep-highest",
+            "--ability",
+            "0",
+            "--dice",
+            "1",
+            "--difficulty",
+            "5",
+        ],
+        "--ability",
+    );
+    expect_usage_error(
+        &[
+            "odds",
+            "keep-highest",
+            "--ability",
+            "6",
+            "--dice",
+            "0",
+            "--difficulty",
+            "5",
+        ],
+        "--dice",
+    );
+    expect_usage_error(
+        &[
+            "odds",
+            "keep-highest",
+            "--ability",
+            "6",
+            "--dice",
+            "1",
+            "--difficulty",
+            "21",
+        ],
+        "2..=20",
+    );
+    expect_usage_error(
+        &[
+            "odds",
+            "levels",
+            "--skill",
+            "50,60,15",
+            "--level",
+            "1",
+            "--difficulty",
+            "1",
+        ],
+        "level 2",
+    );
+    expect_usage_error(
+        &[
+            "odds",
+            "hit-pool",
+            "--pool",
+            "5",
+            "--glitch-rule",
+            "sometimes",
+        ],
+        "sometimes",
+    );
+    expect_usage_error(
+        &["odds", "d20", "--modifier", "x", "--dc", "15"],
+        "--modifier",
+    );
     expect_usage_error(&["odds", "nosuchsystem"], "nosuchsystem");
 }
