@@ -33,6 +33,37 @@ fn parse_required(s: &str) -> std::result::Result<RequiredLevel, String> {
 /// Flags of `hantei odds multiplier`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    /// The acting (or perceiving) side.
+    #[command(flatten)]
+    pub main: Box<MainArgs>,
+    /// The opposing (or stealth) side.
+    #[command(flatten)]
+    pub vs: Box<VsArgs>,
+    /// Whether a roll of 100 (00) counts as doubles for a fumble.
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
+    pub hundred_is_doubles: bool,
+    /// Perception vs stealth (知覚対隠密): this side perceives, the --vs- side
+    /// is the stealth roll; one roll each, a strictly higher tier notices.
+    #[arg(long)]
+    pub perception: bool,
+    /// Perception vs stealth where the perception roll must also succeed
+    /// (implies --perception).
+    #[arg(long)]
+    pub perception_needs_success: bool,
+    /// Extended check (継続的な行為判定): successes needed, 1..=1000.
+    #[arg(long, allow_negative_numbers = true)]
+    pub successes: Option<i64>,
+    /// Extended check: attempt limit, 1..=1000. Default 10.
+    #[arg(long, allow_negative_numbers = true)]
+    pub attempts: Option<i64>,
+    /// Extended check: effective success counts 2, decisive 3.
+    #[arg(long)]
+    pub degrees: bool,
+}
+
+/// Flags of the acting side.
+#[derive(clap::Args, Debug)]
+pub struct MainArgs {
     /// Kind of check: ability (能力値判定), skill (技能判定) or random
     /// (無作為判定). Default: random with --rate, skill with --skill-level or
     /// --required-level, else ability.
@@ -78,8 +109,13 @@ pub struct Args {
     /// Random check: the rate in %, 0..=1000.
     #[arg(long, allow_negative_numbers = true)]
     pub rate: Option<i64>,
+}
 
-    /// Opposing side: kind of check.
+/// Flags of the opposing side (contest) or the stealth roll (perception):
+/// the same as [`MainArgs`], prefixed `--vs-`.
+#[derive(clap::Args, Debug)]
+pub struct VsArgs {
+    /// Opposing side: kind of check (default as for --kind).
     #[arg(long, value_enum)]
     pub vs_kind: Option<Kind>,
     /// Opposing side: ability score.
@@ -109,7 +145,7 @@ pub struct Args {
         allow_negative_numbers = true
     )]
     pub vs_skill_levels: Vec<i64>,
-    /// Opposing side: required level, or "none".
+    /// Opposing side: required level, or "none" (default 1).
     #[arg(long, value_parser = parse_required, allow_negative_numbers = true)]
     pub vs_required_level: Option<RequiredLevel>,
     /// Opposing side: no guaranteed rate.
@@ -118,27 +154,6 @@ pub struct Args {
     /// Opposing side: random check rate.
     #[arg(long, allow_negative_numbers = true)]
     pub vs_rate: Option<i64>,
-
-    /// Whether a roll of 100 (00) counts as doubles for a fumble.
-    #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
-    pub hundred_is_doubles: bool,
-    /// Perception vs stealth (知覚対隠密): this side perceives, the --vs- side
-    /// is the stealth roll; one roll each, a strictly higher tier notices.
-    #[arg(long)]
-    pub perception: bool,
-    /// Perception vs stealth where the perception roll must also succeed
-    /// (implies --perception).
-    #[arg(long)]
-    pub perception_needs_success: bool,
-    /// Extended check (継続的な行為判定): successes needed, 1..=1000.
-    #[arg(long, allow_negative_numbers = true)]
-    pub successes: Option<i64>,
-    /// Extended check: attempt limit, 1..=1000. Default 10.
-    #[arg(long, allow_negative_numbers = true)]
-    pub attempts: Option<i64>,
-    /// Extended check: effective success counts 2, decisive 3.
-    #[arg(long)]
-    pub degrees: bool,
 }
 
 /// One side's flags, whatever their prefix.
@@ -287,32 +302,34 @@ impl Side<'_> {
 
 impl Args {
     fn main_side(&self) -> Side<'_> {
+        let a = &self.main;
         Side {
             prefix: "--",
-            kind: self.kind,
-            ability: self.ability,
-            supporters: &self.supporters,
-            multiplier: self.multiplier,
-            modifiers: &self.modifiers,
-            skill_levels: &self.skill_levels,
-            required_level: self.required_level,
-            no_guarantee: self.no_guarantee,
-            rate: self.rate,
+            kind: a.kind,
+            ability: a.ability,
+            supporters: &a.supporters,
+            multiplier: a.multiplier,
+            modifiers: &a.modifiers,
+            skill_levels: &a.skill_levels,
+            required_level: a.required_level,
+            no_guarantee: a.no_guarantee,
+            rate: a.rate,
         }
     }
 
     fn vs_side(&self) -> Side<'_> {
+        let v = &self.vs;
         Side {
             prefix: "--vs-",
-            kind: self.vs_kind,
-            ability: self.vs_ability,
-            supporters: &self.vs_supporters,
-            multiplier: self.vs_multiplier,
-            modifiers: &self.vs_modifiers,
-            skill_levels: &self.vs_skill_levels,
-            required_level: self.vs_required_level,
-            no_guarantee: self.vs_no_guarantee,
-            rate: self.vs_rate,
+            kind: v.vs_kind,
+            ability: v.vs_ability,
+            supporters: &v.vs_supporters,
+            multiplier: v.vs_multiplier,
+            modifiers: &v.vs_modifiers,
+            skill_levels: &v.vs_skill_levels,
+            required_level: v.vs_required_level,
+            no_guarantee: v.vs_no_guarantee,
+            rate: v.vs_rate,
         }
     }
 
