@@ -64,12 +64,29 @@
 //!   every success as 1. Reported: `P(done within i attempts)` for
 //!   `i = 1..=n` and the expected number of attempts with no limit.
 //!
+//! # Report fields
+//!
+//! Single check: `outcomes` (the five tiers), `p_success`, `p_critical`
+//! (= decisive), `p_fumble`, `p_effective_or_better`, `rate`,
+//! `auto_fail_threshold` (both left out when no roll is made) and
+//! `impossible`. Contest: `p_win`, `p_tie` (0 after rerolls; 1 in a
+//! deadlock), `p_loss`, the one-roll `p_win_per_roll` / `p_tie_per_roll` /
+//! `p_loss_per_roll`, `expected_rolls`, each side's `rate`/`vs_rate`, … and
+//! tier laws `tiers` / `vs_tiers`; `outcomes` is empty and `p_success` =
+//! `p_win`. Perception: `p_win` (noticed), `p_tie` (same tier, not noticed),
+//! `p_loss`. Extended: `p_done_by`, `p_success` (= done within the limit),
+//! `expected_rolls` (no limit), `expected_rolls_within_limit`,
+//! `p_success_per_roll`, `tiers`. Every effective input is in `params`
+//! (`mode`, the sides' inputs with `vs_` for the other side,
+//! `perception_rule`, `successes`, `attempts`, `counting`,
+//! `hundred_is_doubles`).
+//!
 //! # Decisions where RULES.md and the seed are silent
 //!
 //! * A skill check with no `--skill-level` is made without the skill
 //!   (`S = 0`); the required level defaults to 1, the seed's standard
 //!   (要求技能レベルは1が標準); "none" must be asked for.
-//! * Rates of `r > rate` only are fumbles, so when the rate is 100 or more,
+//! * Only rolls above the rate can fumble, so when the rate is 100 or more,
 //!   100 is a plain failure (automatic), never a fumble (literal reading).
 //! * A contest or stealth roll against an impossible check counts that side
 //!   as a plain failure (no roll, so it cannot fumble).
