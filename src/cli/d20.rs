@@ -5,8 +5,8 @@
 use crate::error::{Error, Result};
 use crate::report::Report;
 use crate::systems::d20::{
-    check_report, contest_report, Ability, Check, Contest, FatePlan, Policy, Roll, Side,
-    TieBreak, Training,
+    check_report, contest_report, Ability, Check, Contest, FatePlan, Policy, Roll, Side, TieBreak,
+    Training,
 };
 use crate::weight::Weight;
 
