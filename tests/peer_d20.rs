@@ -19,14 +19,7 @@
 use hantei::systems::d20::{Ability, Check, D20Tier, Roll, Side, Training};
 use serde_json::Value;
 
-// Cargo also builds every `tests/*.rs` as its own test binary (Cargo.toml
-// has no `autotests = false`), where `crate::common` does not exist; the
-// helpers are therefore included here by path, which works in both builds.
-#[path = "common/mod.rs"]
-#[allow(clippy::duplicate_mod)]
-mod common;
-
-use common::{faces, peer_cases};
+use crate::common::{faces, peer_cases};
 
 const FILE: &str = "bcdice-DungeonsAndDragons5.json";
 
