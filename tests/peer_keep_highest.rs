@@ -17,20 +17,14 @@
 //!
 //! `KR`/`KRS` (other commands) and non-commands are skipped by a counted
 //! filter.
-//!
-//! The file reads its data itself (no `crate::common`) so that it compiles
-//! both as a module of `tests/tests.rs` and as Cargo's automatic
-//! stand-alone test target.
 
 use hantei::systems::keep_highest::{Check, Outcome, Pool, Situation};
 use serde_json::Value;
 
+use crate::common::peer_cases;
+
 fn cases() -> Vec<Value> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/peer/bcdice-KyokoShinshoku.json");
-    let text = std::fs::read_to_string(&path).expect("peer file readable");
-    let v: Value = serde_json::from_str(&text).expect("peer file is JSON");
-    v["cases"].as_array().expect("cases array").clone()
+    peer_cases("bcdice-KyokoShinshoku.json")
 }
 
 fn int(v: &Value) -> i64 {
