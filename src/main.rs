@@ -6,6 +6,9 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     match hantei::cli::main_with_args(std::env::args_os()) {
         Ok(out) => {
+            if !out.stderr.is_empty() {
+                let _ = std::io::stderr().write_all(&out.stderr);
+            }
             let mut stdout = std::io::stdout().lock();
             match stdout.write_all(&out.stdout).and_then(|_| stdout.flush()) {
                 Ok(()) => ExitCode::from(out.code),

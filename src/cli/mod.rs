@@ -9,6 +9,7 @@ pub mod hit_pool;
 pub mod keep_highest;
 pub mod levels;
 pub mod multiplier;
+pub mod verify;
 
 use std::ffi::OsString;
 
@@ -31,6 +32,8 @@ pub struct Cli {
 pub enum Command {
     /// Exact odds of one check (確率): tiers, success, contests, extras.
     Odds(OddsArgs),
+    /// Prove the exact laws by simulating the dice (Monte Carlo, 検証).
+    Verify(verify::Args),
 }
 
 /// `hantei odds`.
@@ -82,6 +85,8 @@ impl OddsSystem {
 pub struct Output {
     /// Bytes for standard output.
     pub stdout: Vec<u8>,
+    /// Bytes for standard error (failures of a check or verification).
+    pub stderr: Vec<u8>,
     /// Exit code (0 ok, 1 a check failed).
     pub code: u8,
 }
@@ -102,6 +107,7 @@ where
                 | ErrorKind::DisplayVersion
                 | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => Ok(Output {
                     stdout: e.render().to_string().into_bytes(),
+                    stderr: Vec::new(),
                     code: if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
                         2
                     } else {
@@ -127,7 +133,16 @@ where
             };
             Ok(Output {
                 stdout: bytes,
+                stderr: Vec::new(),
                 code: 0,
+            })
+        }
+        Command::Verify(a) => {
+            let out = verify::run(&a).map_err(|e| e.to_string())?;
+            Ok(Output {
+                stdout: out.stdout,
+                stderr: out.stderr,
+                code: out.code,
             })
         }
     }

@@ -13,6 +13,7 @@ pub mod hit_pool;
 pub mod keep_highest;
 pub mod levels;
 pub mod multiplier;
+pub mod run;
 pub mod runner;
 pub mod stats;
 
