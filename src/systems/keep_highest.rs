@@ -456,6 +456,46 @@ pub fn odds<W: Weight>(check: &Check) -> Odds<W> {
     }
 }
 
+/// [`Odds`] at every difficulty 2..=20 for one pool, from one law of the
+/// kept roll and its suffix sums: the cheap path for grids
+/// (`result[d - 2]` is difficulty `d`).
+pub fn odds_by_difficulty<W: Weight>(pool: &Pool) -> Vec<Odds<W>> {
+    let ranks = pool.kept_rank::<W>();
+    let (lo, hi) = DIFFICULTY_RANGE;
+    // at_least[v] = P(X ≥ v), crit_at_least[v] = P(X ≥ v and natural max),
+    // for v in 0..=hi + 1 (X never exceeds 20).
+    let top = hi as usize + 1;
+    let mut at_least = vec![W::zero(); top + 2];
+    let mut crit_at_least = vec![W::zero(); top + 2];
+    let mut fumble = W::zero();
+    for (r, p) in ranks.iter() {
+        let kept = Kept::from_rank(r);
+        let v = (kept.value as usize).min(top);
+        at_least[v] += p;
+        if kept.natural_max {
+            crit_at_least[v] += p;
+        }
+        if kept.value == 1 {
+            fumble += p;
+        }
+    }
+    for v in (0..=top).rev() {
+        let (a, c) = (at_least[v + 1].clone(), crit_at_least[v + 1].clone());
+        at_least[v] += &a;
+        crit_at_least[v] += &c;
+    }
+    (lo..=hi)
+        .map(|d| {
+            let d = d as usize;
+            Odds {
+                p_success: at_least[d].clone(),
+                p_critical: crit_at_least[d].clone(),
+                p_fumble: fumble.clone(),
+            }
+        })
+        .collect()
+}
+
 /// `P(X = k)` for `k = 0, 1, …, max`.
 fn by_value<W: Weight>(x: &Pmf<W>) -> Vec<W> {
     (0..=x.max()).map(|k| x.p(k)).collect()
@@ -672,6 +712,22 @@ pub fn contest_report<W: Weight>(contest: &Contest) -> Report<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn odds_by_difficulty_matches_each_check() {
+        for v in [1i64, 2, 3, 4, 6, 9, 12, 20] {
+            for n in 1..=4 {
+                for sit in [Situation::Normal, Situation::Advantage, Situation::Disadvantage] {
+                    let pool = Pool::new(v, n, sit).unwrap();
+                    let all = odds_by_difficulty::<Exact>(&pool);
+                    for d in 2..=20i64 {
+                        let one = odds::<Exact>(&Check::new(pool, d).unwrap());
+                        assert_eq!(all[(d - 2) as usize], one, "v={v} n={n} {sit:?} D={d}");
+                    }
+                }
+            }
+        }
+    }
     use crate::weight::Exact;
     use std::collections::BTreeMap;
 
