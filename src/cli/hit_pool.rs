@@ -133,8 +133,7 @@ impl Args {
             || self.vs_edge.is_some()
             || self.vs_edge_use.is_some();
         let threshold = self.threshold.map(hit_pool::threshold).transpose()?;
-        if !self.extended
-            && (self.max_rolls.is_some() || self.shrink || self.critical_glitch_ends)
+        if !self.extended && (self.max_rolls.is_some() || self.shrink || self.critical_glitch_ends)
         {
             return Err(conflict(
                 "--max-rolls, --shrink and --critical-glitch-ends need --extended",

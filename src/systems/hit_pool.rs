@@ -841,10 +841,7 @@ impl<W: Weight> Joint<W> {
 
     /// Sum of all cells.
     pub fn total(&self) -> W {
-        self.rows
-            .iter()
-            .flatten()
-            .fold(W::zero(), |a, b| a + b)
+        self.rows.iter().flatten().fold(W::zero(), |a, b| a + b)
     }
 
     /// Grow the frame to hold rows `< h_len` and scores `s_lo..=s_hi`.
@@ -976,7 +973,11 @@ impl<W: Weight> Joint<W> {
     /// Drop all-zero score columns at both ends and all-zero rows at the
     /// top.
     fn trim(mut self) -> Self {
-        while self.rows.last().is_some_and(|r| r.iter().all(|x| x.is_zero())) {
+        while self
+            .rows
+            .last()
+            .is_some_and(|r| r.iter().all(|x| x.is_zero()))
+        {
             self.rows.pop();
         }
         let used = |i: usize| self.rows.iter().any(|r| !r[i].is_zero());
@@ -1273,10 +1274,9 @@ fn roll_law_capped<W: Weight>(roll: &Roll, cap: Option<usize>) -> RollLaw<W> {
         return leader_law(roll, roll.pool, cap);
     }
     let hit = Pmf::bernoulli(W::ratio(1, 3));
-    let added = roll
-        .helpers
-        .iter()
-        .fold(Pmf::point(0), |acc, &h| acc.convolve(&hit.sum_n(h.max(0) as u32)));
+    let added = roll.helpers.iter().fold(Pmf::point(0), |acc, &h| {
+        acc.convolve(&hit.sum_n(h.max(0) as u32))
+    });
     let added = match roll.team_cap {
         Some(c) => added.map(|a| a.min(c as i64)),
         None => added,
@@ -1393,7 +1393,10 @@ fn roll_notes<W: Weight>(mut r: Report<W>, roll: &Roll, law: &RollLaw<W>, who: &
 
 fn glitch_fields<W: Weight>(r: Report<W>, prefix: &str, law: &RollLaw<W>) -> Report<W> {
     r.prob(&format!("{prefix}p_glitch"), law.p_glitch())
-        .prob(&format!("{prefix}p_critical_glitch"), law.p_critical_glitch())
+        .prob(
+            &format!("{prefix}p_critical_glitch"),
+            law.p_critical_glitch(),
+        )
         .field(&format!("{prefix}hits"), Field::Probs(law.hits()))
         .field(
             &format!("{prefix}expected_hits"),
@@ -1518,7 +1521,6 @@ fn extended_report<W: Weight>(ext: &Extended) -> Report<W> {
     ))
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1597,7 +1599,10 @@ mod tests {
 
     /// The law of a roll counted from `classify_roll` over every face
     /// combination, and the tier counts for thresholds 0..=5.
-    fn brute(roll: &Roll, prune: &dyn Fn(&[u32]) -> bool) -> (RollLaw<Exact>, Vec<TierLaw<Outcome, Exact>>) {
+    fn brute(
+        roll: &Roll,
+        prune: &dyn Fn(&[u32]) -> bool,
+    ) -> (RollLaw<Exact>, Vec<TierLaw<Outcome, Exact>>) {
         let mut law = RollLaw::<Exact>::zero();
         let mut tiers: Vec<Vec<Exact>> = vec![vec![q(0, 1); Outcome::ALL.len()]; 6];
         let mut kept = <Exact as Weight>::zero();
@@ -1618,10 +1623,7 @@ mod tests {
             }
         });
         law.tail = one() - kept;
-        (
-            normal(law),
-            tiers.into_iter().map(TierLaw::new).collect(),
-        )
+        (normal(law), tiers.into_iter().map(TierLaw::new).collect())
     }
 
     /// The exact law (cut at `cap`) equals the enumeration, tiers included.
@@ -1689,7 +1691,10 @@ mod tests {
         let push = plain(1).with_edge(1, EdgeUse::Push).unwrap();
         assert_eq!(dice_needed(&push, &[6, 6]), Some(2));
         assert_eq!(dice_needed(&push, &[6, 6, 6, 3]), Some(1));
-        assert_eq!(classify_roll(&push, &[6, 6, 6, 3, 2]).map(|v| v.hits), Some(3));
+        assert_eq!(
+            classify_roll(&push, &[6, 6, 6, 3, 2]).map(|v| v.hits),
+            Some(3)
+        );
     }
 
     #[test]
@@ -1718,12 +1723,13 @@ mod tests {
                 check_brute(&r, None, 0);
             }
         }
-        for n in 1..=4 {
+        // Pools of 4 enumerate 6^4 first rolls times up to 6^4 rerolls: one
+        // configuration there, the full grid below.
+        let second = |n| plain(n).with_edge(3, EdgeUse::SecondChance).unwrap();
+        check_brute(&second(4), None, 0);
+        for n in 1..=3 {
             for rule in [GlitchRule::HalfOrMore, GlitchRule::MoreThanHalf] {
-                let r = plain(n)
-                    .with_glitch_rule(rule)
-                    .with_edge(3, EdgeUse::SecondChance)
-                    .unwrap();
+                let r = second(n).with_glitch_rule(rule);
                 check_brute(&r, None, 0);
                 check_brute(&r.with_limit(1).unwrap(), None, 0);
             }
@@ -1795,8 +1801,18 @@ mod tests {
                     });
                 });
                 for (tie_rule, win, tie, loss) in [
-                    (TieRuleOpt::Separate, &counts[0], &counts[1], counts[2].clone()),
-                    (TieRuleOpt::Defender, &counts[0], &q(0, 1), counts[2].clone() + &counts[1]),
+                    (
+                        TieRuleOpt::Separate,
+                        &counts[0],
+                        &counts[1],
+                        counts[2].clone(),
+                    ),
+                    (
+                        TieRuleOpt::Defender,
+                        &counts[0],
+                        &q(0, 1),
+                        counts[2].clone() + &counts[1],
+                    ),
                 ] {
                     let r = report::<Exact>(&Check::Opposed {
                         attacker: ra.clone(),
@@ -1821,8 +1837,8 @@ mod tests {
         for (pool, target, max_rolls) in [(2, 2, 3), (2, 3, 3), (3, 2, 2)] {
             for shrink in [false, true] {
                 for ends in [false, true] {
-                    let ext = Extended::new(plain(pool), target, Some(max_rolls), shrink, ends)
-                        .unwrap();
+                    let ext =
+                        Extended::new(plain(pool), target, Some(max_rolls), shrink, ends).unwrap();
                     let mut done_by = vec![q(0, 1); max_rolls as usize];
                     let (mut aborted, mut rolls) = (q(0, 1), q(0, 1));
                     fn seq(
@@ -1960,7 +1976,10 @@ mod tests {
             roll: plain(11).with_limit(2).unwrap(),
             threshold: 2,
         });
-        assert_eq!(r.get("hits"), Some(&Field::Probs(vec![q(0, 1), q(0, 1), one()])));
+        assert_eq!(
+            r.get("hits"),
+            Some(&Field::Probs(vec![q(0, 1), q(0, 1), one()]))
+        );
         assert_eq!(r.p_success, one());
     }
 
