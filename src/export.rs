@@ -65,19 +65,24 @@ fn lpad(s: &str, width: usize) -> String {
     format!("{}{s}", " ".repeat(width.saturating_sub(w)))
 }
 
-/// A probability as a percentage for people: `55.00%`, `<0.01%` shown in
-/// scientific notation, exact `0%` and `100%`.
+/// A probability as a percentage for people: `55.00%`; small values keep
+/// three significant digits (`0.00214%`), tiny ones go scientific
+/// (`1.00e-9%`); exact `0%` and `100%`.
 pub fn percent(p: f64) -> String {
+    let pc = p * 100.0;
     if p == 0.0 {
         "0%".into()
     } else if p == 1.0 {
         "100%".into()
-    } else if p < 1e-4 {
-        format!("{:.3e}%", p * 100.0)
+    } else if pc < 1e-6 {
+        format!("{pc:.2e}%")
+    } else if pc < 0.01 {
+        let decimals = (2.0 - pc.log10().floor()) as usize;
+        format!("{pc:.decimals$}%")
     } else if p > 1.0 - 1e-4 {
-        format!("{:.4}%", p * 100.0)
+        format!("{pc:.4}%")
     } else {
-        format!("{:.2}%", p * 100.0)
+        format!("{pc:.2}%")
     }
 }
 
@@ -425,6 +430,8 @@ mod tests {
         assert_eq!(percent(0.55), "55.00%");
         assert_eq!(percent(0.0), "0%");
         assert_eq!(percent(1.0), "100%");
-        assert_eq!(percent(1e-7), "1.000e-5%");
+        assert_eq!(percent(1e-7), "0.0000100%");
+        assert_eq!(percent(2.143e-5), "0.00214%");
+        assert_eq!(percent(1e-11), "1.00e-9%");
     }
 }

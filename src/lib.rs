@@ -21,6 +21,7 @@ pub mod pmf;
 pub mod report;
 pub mod systems;
 pub mod tier;
+pub mod verify;
 pub mod weight;
 
 pub use error::{Error, Result};

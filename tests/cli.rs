@@ -1,1 +1,331 @@
-//! (being written)
+//! CLI tests: the JSON contract of `hantei odds` and the error exits.
+//!
+//! Expected numbers come from RULES.md's worked values and the seeds'
+//! examples, not from the code under test.
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn hantei() -> Command {
+    Command::cargo_bin("hantei").expect("binary built")
+}
+
+/// Run `hantei odds …` and parse its JSON (exit 0 required).
+fn odds_json(args: &[&str]) -> Value {
+    let out = hantei()
+        .arg("odds")
+        .args(args)
+        .args(["--format", "json"])
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "hantei odds {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("valid JSON")
+}
+
+/// Run and expect exit code 2 with one clear line on stderr naming `needle`.
+fn expect_usage_error(args: &[&str], needle: &str) {
+    let out = hantei().args(args).output().expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: stderr {err}");
+    assert!(out.stdout.is_empty(), "{args:?}: nothing on stdout");
+    assert!(
+        err.contains(needle),
+        "{args:?}: stderr should name {needle:?}: {err}"
+    );
+    assert!(!err.contains("panicked"), "{args:?}: panic: {err}");
+    assert_eq!(
+        err.trim_end().lines().count(),
+        1,
+        "{args:?}: one line: {err}"
+    );
+}
+
+fn f(v: &Value) -> f64 {
+    v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
+}
+
+fn assert_close(v: &Value, want: f64) {
+    assert!((f(v) - want).abs() < 1e-12, "got {v}, want {want}");
+}
+
+fn assert_common_fields(v: &Value, system: &str) {
+    assert_eq!(v["system"], system);
+    assert!(v["params"].is_object(), "params object");
+    assert!(v["outcomes"].is_object(), "outcomes object");
+    assert!(!v["p_success"].is_null(), "p_success");
+    // Outcomes form a partition: they sum to one.
+    let total: f64 = v["outcomes"].as_object().unwrap().values().map(f).sum();
+    assert!((total - 1.0).abs() < 1e-12, "outcomes sum to {total}");
+}
+
+#[test]
+fn d20_worked_values() {
+    // RULES.md §2: +5 vs DC 15: 0.55; advantage 0.7975; disadvantage 0.3025.
+    let v = odds_json(&["d20", "--modifier", "5", "--dc", "15"]);
+    assert_common_fields(&v, "d20");
+    assert_close(&v["p_success"], 0.55);
+    assert_close(&v["p_critical"], 0.05);
+    assert_close(&v["p_fumble"], 0.05);
+    let v = odds_json(&["d20", "--modifier", "5", "--dc", "15", "--advantage"]);
+    assert_close(&v["p_success"], 0.7975);
+    let v = odds_json(&[
+        "d20",
+        "--modifier",
+        "5",
+        "--dc",
+        "15",
+        "--disadvantage",
+        "--exact",
+    ]);
+    assert_eq!(v["p_success"], "121/400");
+}
+
+#[test]
+fn keep_highest_worked_value() {
+    // RULES.md §3: v=6, n=3, D=5: 1 − (4/6)^3 = 19/27.
+    let v = odds_json(&[
+        "keep-highest",
+        "--ability",
+        "6",
+        "--dice",
+        "3",
+        "--difficulty",
+        "5",
+        "--exact",
+    ]);
+    assert_eq!(v["system"], "keep-highest");
+    assert_eq!(v["p_success"], "19/27");
+    // Critical: a six among three d6 = 1 − (5/6)^3 = 91/216; fumble: all ones.
+    assert_eq!(v["p_critical"], "91/216");
+    assert_eq!(v["p_fumble"], "1/216");
+    let v = odds_json(&[
+        "keep-highest",
+        "--ability",
+        "6",
+        "--dice",
+        "3",
+        "--difficulty",
+        "5",
+    ]);
+    assert_common_fields(&v, "keep-highest");
+}
+
+#[test]
+fn levels_contest_seed_example() {
+    // Seed 003: A [50,30,15,10] vs B [70,40,30] → 0.15, 0.18, 0.105, 0.10; best 2.
+    let v = odds_json(&[
+        "levels",
+        "--skill",
+        "50,30,15,10",
+        "--vs-skill",
+        "70,40,30",
+        "--exact",
+    ]);
+    let rows = v["by_level"].as_array().expect("by_level array");
+    let want = ["3/20", "9/50", "21/200", "1/10"];
+    assert_eq!(rows.len(), 4);
+    for (i, (row, w)) in rows.iter().zip(want).enumerate() {
+        assert_eq!(row["level"], (i + 1) as i64);
+        assert_eq!(row["p_lands"], w, "level {}", i + 1);
+        assert!(row.get("p_critical").is_some());
+    }
+    assert_eq!(v["best_level"], 2);
+}
+
+#[test]
+fn levels_check() {
+    // Level 2 of [50,30,15] against difficulty 2: achieved iff r ≤ 30.
+    let v = odds_json(&[
+        "levels",
+        "--skill",
+        "50,30,15",
+        "--level",
+        "2",
+        "--difficulty",
+        "2",
+        "--exact",
+    ]);
+    assert_eq!(v["p_success"], "3/10");
+    // Declared below the difficulty: never achieved.
+    let v = odds_json(&[
+        "levels",
+        "--skill",
+        "50,30,15",
+        "--level",
+        "1",
+        "--difficulty",
+        "2",
+        "--exact",
+    ]);
+    assert_eq!(v["p_success"], "0/1");
+}
+
+#[test]
+fn hit_pool_worked_values() {
+    // RULES.md §5: n=2: P(glitch) = 11/36, P(critical glitch) = 7/36.
+    let v = odds_json(&["hit-pool", "--pool", "2", "--exact"]);
+    assert_eq!(v["p_glitch"], "11/36");
+    assert_eq!(v["p_critical_glitch"], "7/36");
+    // P(exactly k hits) for 2 dice: (2/3)^2, 2·(1/3)(2/3), (1/3)^2.
+    assert_eq!(v["hits"], serde_json::json!(["4/9", "4/9", "1/9"]));
+    let v = odds_json(&[
+        "hit-pool",
+        "--pool",
+        "4",
+        "--glitch-rule",
+        "more-than-half",
+        "--exact",
+    ]);
+    assert_eq!(v["p_glitch"], "7/432"); // 21/1296
+    let v = odds_json(&["hit-pool", "--pool", "12", "--threshold", "3"]);
+    assert_common_fields(&v, "hit-pool");
+    assert_eq!(v["params"]["glitch_rule"], "half-or-more");
+}
+
+#[test]
+fn hit_pool_edge_reports_tail_mass() {
+    let v = odds_json(&[
+        "hit-pool",
+        "--pool",
+        "6",
+        "--edge",
+        "3",
+        "--edge-use",
+        "push",
+    ]);
+    let tail = f(&v["tail_mass"]);
+    assert!(tail > 0.0 && tail < 1e-15, "tail mass {tail}");
+}
+
+#[test]
+fn multiplier_worked_values() {
+    // RULES.md §1: A=12, M=5 ability check: rate 60, P(fumble) 5%, success 60%.
+    let v = odds_json(&[
+        "multiplier",
+        "--kind",
+        "ability",
+        "--ability",
+        "12",
+        "--multiplier",
+        "5",
+        "--exact",
+    ]);
+    assert_eq!(v["system"], "multiplier");
+    assert_eq!(v["p_success"], "3/5");
+    assert_eq!(v["p_fumble"], "1/20");
+    assert_eq!(v["outcomes"]["decisive"], "3/50");
+    assert_eq!(v["outcomes"]["effective"], "6/25");
+}
+
+#[test]
+fn table_shows_japanese_labels() {
+    let out = hantei()
+        .args(["odds", "d20", "--modifier", "5", "--dc", "15"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("クリティカル"), "{text}");
+    assert!(text.contains("55.00%"), "{text}");
+}
+
+#[test]
+fn csv_and_markdown_render() {
+    for fmt in ["csv", "md"] {
+        let out = hantei()
+            .args([
+                "odds",
+                "keep-highest",
+                "--ability",
+                "6",
+                "--dice",
+                "3",
+                "--difficulty",
+                "5",
+                "--format",
+                fmt,
+            ])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains("success"), "{fmt}: {text}");
+    }
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line() {
+    expect_usage_error(&["odds", "hit-pool", "--pool", "-400"], "--pool");
+    expect_usage_error(
+        &[
+            "odds",
+            "keep-highest",
+            "--ability",
+            "0",
+            "--dice",
+            "1",
+            "--difficulty",
+            "5",
+        ],
+        "--ability",
+    );
+    expect_usage_error(
+        &[
+            "odds",
+            "keep-highest",
+            "--ability",
+            "6",
+            "--dice",
+            "0",
+            "--difficulty",
+            "5",
+        ],
+        "--dice",
+    );
+    expect_usage_error(
+        &[
+            "odds",
+            "keep-highest",
+            "--ability",
+            "6",
+            "--dice",
+            "1",
+            "--difficulty",
+            "21",
+        ],
+        "2..=20",
+    );
+    expect_usage_error(
+        &[
+            "odds",
+            "levels",
+            "--skill",
+            "50,60,15",
+            "--level",
+            "1",
+            "--difficulty",
+            "1",
+        ],
+        "level 2",
+    );
+    expect_usage_error(
+        &[
+            "odds",
+            "hit-pool",
+            "--pool",
+            "5",
+            "--glitch-rule",
+            "sometimes",
+        ],
+        "sometimes",
+    );
+    expect_usage_error(
+        &["odds", "d20", "--modifier", "x", "--dc", "15"],
+        "--modifier",
+    );
+    expect_usage_error(&["odds", "nosuchsystem"], "nosuchsystem");
+}

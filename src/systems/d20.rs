@@ -1,1 +1,1617 @@
-//! (being written)
+//! `d20` — 1d20 判定 (判定値 vs 目標値), seed 001 and RULES.md §2.
+//!
+//! # The rule
+//!
+//! 判定値 (total) = kept d20 + ステータス修正値 (ability modifier) +
+//! 習熟ボーナス (proficiency) + extra bonus, compared with 目標値 (DC).
+//!
+//! * Ability modifier: given directly (`--modifier`, default 0) or from an
+//!   能力値 (ability score `s`, `--score`, 1..=30) as `floor((s − 10) / 2)`;
+//!   the floor rounds toward −∞, so `s = 9` gives −1 (the seed writes
+//!   `(能力値 - 10) / 2` and D&D-style tables round down).
+//! * Proficiency: given directly (`--proficiency`, 0..=20, default 0 = not
+//!   proficient) or from a level `L` in 1..=20 (`--level`) as
+//!   `2 + floor((L − 1) / 4)`: +2 at level 1 … +6 at level 17–20, matching the
+//!   seed's `Lv1=+2 〜 Lv20=+6`.
+//! * 有利 (advantage) rolls 2d20 and keeps the higher, 不利 (disadvantage)
+//!   keeps the lower; both at once cancel to a plain roll ([`Roll`]).
+//!
+//! Tiers, worst first ([`D20Tier`]): ファンブル (fumble: natural 1 on the kept
+//! die, failure whatever the total), 失敗 (failure: total < DC), 成功
+//! (success: total ≥ DC), クリティカル (critical: natural 20 on the kept die,
+//! success whatever the DC). Extension (not in the seed, matching BCDice's
+//! `AT@N`): `--crit-on N` (2..=20, default 20) makes a natural N or more
+//! critical.
+//!
+//! # 対抗判定 (contest)
+//!
+//! Both sides roll; their totals are compared ([`Contest`]). Natural 20 and
+//! natural 1 have no special effect and there is no DC. A tie is resolved by
+//! [`TieBreak`]: `defender` (default — the status quo stands, so the active
+//! side loses a tie), `attacker` (the active side takes it) or `reroll` (both
+//! roll again until the totals differ; the expected number of rolls is
+//! reported).
+//!
+//! # フェイト・ダイス (fate dice)
+//!
+//! With `k` fate dice (0..=10) available for one check, after seeing a
+//! *failed* roll (failure or fumble) the player may spend one die to
+//!
+//! * **boost** (ブースト): add 1d6 to the total. It cannot undo a natural 1,
+//!   so boosting is not offered on a natural 1;
+//! * **reroll** (リロール): roll the d20 again (under advantage or
+//!   disadvantage the whole 2d20 is rolled again and the kept die taken
+//!   afresh). The new roll is judged afresh: it can be critical or a fumble.
+//!
+//! Decisions where the seed is silent:
+//!
+//! * fate dice are only spent on a failed roll (a success cannot get better
+//!   for P(success); a boost never turns a success into a critical);
+//! * several boosts stack, each seen before deciding on the next;
+//! * a boosted success is tier `success`, never `critical` (only the natural
+//!   die makes a critical);
+//! * a reroll replaces the roll: boosts already added to the old roll are
+//!   lost ("judged afresh"), and later boosts add to the new roll;
+//! * the state of a check is therefore `(kept face, boost so far, dice
+//!   left)` ([`FateState`]), and every order of boosts and rerolls is covered
+//!   by the dynamic programme over it.
+//!
+//! Policies ([`Policy`]): `none` (never spend), `boost-only` (boost while
+//! failing and not a natural 1), `reroll-only` (reroll while failing) and
+//! `optimal`: the action maximising P(success) given the state, found by
+//! exact dynamic programming over `(state, dice left)` in exact fractions (so
+//! the decisions do not depend on floating-point rounding). Ties in
+//! P(success) go to stopping, then boosting, then rerolling. The decisions
+//! are exposed as a rule ([`FatePlan::decide`]) and played on real faces by
+//! [`FatePlan::play`] / [`FatePlan::classify`]. The report's `outcomes` are
+//! the tier law under the policy chosen by `--policy` (default `optimal`
+//! when `--fate` > 0), and it lists every policy's P(success) and its worth
+//! (ΔP against no fate dice), plus the worth of the k-th die under the
+//! optimal policy (`P(k dice) − P(k − 1 dice)`).
+//!
+//! For sweeps, [`p_success`] gives P(success) of a plain check in closed
+//! form.
+
+use std::cmp::Ordering;
+
+use crate::contest::{compare, Comparison, TieRule};
+use crate::error::{check_range, Result};
+use crate::pmf::Pmf;
+use crate::report::{Field, Report};
+use crate::tier::{Tier, TierLaw};
+use crate::weight::{Exact, Weight};
+
+/// System id.
+pub const ID: &str = "d20";
+/// Japanese name of the check.
+pub const JA: &str = "1d20判定 (判定値 vs 目標値)";
+
+/// Allowed modifiers (ability modifier and extra bonus).
+pub const MODIFIER_RANGE: (i64, i64) = (-50, 50);
+/// Allowed ability scores.
+pub const SCORE_RANGE: (i64, i64) = (1, 30);
+/// Allowed proficiency bonuses.
+pub const PROFICIENCY_RANGE: (i64, i64) = (0, 20);
+/// Allowed levels.
+pub const LEVEL_RANGE: (i64, i64) = (1, 20);
+/// Allowed DCs.
+pub const DC_RANGE: (i64, i64) = (-50, 100);
+/// Allowed `--crit-on` faces.
+pub const CRIT_ON_RANGE: (i64, i64) = (2, 20);
+/// Allowed number of fate dice.
+pub const FATE_RANGE: (i64, i64) = (0, 10);
+
+/// Faces of a fate boost die.
+const BOOST_SIDES: u32 = 6;
+
+/// Ability modifier of a score: `floor((s − 10) / 2)` (`s = 9` gives −1).
+pub fn ability_modifier(score: i64) -> i64 {
+    (score - 10).div_euclid(2)
+}
+
+/// Proficiency bonus at a level: `2 + floor((L − 1) / 4)` (+2 at 1, +6 at 20).
+pub fn proficiency_for_level(level: i64) -> i64 {
+    2 + (level - 1).div_euclid(4)
+}
+
+/// Outcome tiers, worst first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum D20Tier {
+    /// Natural 1 on the kept die (ファンブル): failure whatever the total.
+    Fumble,
+    /// Total below the DC (失敗).
+    Failure,
+    /// Total at least the DC (成功).
+    Success,
+    /// Natural 20 (or `--crit-on` or more) on the kept die (クリティカル):
+    /// success whatever the DC.
+    Critical,
+}
+
+impl Tier for D20Tier {
+    const ALL: &'static [Self] = &[
+        D20Tier::Fumble,
+        D20Tier::Failure,
+        D20Tier::Success,
+        D20Tier::Critical,
+    ];
+    fn key(self) -> &'static str {
+        match self {
+            D20Tier::Fumble => "fumble",
+            D20Tier::Failure => "failure",
+            D20Tier::Success => "success",
+            D20Tier::Critical => "critical",
+        }
+    }
+    fn en(self) -> &'static str {
+        match self {
+            D20Tier::Fumble => "fumble",
+            D20Tier::Failure => "failure",
+            D20Tier::Success => "success",
+            D20Tier::Critical => "critical",
+        }
+    }
+    fn ja(self) -> &'static str {
+        match self {
+            D20Tier::Fumble => "ファンブル",
+            D20Tier::Failure => "失敗",
+            D20Tier::Success => "成功",
+            D20Tier::Critical => "クリティカル",
+        }
+    }
+    fn is_success(self) -> bool {
+        self >= D20Tier::Success
+    }
+}
+
+/// How the d20 is rolled: one die, or two keeping the higher (有利) or the
+/// lower (不利).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Roll {
+    /// One d20 (default).
+    #[default]
+    Normal,
+    /// 有利: 2d20, keep the higher.
+    Advantage,
+    /// 不利: 2d20, keep the lower.
+    Disadvantage,
+}
+
+impl Roll {
+    /// From the two flags; both at once cancel to [`Roll::Normal`].
+    pub fn from_flags(advantage: bool, disadvantage: bool) -> Self {
+        match (advantage, disadvantage) {
+            (true, false) => Roll::Advantage,
+            (false, true) => Roll::Disadvantage,
+            _ => Roll::Normal,
+        }
+    }
+
+    /// Stable key for reports.
+    pub fn key(self) -> &'static str {
+        match self {
+            Roll::Normal => "normal",
+            Roll::Advantage => "advantage",
+            Roll::Disadvantage => "disadvantage",
+        }
+    }
+
+    /// Number of d20 rolled.
+    pub fn dice(self) -> usize {
+        match self {
+            Roll::Normal => 1,
+            Roll::Advantage | Roll::Disadvantage => 2,
+        }
+    }
+
+    /// The kept die of `faces` (exactly [`Roll::dice`] d20 faces, each
+    /// 1..=20); `None` otherwise.
+    pub fn keep(self, faces: &[u32]) -> Option<u32> {
+        if faces.len() != self.dice() || faces.iter().any(|f| !(1..=20).contains(f)) {
+            return None;
+        }
+        match self {
+            Roll::Normal => faces.first().copied(),
+            Roll::Advantage => faces.iter().copied().max(),
+            Roll::Disadvantage => faces.iter().copied().min(),
+        }
+    }
+
+    /// The law of the kept die (order statistics of 2d20 when two are rolled).
+    pub fn kept_law<W: Weight>(self) -> Pmf<W> {
+        let d20 = Pmf::die(20);
+        match self {
+            Roll::Normal => d20,
+            Roll::Advantage => d20.max_of(2),
+            Roll::Disadvantage => d20.min_of(2),
+        }
+    }
+
+    /// `P(kept die ≥ t)` in closed form.
+    pub fn p_at_least<W: Weight>(self, t: i64) -> W {
+        let t = t.clamp(1, 21);
+        let above = 21 - t; // faces ≥ t
+        let below = t - 1; // faces < t
+        match self {
+            Roll::Normal => W::ratio(above, 20),
+            Roll::Advantage => W::ratio(400 - below * below, 400),
+            Roll::Disadvantage => W::ratio(above * above, 400),
+        }
+    }
+}
+
+/// The lowest kept face that succeeds (success or critical) for a total
+/// modifier `modifier` against `dc` with criticals on `crit_on` or more.
+pub fn success_threshold(modifier: i64, dc: i64, crit_on: u32) -> i64 {
+    (dc - modifier).max(2).min(i64::from(crit_on))
+}
+
+/// P(success or critical) of a plain check (criticals on a natural 20),
+/// `modifier` being the total of modifier, proficiency and bonus. Closed
+/// form, cheap enough for grid sweeps.
+pub fn p_success<W: Weight>(modifier: i64, dc: i64, roll: Roll) -> W {
+    roll.p_at_least(success_threshold(modifier, dc, 20))
+}
+
+/// One roller: ability modifier, proficiency, extra bonus and how the d20 is
+/// rolled.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Side {
+    modifier: i64,
+    score: Option<i64>,
+    proficiency: i64,
+    level: Option<i64>,
+    bonus: i64,
+    roll: Roll,
+}
+
+/// How a side's ability modifier is given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ability {
+    /// The modifier itself.
+    Modifier(i64),
+    /// An ability score, turned into `floor((s − 10) / 2)`.
+    Score(i64),
+}
+
+impl Default for Ability {
+    /// Modifier 0.
+    fn default() -> Self {
+        Ability::Modifier(0)
+    }
+}
+
+/// How a side's proficiency is given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Training {
+    /// The proficiency bonus itself.
+    Proficiency(i64),
+    /// A level, turned into `2 + floor((L − 1) / 4)`.
+    Level(i64),
+}
+
+impl Default for Training {
+    /// Proficiency 0 (not proficient).
+    fn default() -> Self {
+        Training::Proficiency(0)
+    }
+}
+
+impl Side {
+    /// A validated side. `prefix` is the flag prefix used in error messages
+    /// (`""` for the active side, `"vs-"` for the opposing side).
+    pub fn new(
+        ability: Ability,
+        training: Training,
+        bonus: i64,
+        roll: Roll,
+        prefix: &str,
+    ) -> Result<Self> {
+        let flag = |name: &str| format!("--{prefix}{name}");
+        let (modifier, score) = match ability {
+            Ability::Modifier(m) => {
+                check_range(&flag("modifier"), m, MODIFIER_RANGE.0, MODIFIER_RANGE.1)?;
+                (m, None)
+            }
+            Ability::Score(s) => {
+                check_range(&flag("score"), s, SCORE_RANGE.0, SCORE_RANGE.1)?;
+                (ability_modifier(s), Some(s))
+            }
+        };
+        let (proficiency, level) = match training {
+            Training::Proficiency(p) => {
+                check_range(
+                    &flag("proficiency"),
+                    p,
+                    PROFICIENCY_RANGE.0,
+                    PROFICIENCY_RANGE.1,
+                )?;
+                (p, None)
+            }
+            Training::Level(l) => {
+                check_range(&flag("level"), l, LEVEL_RANGE.0, LEVEL_RANGE.1)?;
+                (proficiency_for_level(l), Some(l))
+            }
+        };
+        check_range(&flag("bonus"), bonus, MODIFIER_RANGE.0, MODIFIER_RANGE.1)?;
+        Ok(Side {
+            modifier,
+            score,
+            proficiency,
+            level,
+            bonus,
+            roll,
+        })
+    }
+
+    /// A side given by its total modifier alone (no proficiency, no bonus).
+    pub fn with_modifier(modifier: i64, roll: Roll) -> Result<Self> {
+        Self::new(
+            Ability::Modifier(modifier),
+            Training::default(),
+            0,
+            roll,
+            "",
+        )
+    }
+
+    /// Ability modifier (from the score when one was given).
+    pub fn modifier(&self) -> i64 {
+        self.modifier
+    }
+
+    /// Proficiency bonus (from the level when one was given).
+    pub fn proficiency(&self) -> i64 {
+        self.proficiency
+    }
+
+    /// Extra bonus.
+    pub fn bonus(&self) -> i64 {
+        self.bonus
+    }
+
+    /// How the d20 is rolled.
+    pub fn roll(&self) -> Roll {
+        self.roll
+    }
+
+    /// Modifier + proficiency + bonus: what is added to the kept die.
+    pub fn total_modifier(&self) -> i64 {
+        self.modifier + self.proficiency + self.bonus
+    }
+
+    /// The law of the total (kept die + total modifier).
+    pub fn total_law<W: Weight>(&self) -> Pmf<W> {
+        let m = self.total_modifier();
+        self.roll.kept_law().map(|f| f + m)
+    }
+
+    /// The total of one roll (`None` for invalid faces).
+    pub fn total(&self, faces: &[u32]) -> Option<i64> {
+        self.roll
+            .keep(faces)
+            .map(|k| i64::from(k) + self.total_modifier())
+    }
+
+    /// Report this side's parameters, names prefixed by `prefix`.
+    fn params<W: Weight>(&self, r: Report<W>, prefix: &str) -> Report<W> {
+        let n = |name: &str| format!("{prefix}{name}");
+        r.param(&n("modifier"), self.modifier)
+            .param(&n("score"), self.score)
+            .param(&n("proficiency"), self.proficiency)
+            .param(&n("level"), self.level)
+            .param(&n("bonus"), self.bonus)
+            .param(&n("roll"), self.roll.key())
+    }
+}
+
+/// What one plain roll came to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    /// The tier.
+    pub tier: D20Tier,
+    /// The kept d20 (natural).
+    pub kept: u32,
+    /// The total (kept die + modifiers + any boost).
+    pub total: i64,
+}
+
+/// A check against a DC.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Check {
+    side: Side,
+    dc: i64,
+    crit_on: u32,
+}
+
+impl Check {
+    /// A validated check: DC in [`DC_RANGE`], `crit_on` in [`CRIT_ON_RANGE`].
+    pub fn new(side: Side, dc: i64, crit_on: u32) -> Result<Self> {
+        check_range("--dc", dc, DC_RANGE.0, DC_RANGE.1)?;
+        check_range(
+            "--crit-on",
+            i64::from(crit_on),
+            CRIT_ON_RANGE.0,
+            CRIT_ON_RANGE.1,
+        )?;
+        Ok(Check { side, dc, crit_on })
+    }
+
+    /// The roller.
+    pub fn side(&self) -> &Side {
+        &self.side
+    }
+
+    /// The DC (目標値).
+    pub fn dc(&self) -> i64 {
+        self.dc
+    }
+
+    /// Natural faces at least this are critical.
+    pub fn crit_on(&self) -> u32 {
+        self.crit_on
+    }
+
+    /// The tier of a kept die `kept` with `boost` added to the total.
+    pub fn judge(&self, kept: u32, boost: i64) -> D20Tier {
+        if kept == 1 {
+            D20Tier::Fumble
+        } else if kept >= self.crit_on {
+            D20Tier::Critical
+        } else if i64::from(kept) + self.side.total_modifier() + boost >= self.dc {
+            D20Tier::Success
+        } else {
+            D20Tier::Failure
+        }
+    }
+
+    /// The plain rule on one roll's faces (1 or 2 d20 as the roll asks, in
+    /// the order rolled). `None` if the faces do not fit.
+    pub fn classify(&self, faces: &[u32]) -> Option<Verdict> {
+        let kept = self.side.roll.keep(faces)?;
+        Some(self.verdict(kept, 0))
+    }
+
+    fn verdict(&self, kept: u32, boost: i64) -> Verdict {
+        Verdict {
+            tier: self.judge(kept, boost),
+            kept,
+            total: i64::from(kept) + self.side.total_modifier() + boost,
+        }
+    }
+
+    /// The lowest natural face that succeeds.
+    pub fn threshold(&self) -> i64 {
+        success_threshold(self.side.total_modifier(), self.dc, self.crit_on)
+    }
+
+    /// The exact tier law of one roll (no fate dice).
+    pub fn law<W: Weight>(&self) -> TierLaw<D20Tier, W> {
+        TierLaw::from_pairs(
+            self.side
+                .roll
+                .kept_law::<W>()
+                .iter()
+                .map(|(f, p)| (self.judge(f as u32, 0), p.clone())),
+        )
+    }
+
+    /// P(success or critical), closed form.
+    pub fn p_success<W: Weight>(&self) -> W {
+        self.side.roll.p_at_least(self.threshold())
+    }
+}
+
+/// Who takes a tied contest.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum TieBreak {
+    /// The status quo stands: the defender (opposing side) takes the tie
+    /// (default).
+    #[default]
+    Defender,
+    /// Both roll again until the totals differ.
+    Reroll,
+    /// The active side takes the tie.
+    Attacker,
+}
+
+impl TieBreak {
+    /// Stable key.
+    pub fn key(self) -> &'static str {
+        match self {
+            TieBreak::Defender => "defender",
+            TieBreak::Reroll => "reroll",
+            TieBreak::Attacker => "attacker",
+        }
+    }
+
+    fn rule(self) -> TieRule {
+        match self {
+            TieBreak::Defender => TieRule::Second,
+            TieBreak::Reroll => TieRule::Reroll,
+            TieBreak::Attacker => TieRule::First,
+        }
+    }
+}
+
+/// What one round of a contest came to, after the tie rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Round {
+    /// The active side wins.
+    Win,
+    /// The active side loses.
+    Loss,
+    /// Tied under [`TieBreak::Reroll`]: roll again.
+    Again,
+}
+
+/// 対抗判定: the active side's total against the opposing side's total.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Contest {
+    active: Side,
+    opposing: Side,
+    tie: TieBreak,
+}
+
+impl Contest {
+    /// A contest (sides are validated when built).
+    pub fn new(active: Side, opposing: Side, tie: TieBreak) -> Self {
+        Contest {
+            active,
+            opposing,
+            tie,
+        }
+    }
+
+    /// Win / tie / loss of the active side, before the tie rule.
+    pub fn comparison<W: Weight>(&self) -> Comparison<W> {
+        compare(&self.active.total_law(), &self.opposing.total_law())
+    }
+
+    /// P(the active side wins) after the tie rule.
+    pub fn p_success<W: Weight>(&self) -> W {
+        self.comparison().with_tie_rule(self.tie.rule()).win
+    }
+
+    /// One round on rolled faces (each side's d20s in the order rolled).
+    /// `None` if the faces do not fit.
+    pub fn classify(&self, active: &[u32], opposing: &[u32]) -> Option<Round> {
+        let a = self.active.total(active)?;
+        let b = self.opposing.total(opposing)?;
+        Some(match a.cmp(&b) {
+            Ordering::Greater => Round::Win,
+            Ordering::Less => Round::Loss,
+            Ordering::Equal => match self.tie {
+                TieBreak::Defender => Round::Loss,
+                TieBreak::Attacker => Round::Win,
+                TieBreak::Reroll => Round::Again,
+            },
+        })
+    }
+}
+
+/// A fate-dice policy.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Policy {
+    /// Never spend a fate die.
+    None,
+    /// Boost while failing (never on a natural 1).
+    BoostOnly,
+    /// Reroll while failing.
+    RerollOnly,
+    /// The action maximising P(success) (exact dynamic programming).
+    #[default]
+    Optimal,
+}
+
+impl Policy {
+    /// Every policy, in report order.
+    pub const ALL: [Policy; 4] = [
+        Policy::None,
+        Policy::BoostOnly,
+        Policy::RerollOnly,
+        Policy::Optimal,
+    ];
+
+    /// Stable key (as on the command line).
+    pub fn key(self) -> &'static str {
+        match self {
+            Policy::None => "none",
+            Policy::BoostOnly => "boost-only",
+            Policy::RerollOnly => "reroll-only",
+            Policy::Optimal => "optimal",
+        }
+    }
+}
+
+/// What to do with the roll in hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// Keep the result.
+    Stop,
+    /// Spend a die: add 1d6 to the total.
+    Boost,
+    /// Spend a die: roll the d20 (or 2d20) again, judged afresh.
+    Reroll,
+}
+
+/// Where a check stands while fate dice may still be spent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FateState {
+    /// The kept d20 of the current roll (natural).
+    pub face: u32,
+    /// Sum of the boost d6 added to the current roll.
+    pub boost: i64,
+    /// Fate dice left.
+    pub dice_left: u32,
+}
+
+/// What a check with fate dice came to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FateVerdict {
+    /// The final roll's tier, kept die and total.
+    pub verdict: Verdict,
+    /// Boosts spent.
+    pub boosts: u32,
+    /// Rerolls spent.
+    pub rerolls: u32,
+    /// Faces read (d20s and d6s, in order).
+    pub faces_used: usize,
+}
+
+/// Playing a policy on a sequence of faces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// The check is over.
+    Done(FateVerdict),
+    /// The faces ran out: the next die to roll has this many sides.
+    Need(u32),
+    /// The face at this index is not a face of the die it stands for.
+    BadFace(usize),
+}
+
+/// A check with `dice` fate dice, played by a policy.
+#[derive(Clone, Debug)]
+pub struct FatePlan {
+    check: Check,
+    dice: u32,
+    policy: Policy,
+    /// For [`Policy::Optimal`]: the decision of every reachable state,
+    /// indexed like [`Layers`].
+    table: Option<Vec<Vec<Action>>>,
+}
+
+/// Per number of dice left `j`, one entry per state `(face, boost)` with
+/// `boost` in `0..=6(k − j)` (the boosts reachable with `j` left of `k`).
+struct Layers {
+    dice: u32,
+}
+
+impl Layers {
+    fn width(&self, left: u32) -> usize {
+        (BOOST_SIDES * (self.dice - left)) as usize + 1
+    }
+
+    fn len(&self, left: u32) -> usize {
+        20 * self.width(left)
+    }
+
+    fn index(&self, s: FateState) -> Option<usize> {
+        if s.dice_left > self.dice || !(1..=20).contains(&s.face) || s.boost < 0 {
+            return None;
+        }
+        let b = usize::try_from(s.boost).ok()?;
+        let w = self.width(s.dice_left);
+        (b < w).then(|| (s.face as usize - 1) * w + b)
+    }
+
+    fn states(&self, left: u32) -> impl Iterator<Item = FateState> {
+        let w = self.width(left) as i64;
+        (1..=20u32).flat_map(move |face| {
+            (0..w).map(move |boost| FateState {
+                face,
+                boost,
+                dice_left: left,
+            })
+        })
+    }
+}
+
+/// A tier law as one weight per tier (worst first).
+type Law<W> = Vec<W>;
+
+fn certain<W: Weight>(t: D20Tier) -> Law<W> {
+    D20Tier::ALL
+        .iter()
+        .map(|u| if *u == t { W::one() } else { W::zero() })
+        .collect()
+}
+
+fn law_success<W: Weight>(law: &Law<W>) -> W {
+    law[D20Tier::Success.index()].clone() + &law[D20Tier::Critical.index()]
+}
+
+/// `Σ wᵢ · lawᵢ`.
+fn mix<'a, W: Weight>(parts: impl Iterator<Item = (W, &'a Law<W>)>) -> Law<W> {
+    let mut acc = vec![W::zero(); D20Tier::ALL.len()];
+    for (w, law) in parts {
+        for (a, p) in acc.iter_mut().zip(law) {
+            *a += w.clone() * p;
+        }
+    }
+    acc
+}
+
+impl FatePlan {
+    /// A plan: `dice` in [`FATE_RANGE`]. For [`Policy::Optimal`] the
+    /// decisions are solved here, exactly.
+    pub fn new(check: Check, dice: u32, policy: Policy) -> Result<Self> {
+        check_range("--fate", i64::from(dice), FATE_RANGE.0, FATE_RANGE.1)?;
+        let mut plan = FatePlan {
+            check,
+            dice,
+            policy,
+            table: None,
+        };
+        if policy == Policy::Optimal {
+            let layers = Layers { dice };
+            let mut table: Vec<Vec<Action>> = (0..=dice)
+                .map(|j| vec![Action::Stop; layers.len(j)])
+                .collect();
+            plan.solve::<Exact>(|s, boost, reroll| {
+                let mut best = (Action::Stop, <Exact as Weight>::zero());
+                for (a, law) in [(Action::Boost, boost), (Action::Reroll, Some(reroll))] {
+                    if let Some(law) = law {
+                        let p = law_success(law);
+                        if p > best.1 {
+                            best = (a, p);
+                        }
+                    }
+                }
+                if let Some(i) = layers.index(s) {
+                    table[s.dice_left as usize][i] = best.0;
+                }
+                best.0
+            });
+            plan.table = Some(table);
+        }
+        Ok(plan)
+    }
+
+    /// The check.
+    pub fn check(&self) -> &Check {
+        &self.check
+    }
+
+    /// Fate dice available.
+    pub fn dice(&self) -> u32 {
+        self.dice
+    }
+
+    /// The policy.
+    pub fn policy(&self) -> Policy {
+        self.policy
+    }
+
+    /// The same check and policy with another number of dice. With fewer
+    /// dice the optimal decisions are read off this plan's table (a decision
+    /// depends on the dice left, not on how many there were).
+    pub fn with_dice(&self, dice: u32) -> Result<Self> {
+        match &self.table {
+            Some(table) if dice <= self.dice => {
+                let (from, to) = (Layers { dice: self.dice }, Layers { dice });
+                let table = (0..=dice)
+                    .map(|left| {
+                        to.states(left)
+                            .map(|s| {
+                                from.index(s)
+                                    .map_or(Action::Stop, |i| table[left as usize][i])
+                            })
+                            .collect()
+                    })
+                    .collect();
+                Ok(FatePlan {
+                    check: self.check.clone(),
+                    dice,
+                    policy: self.policy,
+                    table: Some(table),
+                })
+            }
+            _ => Self::new(self.check.clone(), dice, self.policy),
+        }
+    }
+
+    /// The same check and dice with another policy.
+    pub fn with_policy(&self, policy: Policy) -> Result<Self> {
+        Self::new(self.check.clone(), self.dice, policy)
+    }
+
+    /// The decision rule: what the policy does in state `s`. Always
+    /// [`Action::Stop`] when the roll succeeds or no die is left; never
+    /// [`Action::Boost`] on a natural 1. States the plan cannot reach (more
+    /// dice left than it has, or more boost than its dice can give) get
+    /// [`Action::Stop`].
+    pub fn decide(&self, s: FateState) -> Action {
+        let failing = !self.check.judge(s.face, s.boost).is_success();
+        if !failing || s.dice_left == 0 {
+            return Action::Stop;
+        }
+        match self.policy {
+            Policy::None => Action::Stop,
+            Policy::BoostOnly if s.face == 1 => Action::Stop,
+            Policy::BoostOnly => Action::Boost,
+            Policy::RerollOnly => Action::Reroll,
+            Policy::Optimal => {
+                let layers = Layers { dice: self.dice };
+                match (&self.table, layers.index(s)) {
+                    (Some(t), Some(i)) => t[s.dice_left as usize][i],
+                    _ => Action::Stop,
+                }
+            }
+        }
+    }
+
+    /// Dynamic programme over the states, from no die left upward: the tier
+    /// law of every state when `choose(state, boost law, reroll law)` picks
+    /// the action at each failing state with dice left (the boost law is
+    /// `None` on a natural 1). Returns the law of the whole check.
+    fn solve<W: Weight>(
+        &self,
+        mut choose: impl FnMut(FateState, Option<&Law<W>>, &Law<W>) -> Action,
+    ) -> Law<W> {
+        let layers = Layers { dice: self.dice };
+        let kept = self.check.side.roll.kept_law::<W>();
+        // The law of a fresh roll with the layer's dice left.
+        let fresh = |layer: &[Law<W>], left: u32| {
+            mix(kept.iter().map(|(f, p)| {
+                let s = FateState {
+                    face: f as u32,
+                    boost: 0,
+                    dice_left: left,
+                };
+                let i = layers.index(s).unwrap_or(0);
+                (p.clone(), &layer[i])
+            }))
+        };
+        let mut below: Vec<Law<W>> = Vec::new();
+        let mut reroll: Law<W> = Vec::new();
+        for left in 0..=self.dice {
+            let mut layer = Vec::with_capacity(layers.len(left));
+            for s in layers.states(left) {
+                let tier = self.check.judge(s.face, s.boost);
+                if tier.is_success() || left == 0 {
+                    layer.push(certain(tier));
+                    continue;
+                }
+                let boost = (s.face != 1).then(|| {
+                    mix((1..=BOOST_SIDES as i64).map(|d| {
+                        let next = FateState {
+                            boost: s.boost + d,
+                            dice_left: left - 1,
+                            ..s
+                        };
+                        let i = layers.index(next).unwrap_or(0);
+                        (W::ratio(1, BOOST_SIDES as i64), &below[i])
+                    }))
+                });
+                layer.push(match choose(s, boost.as_ref(), &reroll) {
+                    Action::Stop => certain(tier),
+                    Action::Boost => boost.unwrap_or_else(|| certain(tier)),
+                    Action::Reroll => reroll.clone(),
+                });
+            }
+            reroll = fresh(&layer, left);
+            below = layer;
+        }
+        reroll
+    }
+
+    /// The exact tier law of the check played by this plan.
+    pub fn law<W: Weight>(&self) -> TierLaw<D20Tier, W> {
+        TierLaw::new(self.solve::<W>(|s, _, _| self.decide(s)))
+    }
+
+    /// Play the policy on faces in the order rolled: the first roll's d20s,
+    /// then for each boost one d6 and for each reroll the d20s of a fresh
+    /// roll. Faces beyond the end of the check are ignored.
+    pub fn play(&self, faces: &[u32]) -> Step {
+        let n = self.check.side.roll.dice();
+        let mut pos = 0;
+        // Read one roll's d20s at `pos` and keep the right one.
+        let roll = |pos: &mut usize| -> std::result::Result<u32, Step> {
+            let start = *pos;
+            let Some(part) = faces.get(start..start + n) else {
+                return Err(Step::Need(20));
+            };
+            let bad = part.iter().position(|f| !(1..=20).contains(f));
+            let kept = self
+                .check
+                .side
+                .roll
+                .keep(part)
+                .ok_or(Step::BadFace(start + bad.unwrap_or(0)))?;
+            *pos = start + n;
+            Ok(kept)
+        };
+        let mut state = match roll(&mut pos) {
+            Ok(face) => FateState {
+                face,
+                boost: 0,
+                dice_left: self.dice,
+            },
+            Err(step) => return step,
+        };
+        let (mut boosts, mut rerolls) = (0, 0);
+        loop {
+            match self.decide(state) {
+                Action::Stop => {
+                    return Step::Done(FateVerdict {
+                        verdict: self.check.verdict(state.face, state.boost),
+                        boosts,
+                        rerolls,
+                        faces_used: pos,
+                    })
+                }
+                Action::Boost => {
+                    let Some(&d) = faces.get(pos) else {
+                        return Step::Need(BOOST_SIDES);
+                    };
+                    if !(1..=BOOST_SIDES).contains(&d) {
+                        return Step::BadFace(pos);
+                    }
+                    pos += 1;
+                    boosts += 1;
+                    state.boost += i64::from(d);
+                    state.dice_left -= 1;
+                }
+                Action::Reroll => {
+                    state.face = match roll(&mut pos) {
+                        Ok(face) => face,
+                        Err(step) => return step,
+                    };
+                    rerolls += 1;
+                    state.boost = 0;
+                    state.dice_left -= 1;
+                }
+            }
+        }
+    }
+
+    /// [`FatePlan::play`], `None` unless the faces complete the check.
+    pub fn classify(&self, faces: &[u32]) -> Option<FateVerdict> {
+        match self.play(faces) {
+            Step::Done(v) => Some(v),
+            Step::Need(_) | Step::BadFace(_) => None,
+        }
+    }
+}
+
+/// Report of a check against a DC, with fate dice when the plan has any.
+pub fn check_report<W: Weight>(plan: &FatePlan) -> Result<Report<W>> {
+    let check = &plan.check;
+    let law = plan.law::<W>();
+    let mut r = Report::from_tiers(ID, JA, &law).param("mode", "check");
+    r = check
+        .side
+        .params(r, "")
+        .param("dc", check.dc)
+        .param("crit_on", check.crit_on)
+        .param("fate", plan.dice)
+        .param("policy", plan.policy.key())
+        .prob("p_critical", law.p(D20Tier::Critical))
+        .prob("p_fumble", law.p(D20Tier::Fumble))
+        .field("total_modifier", Field::Int(check.side.total_modifier()))
+        .field("threshold", Field::Int(check.threshold()));
+    if check.crit_on < 20 {
+        r = r.note(format!(
+            "critical on a natural {} or more (--crit-on, as BCDice's AT@{})",
+            check.crit_on, check.crit_on
+        ));
+    }
+    if plan.dice > 0 {
+        let none = plan.with_policy(Policy::None)?.law::<W>().p_success();
+        let rows = Policy::ALL
+            .iter()
+            .map(|&p| {
+                let ps = if p == plan.policy {
+                    law.p_success()
+                } else {
+                    plan.with_policy(p)?.law::<W>().p_success()
+                };
+                Ok(vec![
+                    ("policy".to_string(), Field::Text(p.key().to_string())),
+                    ("p_success".to_string(), Field::Prob(ps.clone())),
+                    ("worth".to_string(), Field::Prob(ps - &none)),
+                ])
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let optimal = match plan.policy {
+            Policy::Optimal => plan.clone(),
+            _ => plan.with_policy(Policy::Optimal)?,
+        };
+        let fewer = optimal.with_dice(plan.dice - 1)?;
+        let worth = optimal.law::<W>().p_success() - &fewer.law::<W>().p_success();
+        r = r
+            .prob("p_success_without_fate", none)
+            .field("policies", Field::Rows(rows))
+            .field("worth_of_die", Field::Prob(worth))
+            .note(
+                "fate dice are spent only on a failed roll; boosts stack; a boosted \
+                 success is not critical; a reroll is judged afresh and drops earlier boosts",
+            );
+    }
+    Ok(r)
+}
+
+/// Report of a contest: `p_success` is P(the active side wins) after the
+/// tie rule.
+pub fn contest_report<W: Weight>(contest: &Contest) -> Report<W> {
+    let c = contest.comparison::<W>();
+    let after = c.with_tie_rule(contest.tie.rule());
+    let mut r = Report::bare(ID, JA, after.win.clone()).param("mode", "contest");
+    r = contest.active.params(r, "");
+    r = contest
+        .opposing
+        .params(r, "vs_")
+        .param("tie_rule", contest.tie.key())
+        .prob("p_win", c.win.clone())
+        .prob("p_tie", c.tie.clone())
+        .prob("p_loss", c.loss.clone())
+        .note("contest: totals compared; natural 20 and natural 1 have no effect");
+    if contest.tie == TieBreak::Reroll {
+        if let Some(e) = c.expected_rolls() {
+            r = r.field("expected_rolls", Field::Value(e));
+        }
+    }
+    r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q(n: i64, d: i64) -> Exact {
+        Exact::ratio(n, d)
+    }
+
+    const ROLLS: [Roll; 3] = [Roll::Normal, Roll::Advantage, Roll::Disadvantage];
+
+    fn check(modifier: i64, dc: i64, roll: Roll, crit_on: u32) -> Check {
+        Check::new(Side::with_modifier(modifier, roll).unwrap(), dc, crit_on).unwrap()
+    }
+
+    /// Every sequence of `n` d20 faces.
+    fn all_faces(n: usize) -> Vec<Vec<u32>> {
+        (0..n).fold(vec![vec![]], |acc, _| {
+            acc.iter()
+                .flat_map(|v| {
+                    (1..=20).map(move |f| {
+                        let mut w = v.clone();
+                        w.push(f);
+                        w
+                    })
+                })
+                .collect()
+        })
+    }
+
+    #[test]
+    fn worked_values_rules_section_2() {
+        // +5 vs DC 15: 11/20, advantage 319/400, disadvantage 121/400.
+        let want = [q(11, 20), q(319, 400), q(121, 400)];
+        for (roll, want) in ROLLS.into_iter().zip(want) {
+            let c = check(5, 15, roll, 20);
+            assert_eq!(c.law::<Exact>().p_success(), want, "{roll:?}");
+            assert_eq!(c.p_success::<Exact>(), want, "{roll:?}");
+            assert_eq!(p_success::<Exact>(5, 15, roll), want, "{roll:?}");
+        }
+        assert_eq!(q(11, 20).to_f64(), 0.55);
+        assert_eq!(q(319, 400).to_f64(), 0.7975);
+        assert_eq!(q(121, 400).to_f64(), 0.3025);
+        let law = check(5, 15, Roll::Normal, 20).law::<Exact>();
+        assert_eq!(law.p(D20Tier::Critical), q(1, 20));
+        assert_eq!(law.p(D20Tier::Fumble), q(1, 20));
+        assert_eq!(law.p(D20Tier::Success), q(10, 20));
+        assert_eq!(law.p(D20Tier::Failure), q(8, 20));
+    }
+
+    #[test]
+    fn seed_example_and_conversions() {
+        // Seed: 1d20 + 3 (DEX) + 2 (Prof) -> 18 vs DC 15: success.
+        let side = Side::new(
+            Ability::Modifier(3),
+            Training::Proficiency(2),
+            0,
+            Roll::Normal,
+            "",
+        )
+        .unwrap();
+        let c = Check::new(side, 15, 20).unwrap();
+        let v = c.classify(&[13]).unwrap();
+        assert_eq!((v.kept, v.total, v.tier), (13, 18, D20Tier::Success));
+        assert_eq!(c.classify(&[9]).unwrap().tier, D20Tier::Failure);
+        assert_eq!(c.classify(&[10]).unwrap().tier, D20Tier::Success);
+        assert_eq!(c.classify(&[1]).unwrap().tier, D20Tier::Fumble);
+        assert_eq!(c.classify(&[20]).unwrap().tier, D20Tier::Critical);
+        // Ability modifier rounds down, also for negatives.
+        for (s, m) in [
+            (1, -5),
+            (8, -1),
+            (9, -1),
+            (10, 0),
+            (11, 0),
+            (12, 1),
+            (30, 10),
+        ] {
+            assert_eq!(ability_modifier(s), m, "score {s}");
+        }
+        // Seed: Lv1 = +2 … Lv20 = +6.
+        for (l, p) in [
+            (1, 2),
+            (4, 2),
+            (5, 3),
+            (8, 3),
+            (9, 4),
+            (13, 5),
+            (16, 5),
+            (17, 6),
+            (20, 6),
+        ] {
+            assert_eq!(proficiency_for_level(l), p, "level {l}");
+        }
+        let s = Side::new(Ability::Score(9), Training::Level(20), 1, Roll::Normal, "").unwrap();
+        assert_eq!(s.total_modifier(), -1 + 6 + 1);
+        // Both advantage and disadvantage cancel.
+        assert_eq!(Roll::from_flags(true, true), Roll::Normal);
+    }
+
+    #[test]
+    fn invalid_inputs_are_errors_naming_the_flag() {
+        let bad = |r: Result<Side>, flag: &str| {
+            let e = r.unwrap_err().to_string();
+            assert!(e.contains(flag), "{e}");
+        };
+        let n = Roll::Normal;
+        let t = Training::default();
+        bad(Side::new(Ability::Modifier(51), t, 0, n, ""), "--modifier");
+        bad(Side::new(Ability::Score(0), t, 0, n, "vs-"), "--vs-score");
+        bad(Side::new(Ability::Score(31), t, 0, n, ""), "--score");
+        let a = Ability::default();
+        bad(Side::new(a, Training::Level(0), 0, n, ""), "--level");
+        bad(Side::new(a, Training::Level(21), 0, n, ""), "1..=20");
+        bad(
+            Side::new(a, Training::Proficiency(-1), 0, n, ""),
+            "--proficiency",
+        );
+        bad(Side::new(a, t, -51, n, "vs-"), "--vs-bonus");
+        let side = Side::with_modifier(0, n).unwrap();
+        let e = Check::new(side.clone(), 101, 20).unwrap_err().to_string();
+        assert!(e.contains("--dc"), "{e}");
+        let e = Check::new(side.clone(), 10, 1).unwrap_err().to_string();
+        assert!(e.contains("--crit-on"), "{e}");
+        let c = Check::new(side, 10, 20).unwrap();
+        let e = FatePlan::new(c, 11, Policy::Optimal)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("--fate"), "{e}");
+    }
+
+    #[test]
+    fn classify_rejects_faces_that_do_not_fit() {
+        let c = check(0, 10, Roll::Advantage, 20);
+        assert_eq!(c.classify(&[5]), None);
+        assert_eq!(c.classify(&[5, 21]), None);
+        assert_eq!(c.classify(&[0, 3]), None);
+        assert_eq!(c.classify(&[5, 3]).unwrap().kept, 5);
+        let plan = FatePlan::new(c, 1, Policy::RerollOnly).unwrap();
+        assert_eq!(plan.play(&[2, 3]), Step::Need(20));
+        assert_eq!(plan.play(&[2, 3, 4, 25]), Step::BadFace(3));
+        assert_eq!(plan.play(&[2]), Step::Need(20));
+        let v = plan.classify(&[2, 3, 12, 4]).unwrap();
+        assert_eq!((v.verdict.kept, v.rerolls, v.faces_used), (12, 1, 4));
+    }
+
+    /// Brute force: every face combination through `classify` against the
+    /// exact law, for every roll mode, crit-on and a spread of modifiers/DCs.
+    #[test]
+    fn brute_force_plain_checks() {
+        for roll in ROLLS {
+            let faces = all_faces(roll.dice());
+            let n = faces.len() as i64;
+            for crit_on in [20, 19, 18, 11, 2] {
+                for m in [-12, -3, 0, 5, 14] {
+                    for dc in [-5, 1, 8, 15, 20, 25, 33] {
+                        let c = check(m, dc, roll, crit_on);
+                        let mut count = [0i64; 4];
+                        for f in &faces {
+                            count[c.classify(f).unwrap().tier.index()] += 1;
+                        }
+                        let law = c.law::<Exact>();
+                        for t in D20Tier::ALL {
+                            assert_eq!(
+                                law.p(*t),
+                                q(count[t.index()], n),
+                                "{roll:?} {m} {dc} {t:?}"
+                            );
+                        }
+                        assert_eq!(c.p_success::<Exact>(), law.p_success());
+                        if crit_on == 20 {
+                            assert_eq!(p_success::<Exact>(m, dc, roll), law.p_success());
+                        }
+                        assert_eq!(law.total(), q(1, 1));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Brute force: both sides' faces (with and without advantage) through
+    /// `Contest::classify` under every tie rule against the exact comparison.
+    #[test]
+    fn brute_force_contests() {
+        let ties = [TieBreak::Defender, TieBreak::Reroll, TieBreak::Attacker];
+        for ra in ROLLS {
+            for rb in ROLLS {
+                for (ma, mb) in [(0, 0), (5, 2), (-1, 7)] {
+                    let a = Side::with_modifier(ma, ra).unwrap();
+                    let b = Side::with_modifier(mb, rb).unwrap();
+                    let contests = ties.map(|t| Contest::new(a.clone(), b.clone(), t));
+                    // counts[tie rule][Win, Loss, Again]
+                    let mut counts = [[0i64; 3]; 3];
+                    let (fa, fb) = (all_faces(ra.dice()), all_faces(rb.dice()));
+                    for x in &fa {
+                        for y in &fb {
+                            for (c, n) in contests.iter().zip(counts.iter_mut()) {
+                                let i = match c.classify(x, y).unwrap() {
+                                    Round::Win => 0,
+                                    Round::Loss => 1,
+                                    Round::Again => 2,
+                                };
+                                n[i] += 1;
+                            }
+                        }
+                    }
+                    let total = (fa.len() * fb.len()) as i64;
+                    let [def, rer, att] = counts;
+                    let cmp = contests[0].comparison::<Exact>();
+                    assert_eq!(cmp.win, q(def[0], total));
+                    assert_eq!(cmp.tie, q(rer[2], total));
+                    assert_eq!(cmp.loss, q(att[1], total));
+                    assert_eq!(contests[0].p_success::<Exact>(), q(def[0], total));
+                    assert_eq!(contests[2].p_success::<Exact>(), q(att[0], total));
+                    assert_eq!(contests[1].p_success::<Exact>(), q(rer[0], rer[0] + rer[1]));
+                    let r = contest_report::<Exact>(&contests[1]);
+                    assert_eq!(
+                        r.get("expected_rolls"),
+                        Some(&Field::Value(q(total, rer[0] + rer[1])))
+                    );
+                    assert_eq!(cmp.win + &cmp.tie + &cmp.loss, q(1, 1));
+                }
+            }
+        }
+    }
+
+    /// Tier counts of every face sequence played by `plan`, as exact
+    /// probabilities: the tree of rolls is walked through `play`, which says
+    /// which die comes next.
+    fn enumerate(plan: &FatePlan) -> TierLaw<D20Tier, Exact> {
+        // Weights over the common denominator 20^(n(k+1)) · 6^k.
+        let n = plan.check().side().roll().dice() as u32;
+        let k = plan.dice();
+        let den = 20i64.pow(n * (k + 1)) * 6i64.pow(k);
+        let mut counts = [0i64; 4];
+        let mut faces = Vec::new();
+        fn walk(plan: &FatePlan, faces: &mut Vec<u32>, w: i64, counts: &mut [i64; 4]) {
+            match plan.play(faces) {
+                Step::Done(v) => {
+                    assert_eq!(v.faces_used, faces.len());
+                    counts[v.verdict.tier.index()] += w;
+                }
+                Step::Need(sides) => {
+                    for x in 1..=sides {
+                        faces.push(x);
+                        walk(plan, faces, w / i64::from(sides), counts);
+                        faces.pop();
+                    }
+                }
+                Step::BadFace(i) => panic!("bad face at {i} in {faces:?}"),
+            }
+        }
+        walk(plan, &mut faces, den, &mut counts);
+        TierLaw::new(counts.iter().map(|c| q(*c, den)).collect())
+    }
+
+    #[test]
+    fn brute_force_fate_policies() {
+        let mut cases = Vec::new();
+        for k in [1, 2] {
+            for (m, dc, crit_on) in [
+                (0, 8, 20),
+                (5, 15, 20),
+                (3, 22, 20),
+                (2, 17, 18),
+                (9, 30, 20),
+            ] {
+                cases.push((m, dc, Roll::Normal, crit_on, k));
+            }
+        }
+        for roll in [Roll::Advantage, Roll::Disadvantage] {
+            cases.push((5, 15, roll, 20, 1));
+            cases.push((0, 20, roll, 19, 1));
+            cases.push((0, 5, roll, 20, 2));
+        }
+        for (m, dc, roll, crit_on, k) in cases {
+            for policy in Policy::ALL {
+                let plan = FatePlan::new(check(m, dc, roll, crit_on), k, policy).unwrap();
+                let law = plan.law::<Exact>();
+                assert_eq!(
+                    law,
+                    enumerate(&plan),
+                    "{m} {dc} {roll:?} @{crit_on} k={k} {policy:?}"
+                );
+                assert_eq!(law.total(), q(1, 1));
+            }
+        }
+    }
+
+    /// With one die the optimal choice is small enough to write down: on a
+    /// failed face `f`, the better of a boost (P(f + M + d6 ≥ DC), none on a
+    /// natural 1) and a reroll (the plain P(success)).
+    #[test]
+    fn one_die_optimum_by_hand() {
+        for roll in ROLLS {
+            for m in [-2, 0, 4, 9] {
+                for dc in [5, 10, 14, 18, 22, 26, 30] {
+                    let c = check(m, dc, roll, 20);
+                    let plain = c.p_success::<Exact>();
+                    let mut p = plain.clone();
+                    for (f, pf) in roll.kept_law::<Exact>().iter() {
+                        if c.judge(f as u32, 0).is_success() {
+                            continue;
+                        }
+                        let boost = if f == 1 {
+                            q(0, 1)
+                        } else {
+                            q((1..=6).filter(|d| f + m + d >= dc).count() as i64, 6)
+                        };
+                        let best = if boost > plain { boost } else { plain.clone() };
+                        p += pf.clone() * &best;
+                    }
+                    let plan = FatePlan::new(c, 1, Policy::Optimal).unwrap();
+                    assert_eq!(plan.law::<Exact>().p_success(), p, "{roll:?} {m} {dc}");
+                }
+            }
+        }
+    }
+
+    /// The optimum by plain recursion on `(face, boost, dice left)`, written
+    /// apart from the layered programme.
+    fn best(
+        c: &Check,
+        s: FateState,
+        memo: &mut std::collections::HashMap<FateState, Exact>,
+    ) -> Exact {
+        if c.judge(s.face, s.boost).is_success() {
+            return q(1, 1);
+        }
+        if s.dice_left == 0 {
+            return q(0, 1);
+        }
+        if let Some(v) = memo.get(&s) {
+            return v.clone();
+        }
+        let left = s.dice_left - 1;
+        let mut reroll = q(0, 1);
+        for (f, p) in c.side().roll().kept_law::<Exact>().iter() {
+            let next = FateState {
+                face: f as u32,
+                boost: 0,
+                dice_left: left,
+            };
+            reroll += p.clone() * &best(c, next, memo);
+        }
+        let mut v = reroll;
+        if s.face != 1 {
+            let mut boost = q(0, 1);
+            for d in 1..=6 {
+                let next = FateState {
+                    boost: s.boost + d,
+                    dice_left: left,
+                    ..s
+                };
+                boost += q(1, 6) * &best(c, next, memo);
+            }
+            if boost > v {
+                v = boost;
+            }
+        }
+        memo.insert(s, v.clone());
+        v
+    }
+
+    #[test]
+    fn optimum_matches_plain_recursion() {
+        for roll in ROLLS {
+            for (m, dc, crit_on) in [(0, 12, 20), (3, 19, 18), (-2, 24, 20), (6, 9, 20)] {
+                let c = check(m, dc, roll, crit_on);
+                for k in 0..=3 {
+                    let mut memo = std::collections::HashMap::new();
+                    let mut want = q(0, 1);
+                    for (f, p) in roll.kept_law::<Exact>().iter() {
+                        let s = FateState {
+                            face: f as u32,
+                            boost: 0,
+                            dice_left: k,
+                        };
+                        want += p.clone() * &best(&c, s, &mut memo);
+                    }
+                    let plan = FatePlan::new(c.clone(), k, Policy::Optimal).unwrap();
+                    assert_eq!(
+                        plan.law::<Exact>().p_success(),
+                        want,
+                        "{roll:?} {m} {dc} k={k}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn decision_rule_invariants() {
+        for roll in ROLLS {
+            for dc in [6, 14, 21, 27] {
+                let plan = FatePlan::new(check(3, dc, roll, 20), 3, Policy::Optimal).unwrap();
+                for left in 0..=3u32 {
+                    for face in 1..=20 {
+                        for boost in 0..=(6 * (3 - left) as i64) {
+                            let s = FateState {
+                                face,
+                                boost,
+                                dice_left: left,
+                            };
+                            let a = plan.decide(s);
+                            if face == 1 {
+                                assert_ne!(a, Action::Boost);
+                            }
+                            if plan.check().judge(face, boost).is_success() || left == 0 {
+                                assert_eq!(a, Action::Stop);
+                            }
+                        }
+                    }
+                }
+                // Outside the table: stop, never panic.
+                let s = FateState {
+                    face: 5,
+                    boost: 99,
+                    dice_left: 9,
+                };
+                assert_eq!(plan.decide(s), Action::Stop);
+            }
+        }
+        // A natural 1 is rerolled (the only way to undo it) when a die is left.
+        let plan = FatePlan::new(check(0, 10, Roll::Normal, 20), 1, Policy::Optimal).unwrap();
+        let s = FateState {
+            face: 1,
+            boost: 0,
+            dice_left: 1,
+        };
+        assert_eq!(plan.decide(s), Action::Reroll);
+        // One short of the DC: a boost always works, a reroll only 11/20.
+        let s = FateState {
+            face: 9,
+            boost: 0,
+            dice_left: 1,
+        };
+        assert_eq!(plan.decide(s), Action::Boost);
+        // Seven short: a boost never works, so reroll.
+        let s = FateState {
+            face: 3,
+            boost: 0,
+            dice_left: 1,
+        };
+        assert_eq!(plan.decide(s), Action::Reroll);
+    }
+
+    #[test]
+    fn boosted_success_is_not_critical_and_reroll_is_judged_afresh() {
+        let c = check(0, 15, Roll::Normal, 20);
+        let plan = FatePlan::new(c.clone(), 2, Policy::BoostOnly).unwrap();
+        // 14 + boost 1 = 15: success, not critical.
+        let v = plan.classify(&[14, 1]).unwrap();
+        assert_eq!(
+            (v.verdict.tier, v.verdict.total, v.boosts),
+            (D20Tier::Success, 15, 1)
+        );
+        // Boosts stack: 8 + 3 + 4.
+        let v = plan.classify(&[8, 3, 4]).unwrap();
+        assert_eq!(
+            (v.verdict.tier, v.verdict.total, v.boosts),
+            (D20Tier::Success, 15, 2)
+        );
+        // A natural 1 is not boosted.
+        let v = plan.classify(&[1, 6, 6]).unwrap();
+        assert_eq!((v.verdict.tier, v.faces_used), (D20Tier::Fumble, 1));
+        let plan = FatePlan::new(c, 2, Policy::RerollOnly).unwrap();
+        // Rerolled into a critical, and into a fumble.
+        let v = plan.classify(&[1, 20]).unwrap();
+        assert_eq!(v.verdict.tier, D20Tier::Critical);
+        let v = plan.classify(&[3, 1, 1]).unwrap();
+        assert_eq!((v.verdict.tier, v.rerolls), (D20Tier::Fumble, 2));
+    }
+
+    #[test]
+    fn properties_monotone_and_ordered() {
+        for roll in ROLLS {
+            for crit_on in [20, 18] {
+                for m in -10..=15 {
+                    let mut prev = q(2, 1);
+                    for dc in -10..=40 {
+                        let law = check(m, dc, roll, crit_on).law::<Exact>();
+                        assert_eq!(law.total(), q(1, 1));
+                        let p = law.p_success();
+                        assert!(p <= prev, "P rises with DC at {roll:?} m={m} dc={dc}");
+                        let higher = check(m + 1, dc, roll, crit_on).p_success::<Exact>();
+                        assert!(higher >= p, "P falls with modifier at {m} {dc}");
+                        prev = p;
+                    }
+                }
+            }
+        }
+        for m in -5..=10 {
+            for dc in 0..=35 {
+                let [n, a, d] = ROLLS.map(|r| p_success::<Exact>(m, dc, r));
+                assert!(a >= n && n >= d, "m={m} dc={dc}");
+            }
+        }
+    }
+
+    #[test]
+    fn properties_fate_dice() {
+        for roll in ROLLS {
+            for dc in [4, 12, 17, 23, 29] {
+                let c = check(2, dc, roll, 20);
+                let mut prev = c.p_success::<Exact>();
+                let three = FatePlan::new(c.clone(), 3, Policy::Optimal).unwrap();
+                for k in 0..=3 {
+                    let opt = FatePlan::new(c.clone(), k, Policy::Optimal).unwrap();
+                    let sliced = three.with_dice(k).unwrap();
+                    assert_eq!(sliced.law::<Exact>(), opt.law::<Exact>(), "k={k}");
+                    let p = opt.law::<Exact>().p_success();
+                    assert!(p >= prev, "an extra die hurts at {roll:?} dc={dc} k={k}");
+                    for policy in Policy::ALL {
+                        let law = opt.with_policy(policy).unwrap().law::<Exact>();
+                        assert_eq!(law.total(), q(1, 1));
+                        assert!(law.p_success() <= p, "{policy:?} beats optimal");
+                        assert!(law.p_success() >= c.p_success::<Exact>());
+                    }
+                    prev = p;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn report_fields_and_f64_agree_with_exact() {
+        let plan = FatePlan::new(check(5, 18, Roll::Normal, 20), 2, Policy::BoostOnly).unwrap();
+        let ex = check_report::<Exact>(&plan).unwrap();
+        let fl = check_report::<f64>(&plan).unwrap();
+        assert!((ex.p_success.to_f64() - fl.p_success).abs() < 1e-12);
+        assert_eq!(ex.p_success, plan.law::<Exact>().p_success());
+        let Some(Field::Rows(rows)) = ex.get("policies") else {
+            panic!("policies rows");
+        };
+        assert_eq!(rows.len(), 4);
+        let one = plan
+            .with_dice(1)
+            .unwrap()
+            .with_policy(Policy::Optimal)
+            .unwrap();
+        let two = plan.with_policy(Policy::Optimal).unwrap();
+        let worth = two.law::<Exact>().p_success() - &one.law::<Exact>().p_success();
+        assert_eq!(ex.get("worth_of_die"), Some(&Field::Prob(worth)));
+        assert_eq!(
+            ex.get("p_success_without_fate"),
+            Some(&Field::Prob(q(8, 20)))
+        );
+    }
+}

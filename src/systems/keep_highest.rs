@@ -1,1 +1,1034 @@
-//! (being written)
+//! `keep-highest` (seed 002, RULES.md §3): roll a few dice whose size comes
+//! from an ability score and keep the highest.
+//!
+//! # The rule
+//!
+//! * The ability score (能力値) `v ≥ 1` sets the die size (ダイスサイズ):
+//!   1–3 → d4 with the achieved value capped at `v`; 4–5 → d4; 6–7 → d6;
+//!   8–9 → d8; 10–11 → d10; 12–19 → d12; 20 and up → d20 ([`Die::for_ability`]).
+//!   The ladder of sizes is [`SIZE_LADDER`]; [`step_size`] moves a size up or
+//!   down by steps (段階), as the seed's examples do.
+//! * The number of dice `n ≥ 1` is 1, plus 1 if the base skill (基礎技能) is
+//!   held, plus 1 for a combined specialty (専門技能); other effects may add
+//!   more, so any `n ≥ 1` is accepted (at most [`MAX_DICE`]).
+//! * The achieved value (達成値) `X` is the highest die (capped at `v` when
+//!   `v ≤ 3`), so `P(X ≤ k) = (k/s)^n` ([`Pmf::max_of`]).
+//! * Advantage (有利) rolls the whole pool twice and keeps the higher `X`;
+//!   disadvantage (不利) keeps the lower. Any mix of the two cancels
+//!   (相殺), whatever the counts ([`Situation::from_counts`]).
+//! * Difficulty (難易度) `D` is 2..=20.
+//!
+//! Outcome tiers ([`Outcome`]), worst first:
+//! * `fumble` (ファンブル): `X = 1`. With `v = 1` every roll fumbles; the
+//!   report says so in a note.
+//! * `failure` (失敗): `X < D`, not a fumble.
+//! * `success` (成功): `X ≥ D`.
+//! * `critical` (クリティカル): success, and the kept die shows its maximum
+//!   face. For `v ≤ 3` (a capped d4) only a natural 4 counts, as the seed
+//!   says (BCDice never gives one there; see `tests/peer_keep_highest.rs`).
+//!
+//! # Contest (対決)
+//!
+//! The active side (能動側) and the passive side (受動側) each roll with their
+//! own ability, dice and advantage; there is no difficulty and no
+//! success/failure in a contest roll. A passive side that cannot roll counts
+//! as achieved value 0. The achieved values are compared; the seed's winning
+//! conditions are cut off, so the report gives P(active higher), P(equal),
+//! P(passive higher), and the tie rule is an option ([`TieRule`], default
+//! `separate`: the tie is reported on its own). `p_critical` is P(the active
+//! side wins — after the tie rule — and its kept die shows its maximum face),
+//! the seed's "[勝利]している場合". `p_fumble` is P(active `X = 1`), reported
+//! whatever the contest's result.
+//!
+//! # Decisions where the seed and RULES.md are silent
+//!
+//! * Which of two rolls is kept when advantage rolls tie on `X` (only
+//!   possible to tell apart for a capped d4, where 4 and 3 both read 3 for
+//!   `v = 3`): under advantage the roll showing the natural maximum, under
+//!   disadvantage the other (RULES.md §3). Internally each roll gets a rank
+//!   `2X + [natural max shown]`, and advantage keeps the higher rank,
+//!   disadvantage the lower.
+//! * A roll of no dice at all (BCDice accepts a dice count ≤ 0 and then rolls
+//!   two dice keeping the lowest) is not supported: our rules require
+//!   `n ≥ 1` and [`Pool::new`] rejects anything less.
+//! * `classify` expects `n` faces (one roll), or `2n` with advantage or
+//!   disadvantage (the first roll's `n` faces, then the second's).
+
+use crate::contest::{self, compare, Comparison};
+use crate::error::{check_min, check_range, Error, Result};
+use crate::pmf::Pmf;
+use crate::report::{Field, Report};
+use crate::tier::{Tier, TierLaw};
+use crate::weight::Weight;
+
+/// System id.
+pub const ID: &str = "keep-highest";
+/// The seed's name for a check.
+pub const JA: &str = "判定";
+
+/// Die sizes (ダイスサイズ) from smallest to largest.
+pub const SIZE_LADDER: [u32; 6] = [4, 6, 8, 10, 12, 20];
+
+/// Most dice one pool may roll (a sanity bound, far above any real pool).
+pub const MAX_DICE: i64 = 1000;
+
+/// The lowest and highest difficulty (難易度) the seed allows.
+pub const DIFFICULTY_RANGE: (i64, i64) = (2, 20);
+
+/// The size `steps` places up (positive) or down (negative) the ladder from
+/// `sides`; `None` if `sides` is not on the ladder or the step leaves it.
+pub fn step_size(sides: u32, steps: i32) -> Option<u32> {
+    let at = SIZE_LADDER.iter().position(|&s| s == sides)?;
+    let to = i64::try_from(at).ok()? + i64::from(steps);
+    usize::try_from(to)
+        .ok()
+        .and_then(|i| SIZE_LADDER.get(i).copied())
+}
+
+/// The die an ability score rolls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Die {
+    /// Number of faces.
+    pub sides: u32,
+    /// Cap on the achieved value (abilities 1–3), if any.
+    pub cap: Option<u32>,
+}
+
+impl Die {
+    /// The die for ability `v` (ダイスサイズ表).
+    pub fn for_ability(v: u32) -> Die {
+        let sides = match v {
+            0..=5 => 4,
+            6..=7 => 6,
+            8..=9 => 8,
+            10..=11 => 10,
+            12..=19 => 12,
+            _ => 20,
+        };
+        Die {
+            sides,
+            cap: (v <= 3).then_some(v),
+        }
+    }
+
+    /// Highest achievable value.
+    pub fn top(self) -> u32 {
+        self.cap.unwrap_or(self.sides)
+    }
+
+    /// Achieved value read off one face.
+    pub fn value(self, face: u32) -> u32 {
+        face.min(self.top())
+    }
+
+    /// Order in which faces (and whole rolls) are kept: `2 × value`, plus 1
+    /// when the face is the die's natural maximum. Monotone in the face.
+    fn rank(self, face: u32) -> i64 {
+        2 * i64::from(self.value(face)) + i64::from(face == self.sides)
+    }
+}
+
+/// What a kept roll shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Kept {
+    /// Achieved value (達成値); 0 for a side that cannot roll.
+    pub value: u32,
+    /// Whether the kept die shows its natural maximum face.
+    pub natural_max: bool,
+}
+
+impl Kept {
+    fn from_rank(rank: i64) -> Kept {
+        Kept {
+            value: u32::try_from(rank / 2).unwrap_or(0),
+            natural_max: rank % 2 == 1,
+        }
+    }
+}
+
+/// Advantage (有利) or disadvantage (不利).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Situation {
+    /// Neither (default), or both cancelled.
+    #[default]
+    Normal,
+    /// Roll the pool twice, keep the higher achieved value.
+    Advantage,
+    /// Roll the pool twice, keep the lower achieved value.
+    Disadvantage,
+}
+
+impl Situation {
+    /// From the number of advantages and disadvantages gained: any mix
+    /// cancels to [`Situation::Normal`] whatever the counts (相殺).
+    pub fn from_counts(advantages: u32, disadvantages: u32) -> Situation {
+        match (advantages > 0, disadvantages > 0) {
+            (true, false) => Situation::Advantage,
+            (false, true) => Situation::Disadvantage,
+            _ => Situation::Normal,
+        }
+    }
+
+    /// Stable key for reports.
+    pub fn key(self) -> &'static str {
+        match self {
+            Situation::Normal => "none",
+            Situation::Advantage => "advantage",
+            Situation::Disadvantage => "disadvantage",
+        }
+    }
+
+    fn rolls(self) -> usize {
+        match self {
+            Situation::Normal => 1,
+            _ => 2,
+        }
+    }
+}
+
+/// One side's roll: ability, number of dice, advantage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pool {
+    ability: u32,
+    dice: u32,
+    situation: Situation,
+}
+
+impl Pool {
+    /// A validated pool: `ability ≥ 1`, `1 ≤ dice ≤` [`MAX_DICE`]. Errors
+    /// name `--ability` and `--dice`.
+    pub fn new(ability: i64, dice: i64, situation: Situation) -> Result<Pool> {
+        Self::build("--", ability, dice, situation)
+    }
+
+    /// As [`Pool::new`] for the passive side of a contest: errors name
+    /// `--vs-ability` and `--vs-dice`.
+    pub fn new_vs(ability: i64, dice: i64, situation: Situation) -> Result<Pool> {
+        Self::build("--vs-", ability, dice, situation)
+    }
+
+    fn build(prefix: &str, ability: i64, dice: i64, situation: Situation) -> Result<Pool> {
+        let ability_flag = format!("{prefix}ability");
+        let dice_flag = format!("{prefix}dice");
+        check_min(&ability_flag, ability, 1)?;
+        check_min(&dice_flag, dice, 1)?;
+        if dice > MAX_DICE {
+            return Err(Error::param(
+                &dice_flag,
+                dice,
+                format!("must be at most {MAX_DICE}"),
+            ));
+        }
+        Ok(Pool {
+            ability: u32::try_from(ability).unwrap_or(u32::MAX),
+            dice: u32::try_from(dice).unwrap_or(1),
+            situation,
+        })
+    }
+
+    /// Ability score.
+    pub fn ability(&self) -> u32 {
+        self.ability
+    }
+
+    /// Number of dice in one roll.
+    pub fn dice(&self) -> u32 {
+        self.dice
+    }
+
+    /// Advantage or disadvantage.
+    pub fn situation(&self) -> Situation {
+        self.situation
+    }
+
+    /// The die rolled.
+    pub fn die(&self) -> Die {
+        Die::for_ability(self.ability)
+    }
+
+    /// How many faces one check rolls (`n`, or `2n` with advantage or
+    /// disadvantage).
+    pub fn faces_rolled(&self) -> usize {
+        self.dice as usize * self.situation.rolls()
+    }
+
+    /// Read the kept roll off `faces` (see the module doc for their order).
+    /// No faces at all reads as value 0.
+    pub fn read(&self, faces: &[u32]) -> Kept {
+        let die = self.die();
+        let roll_rank = |roll: &[u32]| roll.iter().map(|&f| die.rank(f)).max().unwrap_or(0);
+        let rank = match self.situation {
+            Situation::Normal => roll_rank(faces),
+            Situation::Advantage => faces
+                .chunks(self.dice as usize)
+                .map(roll_rank)
+                .max()
+                .unwrap_or(0),
+            Situation::Disadvantage => faces
+                .chunks(self.dice as usize)
+                .map(roll_rank)
+                .min()
+                .unwrap_or(0),
+        };
+        Kept::from_rank(rank)
+    }
+
+    /// Exact law of the kept roll's rank (`2X + [natural max]`).
+    fn kept_rank<W: Weight>(&self) -> Pmf<W> {
+        let die = self.die();
+        let one = Pmf::<W>::from_pairs(
+            (1..=die.sides).map(|f| (die.rank(f), W::ratio(1, i64::from(die.sides)))),
+        );
+        let roll = one.max_of(self.dice);
+        match self.situation {
+            Situation::Normal => roll,
+            Situation::Advantage => roll.max_with(&roll),
+            Situation::Disadvantage => roll.min_with(&roll),
+        }
+    }
+
+    /// Exact law of the achieved value `X` (達成値).
+    pub fn achieved<W: Weight>(&self) -> Pmf<W> {
+        self.kept_rank().map(|r| r / 2)
+    }
+
+    /// The report parameters of this pool, names prefixed by `prefix`.
+    fn params<W: Weight>(&self, report: Report<W>, prefix: &str) -> Report<W> {
+        let die = self.die();
+        report
+            .param(&format!("{prefix}ability"), self.ability)
+            .param(&format!("{prefix}die"), format!("d{}", die.sides))
+            .param(&format!("{prefix}cap"), die.cap)
+            .param(&format!("{prefix}dice"), self.dice)
+            .param(&format!("{prefix}advantage"), self.situation.key())
+    }
+
+    /// Notes a designer should see about this pool.
+    fn notes(&self, side: &str) -> Vec<String> {
+        let mut notes = Vec::new();
+        if self.ability == 1 {
+            notes.push(format!(
+                "{side}ability 1: the achieved value is capped at 1, so every roll is a fumble (ファンブル)"
+            ));
+        } else if let Some(cap) = self.die().cap {
+            notes.push(format!(
+                "{side}ability {cap} rolls d4 with the achieved value capped at {cap}; only a natural 4 is critical (seed 002)"
+            ));
+        }
+        notes
+    }
+}
+
+/// A check: a pool against a difficulty.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Check {
+    /// The roll.
+    pub pool: Pool,
+    difficulty: u32,
+}
+
+impl Check {
+    /// A validated check: `difficulty` in 2..=20 (error names `--difficulty`).
+    pub fn new(pool: Pool, difficulty: i64) -> Result<Check> {
+        let (lo, hi) = DIFFICULTY_RANGE;
+        check_range("--difficulty", difficulty, lo, hi)?;
+        Ok(Check {
+            pool,
+            difficulty: u32::try_from(difficulty).unwrap_or(2),
+        })
+    }
+
+    /// Difficulty (難易度).
+    pub fn difficulty(&self) -> u32 {
+        self.difficulty
+    }
+
+    /// The plain rule on one set of faces (`n`, or `2n` with advantage or
+    /// disadvantage, in the order rolled; each in `1..=sides`).
+    pub fn classify(&self, faces: &[u32]) -> Roll {
+        let kept = self.pool.read(faces);
+        Roll {
+            kept,
+            tier: self.judge(kept),
+        }
+    }
+
+    fn judge(&self, kept: Kept) -> Outcome {
+        if kept.value == 1 {
+            Outcome::Fumble
+        } else if kept.value < self.difficulty {
+            Outcome::Failure
+        } else if kept.natural_max {
+            Outcome::Critical
+        } else {
+            Outcome::Success
+        }
+    }
+
+    /// Exact law of the tiers.
+    pub fn law<W: Weight>(&self) -> TierLaw<Outcome, W> {
+        TierLaw::from_pairs(
+            self.pool
+                .kept_rank::<W>()
+                .iter()
+                .map(|(r, p)| (self.judge(Kept::from_rank(r)), p.clone())),
+        )
+    }
+}
+
+/// One classified check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Roll {
+    /// The kept roll.
+    pub kept: Kept,
+    /// Its tier.
+    pub tier: Outcome,
+}
+
+/// Outcome tiers, worst first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Outcome {
+    /// Achieved value 1 (ファンブル).
+    Fumble,
+    /// Below the difficulty (失敗).
+    Failure,
+    /// At least the difficulty (成功).
+    Success,
+    /// Success with the kept die on its natural maximum (クリティカル).
+    Critical,
+}
+
+impl Tier for Outcome {
+    const ALL: &'static [Self] = &[
+        Outcome::Fumble,
+        Outcome::Failure,
+        Outcome::Success,
+        Outcome::Critical,
+    ];
+    fn key(self) -> &'static str {
+        match self {
+            Outcome::Fumble => "fumble",
+            Outcome::Failure => "failure",
+            Outcome::Success => "success",
+            Outcome::Critical => "critical",
+        }
+    }
+    fn en(self) -> &'static str {
+        match self {
+            Outcome::Fumble => "fumble",
+            Outcome::Failure => "failure",
+            Outcome::Success => "success",
+            Outcome::Critical => "critical",
+        }
+    }
+    fn ja(self) -> &'static str {
+        match self {
+            Outcome::Fumble => "ファンブル",
+            Outcome::Failure => "失敗",
+            Outcome::Success => "成功",
+            Outcome::Critical => "クリティカル",
+        }
+    }
+    fn is_success(self) -> bool {
+        self >= Outcome::Success
+    }
+}
+
+/// The headline probabilities of a check.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Odds<W> {
+    /// P(success or critical).
+    pub p_success: W,
+    /// P(critical).
+    pub p_critical: W,
+    /// P(fumble).
+    pub p_fumble: W,
+}
+
+/// P(success), P(critical), P(fumble) of a check: cheap (a few dozen
+/// operations on at most 41 outcomes), for sweeps.
+pub fn odds<W: Weight>(check: &Check) -> Odds<W> {
+    let law = check.law::<W>();
+    Odds {
+        p_success: law.p_success(),
+        p_critical: law.p(Outcome::Critical),
+        p_fumble: law.p(Outcome::Fumble),
+    }
+}
+
+/// `P(X = k)` for `k = 0, 1, …, max`.
+fn by_value<W: Weight>(x: &Pmf<W>) -> Vec<W> {
+    (0..=x.max()).map(|k| x.p(k)).collect()
+}
+
+/// The report of a check: tiers, `p_critical`, `p_fumble`, `achieved`.
+pub fn report<W: Weight>(check: &Check) -> Report<W> {
+    let law = check.law::<W>();
+    let top = check.pool.die().top();
+    let mut r = check
+        .pool
+        .params(Report::from_tiers(ID, JA, &law), "")
+        .param("difficulty", check.difficulty)
+        .prob("p_critical", law.p(Outcome::Critical))
+        .prob("p_fumble", law.p(Outcome::Fumble))
+        .field("achieved", Field::Probs(by_value(&check.pool.achieved())));
+    for n in check.pool.notes("") {
+        r = r.note(n);
+    }
+    if top < check.difficulty {
+        r = r.note(format!(
+            "difficulty {} is above the highest achievable value {top}: success is impossible",
+            check.difficulty
+        ));
+    }
+    r
+}
+
+/// Who takes a tied contest.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum TieRule {
+    /// Report the tie on its own (default; the seed's rule is cut off).
+    #[default]
+    Separate,
+    /// The active side (能動側) wins ties.
+    Active,
+    /// The passive side (受動側) wins ties.
+    Passive,
+}
+
+impl TieRule {
+    /// Stable key for reports.
+    pub fn key(self) -> &'static str {
+        match self {
+            TieRule::Separate => "separate",
+            TieRule::Active => "active",
+            TieRule::Passive => "passive",
+        }
+    }
+
+    fn core(self) -> contest::TieRule {
+        match self {
+            TieRule::Separate => contest::TieRule::Separate,
+            TieRule::Active => contest::TieRule::First,
+            TieRule::Passive => contest::TieRule::Second,
+        }
+    }
+}
+
+/// A contest (対決): active against passive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Contest {
+    /// The active side (能動側).
+    pub active: Pool,
+    /// The passive side (受動側); `None` if it cannot roll (achieved 0).
+    pub passive: Option<Pool>,
+    /// Who takes a tie.
+    pub tie_rule: TieRule,
+}
+
+/// The result of one contest, after the tie rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ContestResult {
+    /// The passive side wins.
+    Loss,
+    /// Equal achieved values under the `separate` tie rule.
+    Tie,
+    /// The active side wins.
+    Win,
+}
+
+impl Tier for ContestResult {
+    const ALL: &'static [Self] = &[ContestResult::Loss, ContestResult::Tie, ContestResult::Win];
+    fn key(self) -> &'static str {
+        match self {
+            ContestResult::Loss => "loss",
+            ContestResult::Tie => "tie",
+            ContestResult::Win => "win",
+        }
+    }
+    fn en(self) -> &'static str {
+        match self {
+            ContestResult::Loss => "passive wins",
+            ContestResult::Tie => "tie",
+            ContestResult::Win => "active wins",
+        }
+    }
+    fn ja(self) -> &'static str {
+        match self {
+            ContestResult::Loss => "敗北",
+            ContestResult::Tie => "引き分け",
+            ContestResult::Win => "勝利",
+        }
+    }
+    fn is_success(self) -> bool {
+        self == ContestResult::Win
+    }
+}
+
+/// One classified contest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ContestRoll {
+    /// The active side's kept roll.
+    pub active: Kept,
+    /// The passive side's kept roll (value 0 if it cannot roll).
+    pub passive: Kept,
+    /// Who won.
+    pub result: ContestResult,
+    /// Active win with the kept die on its natural maximum (クリティカル).
+    pub critical: bool,
+}
+
+impl Contest {
+    /// The plain rule: `active_faces` as for [`Check::classify`],
+    /// `passive_faces` likewise (ignored if the passive side cannot roll).
+    pub fn classify(&self, active_faces: &[u32], passive_faces: &[u32]) -> ContestRoll {
+        let active = self.active.read(active_faces);
+        let passive = self.passive.map_or(
+            Kept {
+                value: 0,
+                natural_max: false,
+            },
+            |p| p.read(passive_faces),
+        );
+        let result = match (active.value.cmp(&passive.value), self.tie_rule) {
+            (std::cmp::Ordering::Greater, _) | (std::cmp::Ordering::Equal, TieRule::Active) => {
+                ContestResult::Win
+            }
+            (std::cmp::Ordering::Equal, TieRule::Separate) => ContestResult::Tie,
+            _ => ContestResult::Loss,
+        };
+        ContestRoll {
+            active,
+            passive,
+            result,
+            critical: result == ContestResult::Win && active.natural_max,
+        }
+    }
+
+    fn passive_achieved<W: Weight>(&self) -> Pmf<W> {
+        self.passive.map_or(Pmf::point(0), |p| p.achieved())
+    }
+
+    /// Exact P(win), P(tie), P(loss) after the tie rule.
+    pub fn comparison<W: Weight>(&self) -> Comparison<W> {
+        compare(&self.active.achieved(), &self.passive_achieved())
+            .with_tie_rule(self.tie_rule.core())
+    }
+
+    /// Exact P(the active side wins and its kept die shows its maximum).
+    pub fn p_critical<W: Weight>(&self) -> W {
+        let rank = self.active.kept_rank::<W>();
+        let natural_max = |r: i64| r % 2 == 1;
+        match rank.condition(natural_max) {
+            None => W::zero(),
+            Some(given) => {
+                let win = compare(&given.map(|r| r / 2), &self.passive_achieved())
+                    .with_tie_rule(self.tie_rule.core())
+                    .win;
+                rank.prob(natural_max) * &win
+            }
+        }
+    }
+}
+
+/// The report of a contest: outcomes `loss`/`tie`/`win` (after the tie
+/// rule), `p_win`, `p_tie`, `p_loss`, `p_critical`, `p_fumble` (active),
+/// `achieved` and `vs_achieved`; `p_success` = `p_win`.
+pub fn contest_report<W: Weight>(contest: &Contest) -> Report<W> {
+    let c = contest.comparison::<W>();
+    let law = TierLaw::<ContestResult, W>::new(vec![c.loss.clone(), c.tie.clone(), c.win.clone()]);
+    let mut r = contest
+        .active
+        .params(Report::from_tiers(ID, "対決", &law), "");
+    r = match &contest.passive {
+        Some(p) => p.params(r, "vs_"),
+        None => r,
+    };
+    let active_x = contest.active.achieved::<W>();
+    let mut r = r
+        .param("vs_cannot_roll", contest.passive.is_none())
+        .param("tie_rule", contest.tie_rule.key())
+        .prob("p_win", c.win)
+        .prob("p_tie", c.tie)
+        .prob("p_loss", c.loss)
+        .prob("p_critical", contest.p_critical())
+        .prob("p_fumble", active_x.p(1))
+        .field("achieved", Field::Probs(by_value(&active_x)))
+        .field(
+            "vs_achieved",
+            Field::Probs(by_value(&contest.passive_achieved())),
+        );
+    let mut notes = contest.active.notes("active ");
+    match &contest.passive {
+        Some(p) => notes.extend(p.notes("passive ")),
+        None => notes.push("the passive side cannot roll: its achieved value is 0".into()),
+    }
+    for n in notes {
+        r = r.note(n);
+    }
+    r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::weight::Exact;
+    use std::collections::BTreeMap;
+
+    fn q(n: i64, d: i64) -> Exact {
+        Exact::ratio(n, d)
+    }
+
+    fn pool(v: i64, n: i64, s: Situation) -> Pool {
+        Pool::new(v, n, s).expect("valid pool")
+    }
+
+    fn check(v: i64, n: i64, d: i64, s: Situation) -> Check {
+        Check::new(pool(v, n, s), d).expect("valid check")
+    }
+
+    const SITUATIONS: [Situation; 3] = [
+        Situation::Normal,
+        Situation::Advantage,
+        Situation::Disadvantage,
+    ];
+
+    /// Every sequence of `len` faces of a `sides`-sided die, in turn.
+    fn for_each_faces(sides: u32, len: usize, mut f: impl FnMut(&[u32])) {
+        let mut faces = vec![1u32; len];
+        loop {
+            f(&faces);
+            let mut i = 0;
+            loop {
+                if i == len {
+                    return;
+                }
+                if faces[i] < sides {
+                    faces[i] += 1;
+                    break;
+                }
+                faces[i] = 1;
+                i += 1;
+            }
+        }
+    }
+
+    /// The rule read straight from the seed, written apart from `classify`:
+    /// each roll's achieved value is its highest die (capped for v ≤ 3);
+    /// advantage keeps the higher roll (on a tie, the one showing the
+    /// natural maximum), disadvantage the lower (on a tie, the other).
+    fn oracle(v: u32, n: usize, d: u32, s: Situation, faces: &[u32]) -> (u32, Outcome) {
+        let sides = Die::for_ability(v).sides;
+        let cap = if v <= 3 { v } else { sides };
+        let rolls: Vec<(u32, bool)> = faces
+            .chunks(n)
+            .map(|r| {
+                let high = *r.iter().max().unwrap();
+                (high.min(cap), high == sides)
+            })
+            .collect();
+        let (x, nat) = match s {
+            Situation::Normal => rolls[0],
+            Situation::Advantage => {
+                let (a, b) = (rolls[0], rolls[1]);
+                if a.0 > b.0 || (a.0 == b.0 && a.1) {
+                    a
+                } else {
+                    b
+                }
+            }
+            Situation::Disadvantage => {
+                let (a, b) = (rolls[0], rolls[1]);
+                if a.0 < b.0 || (a.0 == b.0 && !a.1) {
+                    a
+                } else {
+                    b
+                }
+            }
+        };
+        let tier = if x == 1 {
+            Outcome::Fumble
+        } else if x < d {
+            Outcome::Failure
+        } else if nat {
+            Outcome::Critical
+        } else {
+            Outcome::Success
+        };
+        (x, tier)
+    }
+
+    fn count_law<T: Tier>(counts: &BTreeMap<T, i64>, total: i64) -> TierLaw<T, Exact> {
+        TierLaw::from_pairs(counts.iter().map(|(t, c)| (*t, q(*c, total))))
+    }
+
+    #[test]
+    fn worked_value_v6_n3_d5() {
+        let c = check(6, 3, 5, Situation::Normal);
+        assert_eq!(c.law::<Exact>().p_success(), q(19, 27));
+        assert_eq!(odds::<Exact>(&c).p_success, q(19, 27));
+    }
+
+    #[test]
+    fn seed_examples() {
+        // 〈運動〉【身体】6, skill and specialty: 3d6 showing 1, 3, 5 → 5.
+        let c = check(6, 3, 5, Situation::Normal);
+        assert_eq!(c.classify(&[1, 3, 5]).kept.value, 5);
+        assert_eq!(c.classify(&[1, 3, 5]).tier, Outcome::Success);
+        // 2d6 showing 1 and 6: achieved 6, critical on a success.
+        let c = check(6, 2, 4, Situation::Normal);
+        assert_eq!(c.classify(&[1, 6]).tier, Outcome::Critical);
+        // Ability 1–3: only a natural 4 is critical; the value is capped.
+        let c = check(3, 2, 3, Situation::Normal);
+        assert_eq!(c.classify(&[4, 1]).tier, Outcome::Critical);
+        assert_eq!(c.classify(&[3, 1]).tier, Outcome::Success);
+        assert_eq!(c.classify(&[4, 1]).kept.value, 3);
+        // Achieved 1 is a fumble.
+        assert_eq!(c.classify(&[1, 1]).tier, Outcome::Fumble);
+    }
+
+    #[test]
+    fn die_sizes_and_ladder() {
+        let sides: Vec<u32> = (1..=25).map(|v| Die::for_ability(v).sides).collect();
+        assert_eq!(
+            sides,
+            [
+                4, 4, 4, 4, 4, 6, 6, 8, 8, 10, 10, 12, 12, 12, 12, 12, 12, 12, 12, 20, 20, 20, 20,
+                20, 20
+            ]
+        );
+        assert_eq!(Die::for_ability(2).cap, Some(2));
+        assert_eq!(Die::for_ability(4).cap, None);
+        assert_eq!(step_size(6, 1), Some(8));
+        assert_eq!(step_size(6, 2), Some(10));
+        assert_eq!(step_size(6, -1), Some(4));
+        assert_eq!(step_size(4, -1), None);
+        assert_eq!(step_size(20, 1), None);
+        assert_eq!(step_size(7, 0), None);
+    }
+
+    #[test]
+    fn validation() {
+        let e = Pool::new(6, 0, Situation::Normal).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "invalid value '0' for --dice: must be at least 1"
+        );
+        let e = Pool::new(0, 1, Situation::Normal).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "invalid value '0' for --ability: must be at least 1"
+        );
+        let e = Pool::new_vs(6, -2, Situation::Normal).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "invalid value '-2' for --vs-dice: must be at least 1"
+        );
+        for d in [1, 21, 0, -5] {
+            let e = Check::new(pool(6, 1, Situation::Normal), d).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!("invalid value '{d}' for --difficulty: allowed 2..=20")
+            );
+        }
+    }
+
+    #[test]
+    fn counts_cancel() {
+        assert_eq!(Situation::from_counts(2, 1), Situation::Normal);
+        assert_eq!(Situation::from_counts(1, 3), Situation::Normal);
+        assert_eq!(Situation::from_counts(2, 0), Situation::Advantage);
+        assert_eq!(Situation::from_counts(0, 1), Situation::Disadvantage);
+        assert_eq!(Situation::from_counts(0, 0), Situation::Normal);
+    }
+
+    #[test]
+    fn closed_forms() {
+        // P(X ≤ k) = (k/s)^n; advantage (k/s)^(2n); disadvantage 1 − (1 − (k/s)^n)².
+        for v in [4i64, 6, 8, 10, 12, 20] {
+            let s = Die::for_ability(v as u32).sides as i64;
+            for n in 1..=3 {
+                for k in 1..=s {
+                    let f = q(k, s).powi(n as u32);
+                    let cdf = |sit| pool(v, n, sit).achieved::<Exact>().cdf(k);
+                    assert_eq!(cdf(Situation::Normal), f);
+                    assert_eq!(cdf(Situation::Advantage), f.powi(2));
+                    let g = f.complement();
+                    assert_eq!(cdf(Situation::Disadvantage), g.powi(2).complement());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn ability_one_always_fumbles() {
+        for s in SITUATIONS {
+            let law = check(1, 3, 2, s).law::<Exact>();
+            assert_eq!(law.p(Outcome::Fumble), q(1, 1));
+            let r = report::<f64>(&check(1, 3, 2, s));
+            assert!(r.notes.iter().any(|n| n.contains("every roll is a fumble")));
+        }
+    }
+
+    /// Brute force: every face sequence through `classify`, for every
+    /// ability 1..=20, dice 1..=4 (fewer with advantage on big dice), every
+    /// difficulty and situation, against the exact law.
+    #[test]
+    fn brute_force_checks() {
+        for v in 1..=20i64 {
+            let sides = Die::for_ability(v as u32).sides;
+            for s in SITUATIONS {
+                for n in 1..=4i64 {
+                    let p = pool(v, n, s);
+                    let len = p.faces_rolled();
+                    let total = i64::from(sides).pow(len as u32);
+                    if total > 300_000 {
+                        continue;
+                    }
+                    let checks: Vec<Check> = (2..=20).map(|d| check(v, n, d, s)).collect();
+                    let mut counts = vec![BTreeMap::new(); checks.len()];
+                    let mut values = BTreeMap::new();
+                    for_each_faces(sides, len, |faces| {
+                        for (c, m) in checks.iter().zip(counts.iter_mut()) {
+                            let roll = c.classify(faces);
+                            let want = oracle(v as u32, n as usize, c.difficulty(), s, faces);
+                            assert_eq!((roll.kept.value, roll.tier), want, "{c:?} {faces:?}");
+                            *m.entry(roll.tier).or_insert(0i64) += 1;
+                        }
+                        *values.entry(p.read(faces).value as i64).or_insert(0i64) += 1;
+                    });
+                    for (c, m) in checks.iter().zip(&counts) {
+                        assert_eq!(c.law::<Exact>(), count_law(m, total), "{c:?}");
+                        let o = odds::<Exact>(c);
+                        let law = count_law(m, total);
+                        assert_eq!(o.p_success, law.p_success());
+                        assert_eq!(o.p_critical, law.p(Outcome::Critical));
+                        assert_eq!(o.p_fumble, law.p(Outcome::Fumble));
+                    }
+                    let x = Pmf::from_pairs(values.iter().map(|(k, c)| (*k, q(*c, total))));
+                    assert_eq!(p.achieved::<Exact>(), x, "{p:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn brute_force_contests() {
+        let actives = [
+            pool(2, 2, Situation::Normal),
+            pool(3, 1, Situation::Advantage),
+            pool(6, 2, Situation::Normal),
+            pool(6, 1, Situation::Disadvantage),
+            pool(8, 1, Situation::Advantage),
+        ];
+        let passives = [
+            None,
+            Some(pool_vs(3, 2, Situation::Disadvantage)),
+            Some(pool_vs(4, 1, Situation::Advantage)),
+            Some(pool_vs(6, 2, Situation::Normal)),
+            Some(pool_vs(8, 1, Situation::Normal)),
+        ];
+        for a in actives {
+            for p in passives {
+                for tie_rule in [TieRule::Separate, TieRule::Active, TieRule::Passive] {
+                    let contest = Contest {
+                        active: a,
+                        passive: p,
+                        tie_rule,
+                    };
+                    let (ps, plen) = p.map_or((1, 0), |p| (p.die().sides, p.faces_rolled()));
+                    let total = i64::from(a.die().sides).pow(a.faces_rolled() as u32)
+                        * i64::from(ps).pow(plen as u32);
+                    let mut results = BTreeMap::new();
+                    let mut crit = 0i64;
+                    for_each_faces(a.die().sides, a.faces_rolled(), |af| {
+                        for_each_faces(ps, plen, |pf| {
+                            let r = contest.classify(af, pf);
+                            *results.entry(r.result).or_insert(0i64) += 1;
+                            crit += i64::from(r.critical);
+                        });
+                    });
+                    let c = contest.comparison::<Exact>();
+                    let count = |k| q(results.get(&k).copied().unwrap_or(0), total);
+                    assert_eq!(c.win, count(ContestResult::Win), "{contest:?}");
+                    assert_eq!(c.tie, count(ContestResult::Tie), "{contest:?}");
+                    assert_eq!(c.loss, count(ContestResult::Loss), "{contest:?}");
+                    assert_eq!(contest.p_critical::<Exact>(), q(crit, total), "{contest:?}");
+                }
+            }
+        }
+    }
+
+    fn pool_vs(v: i64, n: i64, s: Situation) -> Pool {
+        Pool::new_vs(v, n, s).expect("valid pool")
+    }
+
+    #[test]
+    fn contest_against_no_roll() {
+        // The passive side cannot roll: the active side always wins.
+        let contest = Contest {
+            active: pool(6, 1, Situation::Normal),
+            passive: None,
+            tie_rule: TieRule::Separate,
+        };
+        let c = contest.comparison::<Exact>();
+        assert_eq!(c.win, q(1, 1));
+        assert_eq!(contest.p_critical::<Exact>(), q(1, 6));
+    }
+
+    /// Sums to one; success never rises with difficulty, never falls with
+    /// ability or dice; advantage ≥ normal ≥ disadvantage.
+    #[test]
+    fn properties() {
+        let (vs, ns) = (22i64, 5i64);
+        let mut p = BTreeMap::new();
+        for v in 1..=vs + 1 {
+            for n in 1..=ns + 1 {
+                for d in 2..=20i64 {
+                    for (i, s) in SITUATIONS.into_iter().enumerate() {
+                        let law = check(v, n, d, s).law::<Exact>();
+                        assert_eq!(law.total(), q(1, 1));
+                        p.insert((v, n, d, i), law.p_success());
+                    }
+                }
+            }
+        }
+        for v in 1..=vs {
+            for n in 1..=ns {
+                for d in 2..=20i64 {
+                    for i in 0..SITUATIONS.len() {
+                        let here = &p[&(v, n, d, i)];
+                        if d < 20 {
+                            assert!(&p[&(v, n, d + 1, i)] <= here);
+                        }
+                        assert!(&p[&(v + 1, n, d, i)] >= here);
+                        assert!(&p[&(v, n + 1, d, i)] >= here);
+                    }
+                    let (nor, adv, dis) = (&p[&(v, n, d, 0)], &p[&(v, n, d, 1)], &p[&(v, n, d, 2)]);
+                    assert!(adv >= nor && nor >= dis, "v={v} n={n} d={d}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn report_fields() {
+        let r = report::<Exact>(&check(6, 3, 5, Situation::Normal));
+        let j = r.to_json();
+        assert_eq!(j["p_success"], "19/27");
+        assert_eq!(j["params"]["die"], "d6");
+        assert_eq!(j["achieved"].as_array().map(Vec::len), Some(7));
+        assert_eq!(j["p_critical"], "91/216");
+        assert_eq!(j["p_fumble"], "1/216");
+        let r = contest_report::<Exact>(&Contest {
+            active: pool(6, 1, Situation::Normal),
+            passive: Some(pool_vs(6, 1, Situation::Normal)),
+            tie_rule: TieRule::Separate,
+        });
+        let j = r.to_json();
+        assert_eq!(j["p_win"], "5/12");
+        assert_eq!(j["p_tie"], "1/6");
+        assert_eq!(j["p_success"], "5/12");
+        assert_eq!(j["p_critical"], "5/36");
+    }
+}

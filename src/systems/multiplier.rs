@@ -1,1 +1,1557 @@
-//! (being written)
+//! `multiplier` — d100 roll-under with a success multiplier (seed 000,
+//! 行為判定 / 成功倍率).
+//!
+//! # The rule
+//!
+//! A check (行為判定) is one of three kinds:
+//!
+//! * ability check (能力値判定): ability `A` (基本能力値) × final multiplier
+//!   (最終成功倍率) `F = M + modifiers`;
+//! * skill check (技能判定): `F = S + M + modifiers`, rate `ceil(A × F / 2)`,
+//!   where `S` is the skill level (技能レベル) and the GM may set a required
+//!   level `R` (要求技能レベル);
+//! * random check (無作為判定): the GM gives the rate (成功率) directly.
+//!
+//! The base multiplier `M` (成功倍率) is 5 by default and may be any integer.
+//! The rate (in %, may exceed 100) is, with `ceil` for every halving
+//! (端数切り上げ):
+//!
+//! | case | rate |
+//! |---|---|
+//! | ability, `F > 0` | `A × F` |
+//! | ability, `F ≤ 0` | `ceil(A/2)` (最低保障成功率) if the guarantee is on, else impossible |
+//! | skill, no `R` or `S ≥ R` | `ceil(A × F / 2)`; if `F ≤ 0`: `ceil(A/2)` |
+//! | skill, `S < R` | `ceil(A × F / 4)`; if `F ≤ 0`: impossible (自動的に失敗) |
+//! | skill, `R ≥ 5` and `S = 0` (非常に難しい行為) | impossible, no roll |
+//!
+//! Several skills used together (複数の技能をセットで使う): `S` is the lowest
+//! of their levels. Cooperation (協力しての行為判定): `A` = main ability +
+//! `ceil(s/2)` for each supporter's ability `s`. An impossible check is its
+//! own result ([`Rate::Impossible`]): no roll is made, it is reported as
+//! failure with probability 1 and flagged `impossible: true` with a note.
+//!
+//! One d100 (1..=100, 00 read as 100) is rolled; `r` succeeds when
+//! `r ≤ rate`, except the automatic failures (自動的失敗): `r ≥ T` always fails,
+//! with `T = 96` when rate < 110 and `96 + min(4, floor((rate − 100)/10))`
+//! otherwise (rate 125 → 98; rate ≥ 140 → only 100 fails). Tiers, worst
+//! first ([`Outcome`]):
+//!
+//! * `fumble` (致命的失敗): `r > rate` and `r` is doubles (ゾロ目) — 11, 22,
+//!   …, 99 and 100 (shown 00; option [`Options::hundred_is_doubles`]);
+//! * `failure` (失敗): everything else, including automatic failures with
+//!   `r ≤ rate`;
+//! * `success` (成功): `r < T` and `r ≤ rate`;
+//! * `effective` (効果的成功): `r < T` and `r ≤ floor(rate/2)`;
+//! * `decisive` (決定的成功): `r < T` and `r ≤ floor(rate/10)`.
+//!
+//! # Contests and repeated checks
+//!
+//! * Contest (対抗判定, [`Mode::Contest`]): both sides roll, the higher tier
+//!   wins, the same tier (two failures included) is rolled again:
+//!   `P(win) = P(A > B) / (1 − P(tie))`, expected rolls `1 / (1 − P(tie))`.
+//!   The report's `p_tie` is therefore 0; the chance that one roll ties is
+//!   `p_tie_per_roll`. When every roll ties (both sides impossible) the
+//!   contest never resolves: `p_tie` = 1, no `expected_rolls`, and a note.
+//! * Perception vs stealth (知覚対隠密, [`Mode::Perception`]): one roll each,
+//!   no reroll; the perceiver notices only with a strictly higher tier than
+//!   the stealth roll. [`PerceptionRule::HigherTier`] (default) takes the tier
+//!   order literally, so a plain failure beats a fumbled stealth roll;
+//!   [`PerceptionRule::NeedsSuccess`] also requires the perceiver to succeed.
+//! * Extended check (継続的な行為判定, [`Mode::Extended`]): `K` successes are
+//!   needed, one attempt per time unit, within `n` attempts (default
+//!   [`DEFAULT_ATTEMPTS`]). [`Counting::Degrees`] counts an effective success
+//!   as 2 and a decisive one as 3 (the seed allows it); the default counts
+//!   every success as 1. Reported: `P(done within i attempts)` for
+//!   `i = 1..=n` and the expected number of attempts with no limit.
+//!
+//! # Report fields
+//!
+//! Single check: `outcomes` (the five tiers), `p_success`, `p_critical`
+//! (= decisive), `p_fumble`, `p_effective_or_better`, `rate`,
+//! `auto_fail_threshold` (both left out when no roll is made) and
+//! `impossible`. Contest: `p_win`, `p_tie` (0 after rerolls; 1 in a
+//! deadlock), `p_loss`, the one-roll `p_win_per_roll` / `p_tie_per_roll` /
+//! `p_loss_per_roll`, `expected_rolls`, each side's `rate`/`vs_rate`, … and
+//! tier laws `tiers` / `vs_tiers`; `outcomes` is empty and `p_success` =
+//! `p_win`. Perception: `p_win` (noticed), `p_tie` (same tier, not noticed),
+//! `p_loss`. Extended: `p_done_by`, `p_success` (= done within the limit),
+//! `expected_rolls` (no limit), `expected_rolls_within_limit`,
+//! `p_success_per_roll`, `tiers`. Every effective input is in `params`
+//! (`mode`, the sides' inputs with `vs_` for the other side,
+//! `perception_rule`, `successes`, `attempts`, `counting`,
+//! `hundred_is_doubles`).
+//!
+//! # Decisions where RULES.md and the seed are silent
+//!
+//! * A skill check with no `--skill-level` is made without the skill
+//!   (`S = 0`); the required level defaults to 1, the seed's standard
+//!   (要求技能レベルは1が標準); "none" must be asked for.
+//! * Only rolls above the rate can fumble, so when the rate is 100 or more,
+//!   100 is a plain failure (automatic), never a fumble (literal reading).
+//! * A contest or stealth roll against an impossible check counts that side
+//!   as a plain failure (no roll, so it cannot fumble).
+//! * Cooperation applies to ability and skill checks alike (the ability in
+//!   the rate is the combined one); supporters do not change `S`.
+//! * Input ranges (sane bounds, not rules): ability and supporters 0..=1000,
+//!   multiplier and each modifier −1000..=1000, skill levels 0..=100,
+//!   required level 1..=100, random rate 0..=1000, successes 1..=1000,
+//!   attempts 1..=1000.
+
+use serde_json::Value;
+
+use crate::contest::{compare, Comparison, TieRule};
+use crate::error::{check_range, Result};
+use crate::extended;
+use crate::pmf::Pmf;
+use crate::report::{Field, Report};
+use crate::tier::{Tier, TierLaw};
+use crate::weight::Weight;
+
+/// System id.
+pub const ID: &str = "multiplier";
+/// Japanese name of the check.
+pub const JA: &str = "成功倍率判定 (行為判定)";
+/// The standard success multiplier (平均的な行為の成功倍率は5).
+pub const BASE_MULTIPLIER: i64 = 5;
+/// The standard required skill level (要求技能レベルは1が標準).
+pub const DEFAULT_REQUIRED_LEVEL: i64 = 1;
+/// Default attempt limit of an extended check.
+pub const DEFAULT_ATTEMPTS: i64 = 10;
+/// Largest ability (and supporter ability) accepted.
+pub const MAX_ABILITY: i64 = 1000;
+/// Largest magnitude of the multiplier and of each modifier.
+pub const MAX_MULTIPLIER: i64 = 1000;
+/// Largest skill level (and required level) accepted.
+pub const MAX_SKILL_LEVEL: i64 = 100;
+/// Largest rate accepted for a random check.
+pub const MAX_RATE: i64 = 1000;
+/// Largest number of successes and of attempts of an extended check.
+pub const MAX_EXTENDED: i64 = 1000;
+
+/// Outcome tier of one check, worst first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Outcome {
+    /// 致命的失敗: above the rate and doubles.
+    Fumble,
+    /// 失敗.
+    Failure,
+    /// 成功.
+    Success,
+    /// 効果的成功: at most half the rate.
+    Effective,
+    /// 決定的成功: at most a tenth of the rate.
+    Decisive,
+}
+
+impl Tier for Outcome {
+    const ALL: &'static [Self] = &[
+        Outcome::Fumble,
+        Outcome::Failure,
+        Outcome::Success,
+        Outcome::Effective,
+        Outcome::Decisive,
+    ];
+
+    fn key(self) -> &'static str {
+        match self {
+            Outcome::Fumble => "fumble",
+            Outcome::Failure => "failure",
+            Outcome::Success => "success",
+            Outcome::Effective => "effective",
+            Outcome::Decisive => "decisive",
+        }
+    }
+
+    fn en(self) -> &'static str {
+        match self {
+            Outcome::Fumble => "fumble",
+            Outcome::Failure => "failure",
+            Outcome::Success => "success",
+            Outcome::Effective => "effective success",
+            Outcome::Decisive => "decisive success",
+        }
+    }
+
+    fn ja(self) -> &'static str {
+        match self {
+            Outcome::Fumble => "致命的失敗",
+            Outcome::Failure => "失敗",
+            Outcome::Success => "成功",
+            Outcome::Effective => "効果的成功",
+            Outcome::Decisive => "決定的成功",
+        }
+    }
+
+    fn is_success(self) -> bool {
+        self >= Outcome::Success
+    }
+}
+
+/// Kind of check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Kind {
+    /// 能力値判定: ability × multiplier.
+    Ability,
+    /// 技能判定: half the ability × (skill level + multiplier).
+    Skill,
+    /// 無作為判定: the GM gives the rate.
+    Random,
+}
+
+impl Kind {
+    /// Stable key (`ability`, `skill`, `random`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Kind::Ability => "ability",
+            Kind::Skill => "skill",
+            Kind::Random => "random",
+        }
+    }
+}
+
+/// Options of the roll itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Whether 100 (shown 00) counts as doubles for a fumble. Default true.
+    pub hundred_is_doubles: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            hundred_is_doubles: true,
+        }
+    }
+}
+
+/// Why a check is impossible (no roll is made).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Impossibility {
+    /// Ability check, final multiplier ≤ 0, guarantee off.
+    NoGuarantee,
+    /// Skill check below the required level with final multiplier ≤ 0.
+    BelowRequiredLevel,
+    /// Required level ≥ 5 attempted without the skill (非常に難しい行為).
+    VeryDifficult,
+}
+
+impl Impossibility {
+    /// One line for the report's notes.
+    pub fn reason(self) -> &'static str {
+        match self {
+            Impossibility::NoGuarantee => {
+                "ability check with final multiplier ≤ 0 and the guaranteed rate off"
+            }
+            Impossibility::BelowRequiredLevel => {
+                "skill level below the required level with final multiplier ≤ 0 (自動的に失敗)"
+            }
+            Impossibility::VeryDifficult => {
+                "required level 5 or more without the skill (非常に難しい行為: ダイスは振りません)"
+            }
+        }
+    }
+}
+
+/// The rate of a check, or the fact that no roll can be made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rate {
+    /// A d100 is rolled against this rate (in %, may exceed 100).
+    Roll(i64),
+    /// No roll: failure with probability 1.
+    Impossible(Impossibility),
+}
+
+/// `ceil(n / d)` for `d > 0`, correct for negative `n` too.
+pub fn ceil_div(n: i64, d: i64) -> i64 {
+    -(-n).div_euclid(d)
+}
+
+/// The automatic-failure threshold `T` (自動的失敗): rolls `≥ T` fail.
+pub fn auto_fail_threshold(rate: i64) -> i64 {
+    if rate < 110 {
+        96
+    } else {
+        96 + 4.min((rate - 100).div_euclid(10))
+    }
+}
+
+/// Whether `r` (1..=100) is doubles (ゾロ目) for a fumble.
+pub fn is_doubles(r: i64, options: &Options) -> bool {
+    (1..100).contains(&r) && r % 11 == 0 || r == 100 && options.hundred_is_doubles
+}
+
+/// The tier of the d100 roll `r` (1..=100) against `rate`: the plain rule.
+pub fn classify_roll(rate: i64, r: i64, options: &Options) -> Outcome {
+    if r < auto_fail_threshold(rate) && r <= rate {
+        if r <= rate.div_euclid(10) {
+            Outcome::Decisive
+        } else if r <= rate.div_euclid(2) {
+            Outcome::Effective
+        } else {
+            Outcome::Success
+        }
+    } else if r > rate && is_doubles(r, options) {
+        Outcome::Fumble
+    } else {
+        Outcome::Failure
+    }
+}
+
+/// The tier of one check from its rolled faces: `faces[0]` is the d100
+/// (1..=100; 0 is read as 00 = 100). An impossible check rolls nothing and
+/// fails; a missing face also counts as failure.
+pub fn classify(rate: Rate, faces: &[u32], options: &Options) -> Outcome {
+    match (rate, faces.first()) {
+        (Rate::Roll(rate), Some(&face)) => {
+            let r = if face == 0 { 100 } else { i64::from(face) };
+            classify_roll(rate, r, options)
+        }
+        _ => Outcome::Failure,
+    }
+}
+
+/// Number of d100 faces giving each tier (in [`Tier::ALL`] order), by the
+/// closed form of the bands (no enumeration).
+pub fn tier_counts(rate: i64, options: &Options) -> [i64; 5] {
+    let cap = auto_fail_threshold(rate) - 1;
+    let band = |x: i64| x.clamp(0, cap);
+    let success_or_better = band(rate);
+    let effective_or_better = band(rate.div_euclid(2));
+    let decisive = band(rate.div_euclid(10));
+    // Doubles 11k (k = 1..=9) above the rate, then 100.
+    let fumble =
+        9 - rate.div_euclid(11).clamp(0, 9) + i64::from(options.hundred_is_doubles && rate < 100);
+    [
+        fumble,
+        100 - success_or_better - fumble,
+        success_or_better - effective_or_better,
+        effective_or_better - decisive,
+        decisive,
+    ]
+}
+
+/// The tier law of one check at `rate` — cheap (a few integer operations),
+/// meant for sweeps over the rate.
+pub fn law_for_rate<W: Weight>(rate: Rate, options: &Options) -> TierLaw<Outcome, W> {
+    match rate {
+        Rate::Impossible(_) => TierLaw::certain(Outcome::Failure),
+        Rate::Roll(rate) => TierLaw::new(
+            tier_counts(rate, options)
+                .iter()
+                .map(|&n| W::ratio(n, 100))
+                .collect(),
+        ),
+    }
+}
+
+/// Inputs of an ability check (能力値判定).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AbilityCheck {
+    /// Main ability `A`.
+    pub ability: i64,
+    /// Supporters' abilities (each adds half, rounded up).
+    pub supporters: Vec<i64>,
+    /// Base multiplier `M` (default [`BASE_MULTIPLIER`]).
+    pub multiplier: i64,
+    /// Modifiers to the multiplier.
+    pub modifiers: Vec<i64>,
+    /// Whether the guaranteed rate `ceil(A/2)` applies when `F ≤ 0`
+    /// (the GM's choice; default true).
+    pub guarantee: bool,
+}
+
+/// Inputs of a skill check (技能判定).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SkillCheck {
+    /// Main ability `A`.
+    pub ability: i64,
+    /// Supporters' abilities (each adds half, rounded up).
+    pub supporters: Vec<i64>,
+    /// Base multiplier `M` (default [`BASE_MULTIPLIER`]).
+    pub multiplier: i64,
+    /// Modifiers to the multiplier.
+    pub modifiers: Vec<i64>,
+    /// Levels of the skills used together; the lowest counts; none = 0.
+    pub skill_levels: Vec<i64>,
+    /// Required level `R` (`None`: no required level).
+    pub required_level: Option<i64>,
+}
+
+/// Inputs of a check of any kind.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CheckSpec {
+    /// 能力値判定.
+    Ability(AbilityCheck),
+    /// 技能判定.
+    Skill(SkillCheck),
+    /// 無作為判定 with the given rate.
+    Random {
+        /// The rate in %.
+        rate: i64,
+    },
+}
+
+/// A validated check and its rate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Check {
+    spec: CheckSpec,
+    rate: Rate,
+}
+
+/// Validate the ability and supporters shared by ability and skill checks,
+/// and return the combined ability.
+fn combined_ability(ability: i64, supporters: &[i64]) -> Result<i64> {
+    check_range("--ability", ability, 0, MAX_ABILITY)?;
+    for &s in supporters {
+        check_range("--supporter", s, 0, MAX_ABILITY)?;
+    }
+    Ok(ability + supporters.iter().map(|&s| ceil_div(s, 2)).sum::<i64>())
+}
+
+/// Validate the multiplier and modifiers and return their sum.
+fn multiplier_sum(multiplier: i64, modifiers: &[i64]) -> Result<i64> {
+    check_range("--multiplier", multiplier, -MAX_MULTIPLIER, MAX_MULTIPLIER)?;
+    for &m in modifiers {
+        check_range("--modifier", m, -MAX_MULTIPLIER, MAX_MULTIPLIER)?;
+    }
+    Ok(multiplier + modifiers.iter().sum::<i64>())
+}
+
+impl Check {
+    /// Validate `spec` and work out its rate.
+    pub fn new(spec: CheckSpec) -> Result<Self> {
+        let rate = match &spec {
+            CheckSpec::Ability(c) => {
+                let a = combined_ability(c.ability, &c.supporters)?;
+                let f = multiplier_sum(c.multiplier, &c.modifiers)?;
+                if f > 0 {
+                    Rate::Roll(a * f)
+                } else if c.guarantee {
+                    Rate::Roll(ceil_div(a, 2))
+                } else {
+                    Rate::Impossible(Impossibility::NoGuarantee)
+                }
+            }
+            CheckSpec::Skill(c) => {
+                let a = combined_ability(c.ability, &c.supporters)?;
+                for &s in &c.skill_levels {
+                    check_range("--skill-level", s, 0, MAX_SKILL_LEVEL)?;
+                }
+                if let Some(r) = c.required_level {
+                    check_range("--required-level", r, 1, MAX_SKILL_LEVEL)?;
+                }
+                let s = c.skill_levels.iter().copied().min().unwrap_or(0);
+                let f = s + multiplier_sum(c.multiplier, &c.modifiers)?;
+                match c.required_level {
+                    Some(r) if r >= 5 && s == 0 => Rate::Impossible(Impossibility::VeryDifficult),
+                    Some(r) if s < r => {
+                        if f > 0 {
+                            Rate::Roll(ceil_div(a * f, 4))
+                        } else {
+                            Rate::Impossible(Impossibility::BelowRequiredLevel)
+                        }
+                    }
+                    _ if f > 0 => Rate::Roll(ceil_div(a * f, 2)),
+                    _ => Rate::Roll(ceil_div(a, 2)),
+                }
+            }
+            CheckSpec::Random { rate } => {
+                check_range("--rate", *rate, 0, MAX_RATE)?;
+                Rate::Roll(*rate)
+            }
+        };
+        Ok(Check { spec, rate })
+    }
+
+    /// The inputs.
+    pub fn spec(&self) -> &CheckSpec {
+        &self.spec
+    }
+
+    /// The rate (or impossibility).
+    pub fn rate(&self) -> Rate {
+        self.rate
+    }
+
+    /// The tier law of this check.
+    pub fn law<W: Weight>(&self, options: &Options) -> TierLaw<Outcome, W> {
+        law_for_rate(self.rate, options)
+    }
+
+    /// Every effective input, names prefixed with `prefix` (`""` or `"vs_"`).
+    pub fn params(&self, prefix: &str) -> Vec<(String, Value)> {
+        let mut p: Vec<(&str, Value)> = Vec::new();
+        match &self.spec {
+            CheckSpec::Ability(c) => {
+                p.push(("kind", Kind::Ability.key().into()));
+                p.push(("ability", c.ability.into()));
+                p.push(("supporters", c.supporters.clone().into()));
+                p.push(("effective_ability", effective(c.ability, &c.supporters)));
+                p.push(("multiplier", c.multiplier.into()));
+                p.push(("modifier", c.modifiers.iter().sum::<i64>().into()));
+                p.push((
+                    "final_multiplier",
+                    (c.multiplier + c.modifiers.iter().sum::<i64>()).into(),
+                ));
+                p.push(("guarantee", c.guarantee.into()));
+            }
+            CheckSpec::Skill(c) => {
+                let s = c.skill_levels.iter().copied().min().unwrap_or(0);
+                p.push(("kind", Kind::Skill.key().into()));
+                p.push(("ability", c.ability.into()));
+                p.push(("supporters", c.supporters.clone().into()));
+                p.push(("effective_ability", effective(c.ability, &c.supporters)));
+                p.push(("multiplier", c.multiplier.into()));
+                p.push(("modifier", c.modifiers.iter().sum::<i64>().into()));
+                p.push(("skill_levels", c.skill_levels.clone().into()));
+                p.push(("skill_level", s.into()));
+                p.push((
+                    "final_multiplier",
+                    (s + c.multiplier + c.modifiers.iter().sum::<i64>()).into(),
+                ));
+                p.push(("required_level", c.required_level.into()));
+            }
+            CheckSpec::Random { rate } => {
+                p.push(("kind", Kind::Random.key().into()));
+                p.push(("rate", (*rate).into()));
+            }
+        }
+        p.into_iter()
+            .map(|(k, v)| (format!("{prefix}{k}"), v))
+            .collect()
+    }
+
+    /// Report fields `rate`, `auto_fail_threshold` (both absent when no roll
+    /// is made) and `impossible`, names prefixed with `prefix`.
+    fn fields<W: Weight>(&self, prefix: &str) -> Vec<(String, Field<W>)> {
+        let mut f = Vec::new();
+        if let Rate::Roll(rate) = self.rate {
+            f.push((format!("{prefix}rate"), Field::Int(rate)));
+            f.push((
+                format!("{prefix}auto_fail_threshold"),
+                Field::Int(auto_fail_threshold(rate)),
+            ));
+        }
+        f.push((
+            format!("{prefix}impossible"),
+            Field::Bool(matches!(self.rate, Rate::Impossible(_))),
+        ));
+        f
+    }
+
+    /// Notes a designer should see about this check (`who` names the side).
+    fn notes(&self, who: &str) -> Vec<String> {
+        let mut n = Vec::new();
+        if let Rate::Impossible(why) = self.rate {
+            n.push(format!(
+                "{who}impossible: {}; no roll is made, counted as failure with probability 1",
+                why.reason()
+            ));
+        }
+        let guaranteed = match &self.spec {
+            CheckSpec::Ability(c) => {
+                c.multiplier + c.modifiers.iter().sum::<i64>() <= 0 && c.guarantee
+            }
+            CheckSpec::Skill(c) => {
+                let s = c.skill_levels.iter().copied().min().unwrap_or(0);
+                s + c.multiplier + c.modifiers.iter().sum::<i64>() <= 0
+                    && matches!(self.rate, Rate::Roll(_))
+            }
+            CheckSpec::Random { .. } => false,
+        };
+        if guaranteed {
+            n.push(format!(
+                "{who}final multiplier ≤ 0: the guaranteed rate ceil(ability/2) applies (最低保障成功率)"
+            ));
+        }
+        n
+    }
+}
+
+fn effective(ability: i64, supporters: &[i64]) -> Value {
+    (ability + supporters.iter().map(|&s| ceil_div(s, 2)).sum::<i64>()).into()
+}
+
+/// Who notices in perception vs stealth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum PerceptionRule {
+    /// A strictly higher tier than the stealth roll (literal tier order: a
+    /// failure beats a fumble). Default.
+    #[default]
+    HigherTier,
+    /// A strictly higher tier, and the perception roll must succeed.
+    NeedsSuccess,
+}
+
+impl PerceptionRule {
+    /// Stable key.
+    pub fn key(self) -> &'static str {
+        match self {
+            PerceptionRule::HigherTier => "higher-tier",
+            PerceptionRule::NeedsSuccess => "needs-success",
+        }
+    }
+}
+
+/// Whether the perceiver notices: the plain rule of 知覚対隠密.
+pub fn perceives(perceiver: Outcome, stealth: Outcome, rule: PerceptionRule) -> bool {
+    perceiver > stealth && (rule == PerceptionRule::HigherTier || perceiver.is_success())
+}
+
+/// How an extended check counts progress.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Counting {
+    /// Every success (of any tier) counts 1. Default.
+    #[default]
+    Successes,
+    /// Success 1, effective 2, decisive 3 (成功2回、成功3回として数える).
+    Degrees,
+}
+
+impl Counting {
+    /// Stable key.
+    pub fn key(self) -> &'static str {
+        match self {
+            Counting::Successes => "successes",
+            Counting::Degrees => "degrees",
+        }
+    }
+
+    /// Progress made by one attempt of tier `t`.
+    pub fn progress(self, t: Outcome) -> i64 {
+        match (self, t) {
+            (_, Outcome::Fumble | Outcome::Failure) => 0,
+            (Counting::Successes, _) | (Counting::Degrees, Outcome::Success) => 1,
+            (Counting::Degrees, Outcome::Effective) => 2,
+            (Counting::Degrees, Outcome::Decisive) => 3,
+        }
+    }
+}
+
+/// Parameters of an extended check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExtendedParams {
+    successes: i64,
+    attempts: i64,
+    counting: Counting,
+}
+
+impl ExtendedParams {
+    /// `successes` needed within `attempts` attempts.
+    pub fn new(successes: i64, attempts: i64, counting: Counting) -> Result<Self> {
+        check_range("--successes", successes, 1, MAX_EXTENDED)?;
+        check_range("--attempts", attempts, 1, MAX_EXTENDED)?;
+        Ok(ExtendedParams {
+            successes,
+            attempts,
+            counting,
+        })
+    }
+
+    /// Successes needed.
+    pub fn successes(&self) -> i64 {
+        self.successes
+    }
+
+    /// Attempt limit.
+    pub fn attempts(&self) -> i64 {
+        self.attempts
+    }
+
+    /// How progress is counted.
+    pub fn counting(&self) -> Counting {
+        self.counting
+    }
+}
+
+/// Progress made by one attempt, as a law over 0..=3.
+pub fn progress_law<W: Weight>(law: &TierLaw<Outcome, W>, counting: Counting) -> Pmf<W> {
+    Pmf::from_pairs(law.iter().map(|(t, p)| (counting.progress(t), p.clone())))
+}
+
+/// The exact law of an extended check.
+pub fn extended_law<W: Weight>(
+    law: &TierLaw<Outcome, W>,
+    params: &ExtendedParams,
+) -> extended::ExtendedLaw<W> {
+    let step = progress_law(law, params.counting);
+    extended::run(params.successes, params.attempts as usize, |_| step.clone())
+}
+
+/// Expected attempts of an extended check with no limit; `None` when no
+/// attempt can succeed.
+pub fn extended_expected_attempts<W: Weight>(
+    law: &TierLaw<Outcome, W>,
+    params: &ExtendedParams,
+) -> Option<W> {
+    extended::expected_rolls_unbounded(params.successes, &progress_law(law, params.counting))
+}
+
+/// One roll of a contest: P(first side's tier higher / equal / lower).
+pub fn contest_per_roll<W: Weight>(
+    a: &TierLaw<Outcome, W>,
+    b: &TierLaw<Outcome, W>,
+) -> Comparison<W> {
+    compare(&a.to_pmf(), &b.to_pmf())
+}
+
+/// Perception vs stealth (one roll each): `win` = the perceiver notices,
+/// `tie` = same tier (not noticed), `loss` = not noticed otherwise.
+pub fn perception_law<W: Weight>(
+    perceiver: &TierLaw<Outcome, W>,
+    stealth: &TierLaw<Outcome, W>,
+    rule: PerceptionRule,
+) -> Comparison<W> {
+    let literal = contest_per_roll(perceiver, stealth);
+    let win = match rule {
+        PerceptionRule::HigherTier => literal.win,
+        PerceptionRule::NeedsSuccess => {
+            // Failed perception rolls sink below every stealth tier.
+            let success_from = Outcome::Success.index() as i64;
+            let lifted = perceiver
+                .to_pmf()
+                .map(|t| if t < success_from { -1 } else { t });
+            compare(&lifted, &stealth.to_pmf()).win
+        }
+    };
+    let loss = W::one() - &win - &literal.tie;
+    Comparison {
+        win,
+        tie: literal.tie,
+        loss,
+    }
+}
+
+/// What to compute.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// One check.
+    Single,
+    /// 対抗判定 against `vs`, ties rolled again.
+    Contest {
+        /// The opposing check.
+        vs: Check,
+    },
+    /// 知覚対隠密: the main check perceives, `stealth` hides.
+    Perception {
+        /// The stealth check.
+        stealth: Check,
+        /// Who notices.
+        rule: PerceptionRule,
+    },
+    /// 継続的な行為判定.
+    Extended(ExtendedParams),
+}
+
+impl Mode {
+    fn key(&self) -> &'static str {
+        match self {
+            Mode::Single => "single",
+            Mode::Contest { .. } => "contest",
+            Mode::Perception { .. } => "perception",
+            Mode::Extended(_) => "extended",
+        }
+    }
+}
+
+/// A full `hantei odds multiplier` question.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Query {
+    /// The (main, acting, perceiving) check.
+    pub check: Check,
+    /// Single, contest, perception or extended.
+    pub mode: Mode,
+    /// Roll options.
+    pub options: Options,
+}
+
+/// A tier law as a report object (tier key → probability).
+fn tiers_field<W: Weight>(law: &TierLaw<Outcome, W>) -> Field<W> {
+    Field::Object(
+        law.iter()
+            .map(|(t, p)| (t.key().to_string(), Field::Prob(p.clone())))
+            .collect(),
+    )
+}
+
+fn with_fields<W: Weight>(mut r: Report<W>, fields: Vec<(String, Field<W>)>) -> Report<W> {
+    r.fields.extend(fields);
+    r
+}
+
+fn with_params<W: Weight>(mut r: Report<W>, params: Vec<(String, Value)>) -> Report<W> {
+    r.params.extend(params);
+    r
+}
+
+fn with_notes<W: Weight>(mut r: Report<W>, notes: Vec<String>) -> Report<W> {
+    r.notes.extend(notes);
+    r
+}
+
+/// The report for `query`.
+pub fn report<W: Weight>(query: &Query) -> Report<W> {
+    let opts = &query.options;
+    let law = query.check.law::<W>(opts);
+    let r = match &query.mode {
+        Mode::Single => {
+            let r = Report::from_tiers(ID, JA, &law)
+                .prob("p_critical", law.p(Outcome::Decisive))
+                .prob("p_fumble", law.p(Outcome::Fumble))
+                .prob("p_effective_or_better", law.at_least(Outcome::Effective));
+            with_notes(
+                with_fields(r, query.check.fields("")),
+                query.check.notes(""),
+            )
+        }
+        Mode::Contest { vs } => contest_report(query, &law, vs),
+        Mode::Perception { stealth, rule } => perception_report(query, &law, stealth, *rule),
+        Mode::Extended(params) => extended_report(query, &law, params),
+    };
+    let r = with_params(r.param("mode", query.mode.key()), query.check.params(""));
+    let r = match &query.mode {
+        Mode::Single => r,
+        Mode::Contest { vs } => with_params(r, vs.params("vs_")),
+        Mode::Perception { stealth, rule } => {
+            with_params(r, stealth.params("vs_")).param("perception_rule", rule.key())
+        }
+        Mode::Extended(p) => r
+            .param("successes", p.successes)
+            .param("attempts", p.attempts)
+            .param("counting", p.counting.key()),
+    };
+    r.param("hundred_is_doubles", opts.hundred_is_doubles)
+}
+
+/// Fields and notes describing both sides of a two-sided report.
+fn two_sided<W: Weight>(
+    r: Report<W>,
+    query: &Query,
+    law: &TierLaw<Outcome, W>,
+    vs: &Check,
+    vs_law: &TierLaw<Outcome, W>,
+) -> Report<W> {
+    let r = with_fields(r, query.check.fields(""));
+    let r = with_fields(r, vs.fields("vs_"));
+    let r = r
+        .field("tiers", tiers_field(law))
+        .field("vs_tiers", tiers_field(vs_law));
+    let r = with_notes(r, query.check.notes(""));
+    with_notes(r, vs.notes("opposing side: "))
+}
+
+fn contest_report<W: Weight>(query: &Query, law: &TierLaw<Outcome, W>, vs: &Check) -> Report<W> {
+    let vs_law = vs.law::<W>(&query.options);
+    let per_roll = contest_per_roll(law, &vs_law);
+    let after = per_roll.with_tie_rule(TieRule::Reroll);
+    let r = Report::bare(ID, JA, after.win.clone())
+        .prob("p_win", after.win)
+        .prob("p_tie", after.tie)
+        .prob("p_loss", after.loss)
+        .prob("p_win_per_roll", per_roll.win.clone())
+        .prob("p_tie_per_roll", per_roll.tie.clone())
+        .prob("p_loss_per_roll", per_roll.loss.clone());
+    let r = match per_roll.expected_rolls() {
+        Some(e) => r.field("expected_rolls", Field::Value(e)).note(
+            "the same tier (failures included) is rolled again, so p_tie is 0 \
+             and p_win/p_loss are after rerolls; p_tie_per_roll is one roll's tie chance",
+        ),
+        None => r.note(
+            "every roll ties (both sides certain of the same tier): the contest never \
+             resolves, p_tie is 1 and there is no expected number of rolls",
+        ),
+    };
+    two_sided(r, query, law, vs, &vs_law)
+}
+
+fn perception_report<W: Weight>(
+    query: &Query,
+    law: &TierLaw<Outcome, W>,
+    stealth: &Check,
+    rule: PerceptionRule,
+) -> Report<W> {
+    let vs_law = stealth.law::<W>(&query.options);
+    let c = perception_law(law, &vs_law, rule);
+    let r = Report::bare(ID, JA, c.win.clone())
+        .prob("p_win", c.win)
+        .prob("p_tie", c.tie)
+        .prob("p_loss", c.loss)
+        .note(
+            "perception vs stealth: one roll each, no reroll; p_win = the perceiver notices \
+             (strictly higher tier than the stealth roll), p_tie = same tier (not noticed)",
+        );
+    let r = match rule {
+        PerceptionRule::HigherTier => r.note(
+            "tier order is literal: a plain failed perception roll beats a fumbled stealth \
+             roll (use --perception-needs-success to require a success)",
+        ),
+        PerceptionRule::NeedsSuccess => r.note("the perception roll must also succeed"),
+    };
+    two_sided(r, query, law, stealth, &vs_law)
+}
+
+fn extended_report<W: Weight>(
+    query: &Query,
+    law: &TierLaw<Outcome, W>,
+    params: &ExtendedParams,
+) -> Report<W> {
+    let ext = extended_law(law, params);
+    let r = Report::bare(ID, JA, ext.p_done())
+        .field("p_done_by", Field::Probs(ext.p_done_by.clone()))
+        .field(
+            "expected_rolls_within_limit",
+            Field::Value(ext.expected_rolls),
+        )
+        .prob("p_success_per_roll", law.p_success());
+    let r = match extended_expected_attempts(law, params) {
+        Some(e) => r.field("expected_rolls", Field::Value(e)),
+        None => r.note("no attempt can succeed: the check is never completed (no expected_rolls)"),
+    };
+    let per_roll_max = match params.counting {
+        Counting::Successes => 1,
+        Counting::Degrees => 3,
+    };
+    let r = if params.successes > per_roll_max * params.attempts {
+        r.note(format!(
+            "{} successes cannot be reached in {} attempts",
+            params.successes, params.attempts
+        ))
+    } else {
+        r
+    };
+    let r = r.field("tiers", tiers_field(law));
+    with_notes(
+        with_fields(r, query.check.fields("")),
+        query.check.notes(""),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::weight::Exact;
+
+    fn q(n: i64, d: i64) -> Exact {
+        Exact::ratio(n, d)
+    }
+
+    fn opts() -> Options {
+        Options::default()
+    }
+
+    fn ability(a: i64, m: i64) -> Check {
+        ability_g(a, m, true)
+    }
+
+    fn ability_g(a: i64, m: i64, guarantee: bool) -> Check {
+        Check::new(CheckSpec::Ability(AbilityCheck {
+            ability: a,
+            supporters: vec![],
+            multiplier: m,
+            modifiers: vec![],
+            guarantee,
+        }))
+        .unwrap()
+    }
+
+    fn skill(a: i64, m: i64, s: &[i64], r: Option<i64>) -> Check {
+        Check::new(CheckSpec::Skill(SkillCheck {
+            ability: a,
+            supporters: vec![],
+            multiplier: m,
+            modifiers: vec![],
+            skill_levels: s.to_vec(),
+            required_level: r,
+        }))
+        .unwrap()
+    }
+
+    fn random(rate: i64) -> Check {
+        Check::new(CheckSpec::Random { rate }).unwrap()
+    }
+
+    /// Every rate the brute-force tests sweep: 0..=200, a few large ones,
+    /// and the three impossibilities.
+    fn all_rates() -> Vec<Rate> {
+        let mut v: Vec<Rate> = (0..=200).map(Rate::Roll).collect();
+        v.extend([250, 999, 1000, 5000].map(Rate::Roll));
+        v.extend(
+            [
+                Impossibility::NoGuarantee,
+                Impossibility::BelowRequiredLevel,
+                Impossibility::VeryDifficult,
+            ]
+            .map(Rate::Impossible),
+        );
+        v
+    }
+
+    /// Brute force: classify every face, count.
+    fn enumerated(rate: Rate, o: &Options) -> TierLaw<Outcome, Exact> {
+        TierLaw::from_pairs((1..=100u32).map(|r| (classify(rate, &[r], o), q(1, 100))))
+    }
+
+    // ---- worked values -------------------------------------------------
+
+    #[test]
+    fn rules_worked_value_a12_m5() {
+        let c = ability(12, 5);
+        assert_eq!(c.rate(), Rate::Roll(60));
+        assert_eq!(auto_fail_threshold(60), 96);
+        let o = opts();
+        for r in 1..=100 {
+            let want = match r {
+                1..=6 => Outcome::Decisive,
+                7..=30 => Outcome::Effective,
+                31..=60 => Outcome::Success,
+                66 | 77 | 88 | 99 | 100 => Outcome::Fumble,
+                _ => Outcome::Failure,
+            };
+            assert_eq!(classify(c.rate(), &[r], &o), want, "r = {r}");
+        }
+        let law = c.law::<Exact>(&o);
+        assert_eq!(law.p(Outcome::Fumble), q(5, 100));
+        assert_eq!(law.p_success(), q(60, 100));
+        assert_eq!(law.p(Outcome::Decisive), q(6, 100));
+        assert_eq!(law.p(Outcome::Effective), q(24, 100));
+        assert_eq!(law.p(Outcome::Success), q(30, 100));
+        assert_eq!(law.p(Outcome::Failure), q(35, 100));
+        let rep = report::<Exact>(&Query {
+            check: c,
+            mode: Mode::Single,
+            options: o,
+        });
+        assert_eq!(rep.p_success, q(3, 5));
+        assert_eq!(rep.get("p_fumble"), Some(&Field::Prob(q(1, 20))));
+        assert_eq!(rep.get("p_critical"), Some(&Field::Prob(q(6, 100))));
+        assert_eq!(rep.get("rate"), Some(&Field::Int(60)));
+        assert_eq!(rep.get("auto_fail_threshold"), Some(&Field::Int(96)));
+        assert_eq!(rep.get("impossible"), Some(&Field::Bool(false)));
+    }
+
+    #[test]
+    fn seed_auto_fail_examples() {
+        // 成功率110%未満の場合は96以上のダイスの目は自動的に失敗.
+        assert_eq!(auto_fail_threshold(0), 96);
+        assert_eq!(auto_fail_threshold(109), 96);
+        assert_eq!(auto_fail_threshold(110), 97);
+        assert_eq!(auto_fail_threshold(119), 97);
+        assert_eq!(auto_fail_threshold(120), 98);
+        // 成功率が125%の行為判定は…98以上のダイスの目の場合.
+        assert_eq!(auto_fail_threshold(125), 98);
+        assert_eq!(auto_fail_threshold(130), 99);
+        assert_eq!(auto_fail_threshold(139), 99);
+        // 成功率が140%以上ならば自動的失敗は100の目だけ.
+        for rate in [140, 150, 200, 1000, 5000] {
+            assert_eq!(auto_fail_threshold(rate), 100);
+            let law = law_for_rate::<Exact>(Rate::Roll(rate), &opts());
+            assert_eq!(law.p_success(), q(99, 100), "rate {rate}");
+            // 100 ≤ rate: an automatic failure, not a fumble.
+            assert_eq!(law.p(Outcome::Failure), q(1, 100));
+            assert_eq!(law.p(Outcome::Fumble), q(0, 1));
+        }
+        let law = law_for_rate::<Exact>(Rate::Roll(125), &opts());
+        assert_eq!(law.p_success(), q(97, 100));
+        // 100の目は常に失敗 even at rate 100: 96..=100 fail, none fumble.
+        let law = law_for_rate::<Exact>(Rate::Roll(100), &opts());
+        assert_eq!(law.p_success(), q(95, 100));
+        assert_eq!(law.p(Outcome::Fumble), q(0, 1));
+        assert_eq!(law.p(Outcome::Decisive), q(10, 100));
+        assert_eq!(law.p(Outcome::Effective), q(40, 100));
+    }
+
+    #[test]
+    fn seed_quick_reference_table() {
+        // 早見表, ability 12, multiplier 5, skill level 3.
+        // 満たしている: 能力値×1/2×(技能レベル+成功倍率).
+        assert_eq!(skill(12, 5, &[3], Some(1)).rate(), Rate::Roll(48));
+        assert_eq!(skill(12, 5, &[3], Some(3)).rate(), Rate::Roll(48));
+        // 満たしていない: … ×1/2 (端数切り上げ): ceil(12·8/4) = 24; ceil(11·5/4) = 14.
+        assert_eq!(skill(12, 5, &[3], Some(4)).rate(), Rate::Roll(24));
+        assert_eq!(skill(11, 5, &[0], Some(1)).rate(), Rate::Roll(14));
+        // 要求技能レベルが無い: ceil(11·5/2) = 28.
+        assert_eq!(skill(11, 5, &[0], None).rate(), Rate::Roll(28));
+        // 能力値判定: 基本能力値×成功倍率.
+        assert_eq!(ability(12, 5).rate(), Rate::Roll(60));
+        assert_eq!(ability(12, 3).rate(), Rate::Roll(36));
+        // 成功率の保障 (基本能力値×1/2) when F ≤ 0: ability (GM's choice),
+        // met level and no level; not when the level is not met.
+        assert_eq!(ability(13, 0).rate(), Rate::Roll(7));
+        assert_eq!(ability(13, -4).rate(), Rate::Roll(7));
+        assert_eq!(
+            ability_g(13, -4, false).rate(),
+            Rate::Impossible(Impossibility::NoGuarantee)
+        );
+        assert_eq!(skill(13, -5, &[2], Some(2)).rate(), Rate::Roll(7));
+        assert_eq!(skill(13, -9, &[2], None).rate(), Rate::Roll(7));
+        assert_eq!(
+            skill(13, -5, &[2], Some(3)).rate(),
+            Rate::Impossible(Impossibility::BelowRequiredLevel)
+        );
+        // 非常に難しい行為: R ≥ 5 without the skill fails, no roll; one level
+        // of skill only halves.
+        assert_eq!(
+            skill(18, 5, &[0], Some(5)).rate(),
+            Rate::Impossible(Impossibility::VeryDifficult)
+        );
+        assert_eq!(
+            skill(18, 9, &[], Some(6)).rate(),
+            Rate::Impossible(Impossibility::VeryDifficult)
+        );
+        assert_eq!(skill(18, 5, &[1], Some(5)).rate(), Rate::Roll(27));
+        // R = 4 without the skill is only halved.
+        assert_eq!(skill(18, 5, &[0], Some(4)).rate(), Rate::Roll(23));
+    }
+
+    #[test]
+    fn seed_examples_in_prose() {
+        // 〈植物知識〉(5/1): without the skill the rate is halved.
+        assert_eq!(skill(14, 5, &[], Some(1)).rate(), Rate::Roll(18));
+        assert_eq!(skill(14, 5, &[1], Some(1)).rate(), Rate::Roll(42));
+        // <長槍><乗馬>: the lower level is used.
+        assert_eq!(
+            skill(12, 5, &[3, 2], Some(1)).rate(),
+            skill(12, 5, &[2], Some(1)).rate()
+        );
+        // Modifiers are summed into the multiplier (薄暗い −2, 動いている +2).
+        let with_mods = Check::new(CheckSpec::Skill(SkillCheck {
+            ability: 12,
+            supporters: vec![],
+            multiplier: 5,
+            modifiers: vec![-2, -2, 2],
+            skill_levels: vec![2],
+            required_level: None,
+        }))
+        .unwrap();
+        assert_eq!(with_mods.rate(), Rate::Roll(30)); // 6 × (2 + 3)
+                                                      // 協力: main STR 14 + supporters 11 and 9 → 14 + 6 + 5 = 25.
+        let team = Check::new(CheckSpec::Ability(AbilityCheck {
+            ability: 14,
+            supporters: vec![11, 9],
+            multiplier: 5,
+            modifiers: vec![],
+            guarantee: true,
+        }))
+        .unwrap();
+        assert_eq!(team.rate(), Rate::Roll(125));
+        assert_eq!(auto_fail_threshold(125), 98);
+        // Master (level 5) at multiplier 5: 7–8割 for ability 14–16;
+        // journeyman (level 3): 6割 at ability 15.
+        for a in 14..=16 {
+            assert!(matches!(
+                skill(a, 5, &[5], Some(1)).rate(),
+                Rate::Roll(70..=80)
+            ));
+        }
+        assert_eq!(skill(15, 5, &[3], Some(1)).rate(), Rate::Roll(60));
+    }
+
+    #[test]
+    fn seed_perception_example() {
+        use Outcome::*;
+        let rule = PerceptionRule::HigherTier;
+        // 隠密に効果的成功 → 聴力で決定的成功が必要.
+        assert!(perceives(Decisive, Effective, rule));
+        assert!(!perceives(Effective, Effective, rule));
+        assert!(!perceives(Success, Effective, rule));
+        // Literal tier order: a failure beats a fumble, unless success is needed.
+        assert!(perceives(Failure, Fumble, rule));
+        assert!(!perceives(Failure, Fumble, PerceptionRule::NeedsSuccess));
+        assert!(perceives(Success, Fumble, PerceptionRule::NeedsSuccess));
+    }
+
+    #[test]
+    fn impossible_report_is_flagged() {
+        let c = skill(18, 5, &[0], Some(5));
+        let rep = report::<Exact>(&Query {
+            check: c,
+            mode: Mode::Single,
+            options: opts(),
+        });
+        assert_eq!(rep.p_success, q(0, 1));
+        assert_eq!(rep.outcome("failure"), Some(&q(1, 1)));
+        assert_eq!(rep.get("impossible"), Some(&Field::Bool(true)));
+        assert_eq!(rep.get("rate"), None);
+        assert!(rep.notes.iter().any(|n| n.contains("impossible")));
+    }
+
+    #[test]
+    fn ceil_div_rounds_up_for_every_sign() {
+        assert_eq!(ceil_div(7, 2), 4);
+        assert_eq!(ceil_div(6, 2), 3);
+        assert_eq!(ceil_div(0, 4), 0);
+        assert_eq!(ceil_div(-7, 2), -3);
+        assert_eq!(ceil_div(-8, 4), -2);
+        assert_eq!(ceil_div(-1, 4), 0);
+        assert_eq!(ceil_div(1, 4), 1);
+    }
+
+    #[test]
+    fn classify_reads_00_as_100_and_impossible_rolls_nothing() {
+        let o = opts();
+        assert_eq!(classify(Rate::Roll(60), &[0], &o), Outcome::Fumble);
+        assert_eq!(
+            classify(Rate::Impossible(Impossibility::NoGuarantee), &[1], &o),
+            Outcome::Failure
+        );
+        assert_eq!(classify(Rate::Roll(60), &[], &o), Outcome::Failure);
+        let plain = Options {
+            hundred_is_doubles: false,
+        };
+        assert_eq!(classify(Rate::Roll(60), &[100], &plain), Outcome::Failure);
+    }
+
+    // ---- brute force ---------------------------------------------------
+
+    #[test]
+    fn brute_force_single_roll_every_rate() {
+        for hundred_is_doubles in [true, false] {
+            let o = Options { hundred_is_doubles };
+            for rate in all_rates() {
+                let law = law_for_rate::<Exact>(rate, &o);
+                assert_eq!(law, enumerated(rate, &o), "{rate:?} {o:?}");
+                assert_eq!(law.total(), q(1, 1));
+                // f64 agrees.
+                let f = law_for_rate::<f64>(rate, &o);
+                for (t, p) in law.iter() {
+                    assert!((f.p(t) - p.to_f64()).abs() < 1e-12);
+                }
+            }
+        }
+    }
+
+    /// The rate table, written a second way (branch per row of RULES.md).
+    fn rate_by_table(
+        kind: Kind,
+        a: i64,
+        f_without_skill: i64,
+        s: i64,
+        r: Option<i64>,
+        g: bool,
+    ) -> Rate {
+        let half_up = |x: i64| (x + 1) / 2;
+        match kind {
+            Kind::Ability => {
+                let f = f_without_skill;
+                if f > 0 {
+                    Rate::Roll(a * f)
+                } else if g {
+                    Rate::Roll(half_up(a))
+                } else {
+                    Rate::Impossible(Impossibility::NoGuarantee)
+                }
+            }
+            Kind::Skill => {
+                let f = s + f_without_skill;
+                let r0 = r.unwrap_or(0);
+                if r0 >= 5 && s == 0 {
+                    Rate::Impossible(Impossibility::VeryDifficult)
+                } else if s >= r0 {
+                    Rate::Roll(if f > 0 { (a * f + 1) / 2 } else { half_up(a) })
+                } else if f > 0 {
+                    Rate::Roll((a * f + 3) / 4)
+                } else {
+                    Rate::Impossible(Impossibility::BelowRequiredLevel)
+                }
+            }
+            Kind::Random => unreachable!(),
+        }
+    }
+
+    #[test]
+    fn rate_table_grid() {
+        for a in 0..=25 {
+            for m in -8..=10 {
+                for g in [true, false] {
+                    assert_eq!(
+                        ability_g(a, m, g).rate(),
+                        rate_by_table(Kind::Ability, a, m, 0, None, g)
+                    );
+                }
+                for s in 0..=6 {
+                    for r in [None, Some(1), Some(2), Some(4), Some(5), Some(7)] {
+                        assert_eq!(
+                            skill(a, m, &[s], r).rate(),
+                            rate_by_table(Kind::Skill, a, m, s, r, true),
+                            "A={a} M={m} S={s} R={r:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn brute_force_contests_and_perception() {
+        let o = opts();
+        let rates = [
+            Rate::Roll(0),
+            Rate::Roll(7),
+            Rate::Roll(33),
+            Rate::Roll(60),
+            Rate::Roll(99),
+            Rate::Roll(125),
+            Rate::Roll(150),
+            Rate::Impossible(Impossibility::VeryDifficult),
+        ];
+        for &ra in &rates {
+            for &rb in &rates {
+                // Count all 10,000 pairs of rolls.
+                let (mut win, mut tie, mut loss) = (0i64, 0i64, 0i64);
+                let (mut seen, mut seen_needs) = (0i64, 0i64);
+                for x in 1..=100u32 {
+                    let ta = classify(ra, &[x], &o);
+                    for y in 1..=100u32 {
+                        let tb = classify(rb, &[y], &o);
+                        match ta.cmp(&tb) {
+                            std::cmp::Ordering::Greater => win += 1,
+                            std::cmp::Ordering::Equal => tie += 1,
+                            std::cmp::Ordering::Less => loss += 1,
+                        }
+                        seen += i64::from(perceives(ta, tb, PerceptionRule::HigherTier));
+                        seen_needs += i64::from(perceives(ta, tb, PerceptionRule::NeedsSuccess));
+                    }
+                }
+                let la = law_for_rate::<Exact>(ra, &o);
+                let lb = law_for_rate::<Exact>(rb, &o);
+                let per = contest_per_roll(&la, &lb);
+                assert_eq!(per.win, q(win, 10_000));
+                assert_eq!(per.tie, q(tie, 10_000));
+                assert_eq!(per.loss, q(loss, 10_000));
+                let rep = report::<Exact>(&Query {
+                    check: checks_for(ra),
+                    mode: Mode::Contest { vs: checks_for(rb) },
+                    options: o,
+                });
+                if win + loss > 0 {
+                    // Rerolled ties: P(win) = win / (win + loss).
+                    assert_eq!(rep.p_success, q(win, win + loss));
+                    assert_eq!(rep.get("p_loss"), Some(&Field::Prob(q(loss, win + loss))));
+                    assert_eq!(rep.get("p_tie"), Some(&Field::Prob(q(0, 1))));
+                    assert_eq!(
+                        rep.get("expected_rolls"),
+                        Some(&Field::Value(q(10_000, win + loss)))
+                    );
+                } else {
+                    assert_eq!(rep.p_success, q(0, 1));
+                    assert_eq!(rep.get("p_tie"), Some(&Field::Prob(q(1, 1))));
+                    assert_eq!(rep.get("expected_rolls"), None);
+                    assert!(rep.notes.iter().any(|n| n.contains("never resolves")));
+                }
+                assert_eq!(
+                    rep.get("p_tie_per_roll"),
+                    Some(&Field::Prob(q(tie, 10_000)))
+                );
+                for (rule, count) in [
+                    (PerceptionRule::HigherTier, seen),
+                    (PerceptionRule::NeedsSuccess, seen_needs),
+                ] {
+                    let p = perception_law(&la, &lb, rule);
+                    assert_eq!(p.win, q(count, 10_000), "{ra:?} vs {rb:?} {rule:?}");
+                    assert_eq!(p.tie, q(tie, 10_000));
+                    assert_eq!(p.win.clone() + &p.tie + &p.loss, q(1, 1));
+                }
+            }
+        }
+    }
+
+    /// A check with the given rate (random, or an impossible skill check).
+    fn checks_for(rate: Rate) -> Check {
+        match rate {
+            Rate::Roll(r) => random(r),
+            Rate::Impossible(_) => skill(10, 5, &[0], Some(5)),
+        }
+    }
+
+    #[test]
+    fn both_impossible_contest_is_a_deadlock() {
+        let c = skill(10, 5, &[0], Some(5));
+        let rep = report::<Exact>(&Query {
+            check: c.clone(),
+            mode: Mode::Contest { vs: c },
+            options: opts(),
+        });
+        assert_eq!(rep.p_success, q(0, 1));
+        assert_eq!(rep.get("expected_rolls"), None);
+        assert_eq!(rep.get("vs_impossible"), Some(&Field::Bool(true)));
+    }
+
+    /// Enumerate every sequence of `n` d100 rolls; count those reaching
+    /// `k` progress, stopping at the first attempt that reaches it.
+    fn extended_counts(rate: Rate, k: i64, n: u32, counting: Counting) -> Vec<i64> {
+        let o = opts();
+        let mut done_by = vec![0i64; n as usize];
+        let total = 100i64.pow(n);
+        for idx in 0..total {
+            let mut rest = idx;
+            let mut progress = 0;
+            for attempt in 0..n as usize {
+                let r = (rest % 100 + 1) as u32;
+                rest /= 100;
+                progress += counting.progress(classify(rate, &[r], &o));
+                if progress >= k {
+                    for d in &mut done_by[attempt..] {
+                        *d += 1;
+                    }
+                    break;
+                }
+            }
+        }
+        done_by
+    }
+
+    #[test]
+    fn brute_force_extended() {
+        let o = opts();
+        for rate in [
+            Rate::Roll(0),
+            Rate::Roll(25),
+            Rate::Roll(60),
+            Rate::Roll(150),
+            Rate::Impossible(Impossibility::NoGuarantee),
+        ] {
+            let law = law_for_rate::<Exact>(rate, &o);
+            for counting in [Counting::Successes, Counting::Degrees] {
+                for k in 1..=3 {
+                    for n in 1..=3u32 {
+                        let counts = extended_counts(rate, k, n, counting);
+                        let p = ExtendedParams::new(k, i64::from(n), counting).unwrap();
+                        let ext = extended_law(&law, &p);
+                        let want: Vec<Exact> =
+                            counts.iter().map(|&c| q(c, 100i64.pow(n))).collect();
+                        assert_eq!(ext.p_done_by, want, "{rate:?} k={k} n={n} {counting:?}");
+                    }
+                    // Unbounded expected attempts: K/p for plain counting.
+                    let p = ExtendedParams::new(k, 10, counting).unwrap();
+                    let e = extended_expected_attempts(&law, &p);
+                    let ps = law.p_success();
+                    if ps.is_zero() {
+                        assert_eq!(e, None);
+                    } else if counting == Counting::Successes || k == 1 {
+                        assert_eq!(e, Some(Exact::int(k) / ps));
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn extended_degrees_expected_attempts_by_first_step() {
+        // Rate 60: P(+1) = 30/100, P(+2) = 24/100, P(+3) = 6/100, P(0) = 40/100.
+        // e1 = 1/0.6; e2 = (1 + 0.3·e1)/0.6; e3 = (1 + 0.3·e2 + 0.24·e1)/0.6.
+        let law = law_for_rate::<Exact>(Rate::Roll(60), &opts());
+        let p = ExtendedParams::new(3, 10, Counting::Degrees).unwrap();
+        let e1 = q(5, 3);
+        let e2 = (q(1, 1) + q(3, 10) * &e1) / q(3, 5);
+        let e3 = (q(1, 1) + q(3, 10) * &e2 + q(24, 100) * &e1) / q(3, 5);
+        assert_eq!(extended_expected_attempts(&law, &p), Some(e3));
+    }
+
+    #[test]
+    fn extended_report_fields() {
+        // Seed: 4 successes needed (整地), STR 12 (5).
+        let rep = report::<Exact>(&Query {
+            check: ability(12, 5),
+            mode: Mode::Extended(ExtendedParams::new(4, 10, Counting::Successes).unwrap()),
+            options: opts(),
+        });
+        let Some(Field::Probs(by)) = rep.get("p_done_by") else {
+            panic!("p_done_by missing");
+        };
+        assert_eq!(by.len(), 10);
+        assert_eq!(by[3], q(3, 5).powi(4));
+        assert_eq!(rep.p_success, by[9]);
+        assert_eq!(rep.get("expected_rolls"), Some(&Field::Value(q(20, 3))));
+        let rep = report::<Exact>(&Query {
+            check: ability(12, 5),
+            mode: Mode::Extended(ExtendedParams::new(40, 10, Counting::Degrees).unwrap()),
+            options: opts(),
+        });
+        assert_eq!(rep.p_success, q(0, 1));
+        assert!(rep.notes.iter().any(|n| n.contains("cannot be reached")));
+    }
+
+    // ---- properties ----------------------------------------------------
+
+    #[test]
+    fn success_is_monotone() {
+        let o = opts();
+        let p = |c: Check| c.law::<Exact>(&o).p_success();
+        let levels = [None, Some(1), Some(2), Some(3), Some(5), Some(8)];
+        for a in 0..=30 {
+            for m in -6..=12 {
+                for g in [true, false] {
+                    // Ability.
+                    assert!(p(ability_g(a + 1, m, g)) >= p(ability_g(a, m, g)));
+                    assert!(p(ability_g(a, m + 1, g)) >= p(ability_g(a, m, g)));
+                }
+                for s in 0..=6 {
+                    for (i, r) in levels.iter().enumerate() {
+                        let here = p(skill(a, m, &[s], *r));
+                        assert!(p(skill(a + 1, m, &[s], *r)) >= here);
+                        assert!(p(skill(a, m + 1, &[s], *r)) >= here);
+                        assert!(p(skill(a, m, &[s + 1], *r)) >= here);
+                        if let Some(harder) = levels.get(i + 1) {
+                            assert!(p(skill(a, m, &[s], *harder)) <= here, "A={a} M={m} S={s}");
+                        }
+                    }
+                }
+            }
+        }
+        for rate in 0..=300 {
+            assert!(p(random(rate + 1)) >= p(random(rate)));
+        }
+    }
+
+    #[test]
+    fn every_law_sums_to_one() {
+        let o = opts();
+        for a in [0, 1, 7, 12, 20, 1000] {
+            for m in [-3, 0, 1, 5, 20] {
+                assert_eq!(ability(a, m).law::<Exact>(&o).total(), q(1, 1));
+                for r in [None, Some(1), Some(5)] {
+                    assert_eq!(skill(a, m, &[0], r).law::<Exact>(&o).total(), q(1, 1));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn invalid_inputs_name_the_flag() {
+        let bad = |spec| Check::new(spec).unwrap_err().to_string();
+        let base = AbilityCheck {
+            ability: 12,
+            supporters: vec![],
+            multiplier: 5,
+            modifiers: vec![],
+            guarantee: true,
+        };
+        assert!(bad(CheckSpec::Ability(AbilityCheck {
+            ability: -1,
+            ..base.clone()
+        }))
+        .contains("--ability"));
+        assert!(bad(CheckSpec::Ability(AbilityCheck {
+            supporters: vec![2000],
+            ..base.clone()
+        }))
+        .contains("--supporter"));
+        assert!(bad(CheckSpec::Ability(AbilityCheck {
+            modifiers: vec![-5000],
+            ..base
+        }))
+        .contains("--modifier"));
+        assert!(bad(CheckSpec::Random { rate: -1 }).contains("--rate"));
+        assert!(bad(CheckSpec::Skill(SkillCheck {
+            ability: 10,
+            supporters: vec![],
+            multiplier: 5,
+            modifiers: vec![],
+            skill_levels: vec![1],
+            required_level: Some(0),
+        }))
+        .contains("--required-level"));
+        assert!(ExtendedParams::new(0, 10, Counting::Successes).is_err());
+        assert!(ExtendedParams::new(1, 0, Counting::Successes).is_err());
+    }
+}

@@ -1,0 +1,175 @@
+//! The statistics of a verification: chi-square goodness of fit of
+//! simulated counts against the exact law, the largest per-outcome deviation
+//! in standard errors, and the Holm–Bonferroni correction that holds the
+//! family-wise error of a whole run at α.
+
+use statrs::distribution::{ChiSquared, ContinuousCDF};
+
+/// Cells whose expected count is below this are pooled together.
+pub const MIN_EXPECTED: f64 = 5.0;
+
+/// The comparison of one parameter point's counts with its exact law.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fit {
+    /// Number of trials.
+    pub trials: u64,
+    /// Pearson's chi-square statistic over the pooled cells.
+    pub chi_square: f64,
+    /// Degrees of freedom (pooled cells − 1).
+    pub df: usize,
+    /// P(χ²_df ≥ statistic).
+    pub p_value: f64,
+    /// Largest |observed − expected| / standard error over the outcomes,
+    /// each outcome's count being binomial.
+    pub max_dev_sigma: f64,
+    /// The outcome with the largest deviation.
+    pub worst_cell: usize,
+    /// Simulated count in a cell whose exact probability is zero (an
+    /// outcome the exact law says cannot happen): an immediate failure.
+    pub impossible_hits: u64,
+}
+
+/// Compare `counts` (one per outcome) with the exact probabilities `p`.
+///
+/// Cells with expected count below [`MIN_EXPECTED`] are pooled, smallest
+/// first, until the pool reaches it; if fewer than two cells remain the test
+/// has no degrees of freedom and the p-value is 1.
+pub fn fit(counts: &[u64], p: &[f64]) -> Fit {
+    assert_eq!(counts.len(), p.len(), "one probability per count");
+    let n: u64 = counts.iter().sum();
+    let nf = n as f64;
+    let mut impossible_hits = 0;
+    let mut max_dev_sigma = 0.0f64;
+    let mut worst_cell = 0;
+    for (i, (&c, &pi)) in counts.iter().zip(p).enumerate() {
+        if pi <= 0.0 {
+            impossible_hits += c;
+            continue;
+        }
+        let se = (nf * pi * (1.0 - pi)).sqrt();
+        let dev = if se > 0.0 {
+            (c as f64 - nf * pi).abs() / se
+        } else {
+            0.0
+        };
+        if dev > max_dev_sigma {
+            max_dev_sigma = dev;
+            worst_cell = i;
+        }
+    }
+    // Pool sparse cells: sort by expected count, merge the small ones.
+    let mut cells: Vec<(f64, f64)> = counts
+        .iter()
+        .zip(p)
+        .filter(|(_, &pi)| pi > 0.0)
+        .map(|(&c, &pi)| (nf * pi, c as f64))
+        .collect();
+    cells.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut pooled: Vec<(f64, f64)> = Vec::new();
+    let mut acc = (0.0, 0.0);
+    for (e, o) in cells {
+        if acc.0 < MIN_EXPECTED {
+            acc = (acc.0 + e, acc.1 + o);
+        } else {
+            pooled.push((e, o));
+        }
+    }
+    if acc.0 > 0.0 {
+        if acc.0 < MIN_EXPECTED && !pooled.is_empty() {
+            // Still too small: merge into the smallest regular cell.
+            pooled[0].0 += acc.0;
+            pooled[0].1 += acc.1;
+        } else {
+            pooled.push(acc);
+        }
+    }
+    let chi_square: f64 = pooled.iter().map(|(e, o)| (o - e) * (o - e) / e).sum();
+    let df = pooled.len().saturating_sub(1);
+    let p_value = if df == 0 {
+        1.0
+    } else {
+        ChiSquared::new(df as f64)
+            .map(|d| d.sf(chi_square))
+            .unwrap_or(f64::NAN)
+    };
+    Fit {
+        trials: n,
+        chi_square,
+        df,
+        p_value,
+        max_dev_sigma,
+        worst_cell,
+        impossible_hits,
+    }
+}
+
+/// Holm–Bonferroni: which of the p-values are rejected at family-wise
+/// error `alpha`. Returns one flag per p-value, in input order.
+pub fn holm_reject(p_values: &[f64], alpha: f64) -> Vec<bool> {
+    let m = p_values.len();
+    let mut order: Vec<usize> = (0..m).collect();
+    order.sort_by(|&a, &b| p_values[a].total_cmp(&p_values[b]));
+    let mut reject = vec![false; m];
+    for (rank, &i) in order.iter().enumerate() {
+        let p = p_values[i];
+        // NaN p-values are treated as rejections.
+        if p.is_nan() || p <= alpha / (m - rank) as f64 {
+            reject[i] = true;
+        } else {
+            break;
+        }
+    }
+    reject
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn perfect_counts_fit() {
+        let f = fit(&[500, 300, 200], &[0.5, 0.3, 0.2]);
+        assert_eq!(f.chi_square, 0.0);
+        assert_eq!(f.df, 2);
+        assert!((f.p_value - 1.0).abs() < 1e-12);
+        assert_eq!(f.impossible_hits, 0);
+    }
+
+    #[test]
+    fn known_chi_square_value() {
+        // Fair die, 600 rolls: counts 90,110,100,100,95,105.
+        // χ² = (100+100+0+0+25+25)/100 = 2.5 with 5 df; P(χ²₅ ≥ 2.5) = 0.7765.
+        let f = fit(&[90, 110, 100, 100, 95, 105], &[1.0 / 6.0; 6]);
+        assert!((f.chi_square - 2.5).abs() < 1e-12);
+        assert_eq!(f.df, 5);
+        assert!((f.p_value - 0.776_5).abs() < 1e-3, "{}", f.p_value);
+    }
+
+    #[test]
+    fn sparse_cells_are_pooled() {
+        // Expected 1 and 2 in two cells: pooled into one cell of 3, then
+        // merged with the smallest regular cell.
+        let f = fit(&[1, 2, 497, 500], &[0.001, 0.002, 0.497, 0.5]);
+        assert_eq!(f.df, 1);
+    }
+
+    #[test]
+    fn impossible_outcomes_are_counted() {
+        let f = fit(&[10, 1], &[1.0, 0.0]);
+        assert_eq!(f.impossible_hits, 1);
+    }
+
+    #[test]
+    fn holm_is_stepwise() {
+        // α = 0.05, m = 3: thresholds 0.0167, 0.025, 0.05.
+        assert_eq!(
+            holm_reject(&[0.01, 0.02, 0.04], 0.05),
+            vec![true, true, true]
+        );
+        assert_eq!(
+            holm_reject(&[0.01, 0.03, 0.04], 0.05),
+            vec![true, false, false]
+        );
+        assert_eq!(holm_reject(&[0.2, 0.01], 0.05), vec![false, true]);
+    }
+}
