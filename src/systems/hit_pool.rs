@@ -1911,7 +1911,7 @@ mod tests {
                     * Weight::powi(&q(1, 6), o as u32)
                     * Weight::powi(&q(1, 2), (100 - o) as u32);
             }
-            binom = binom * q(100 - o, o + 1);
+            binom *= q(100 - o, o + 1);
         }
         assert_eq!(last.p_critical_glitch, crit);
         assert_eq!(last.hits[100], Weight::powi(&q(1, 3), 100));
