@@ -1,6 +1,6 @@
 //! `hantei odds hit-pool`: flags for the Nd6 hit pool (seed 004,
 //! ダイス・プール判定). Validates the flags, builds a
-//! [`Check`](crate::systems::hit_pool::Check) and asks the system module for
+//! [`Check`] and asks the system module for
 //! its report; no math here.
 
 use crate::report::Report;

@@ -75,6 +75,18 @@
 //!   and the threshold is the target; `--buy` takes no Edge, helpers,
 //!   contest or extended test.
 //!
+//! # Exact laws
+//!
+//! [`Joint`] is the dense joint law of (hits, glitch score), the score being
+//! `2 × ones counted − dice counted` (so a glitch is `score ≥ 0`, or `> 0`).
+//! Plain and second-chance dice use the trinomial law in closed form;
+//! exploding dice are added one at a time, the chain of explosions summed by
+//! a geometric recurrence (cost linear in the table per die). [`roll_law`]
+//! collapses it into hits × glitch status; [`all_pools`] is the fast path for
+//! every plain pool `1..=max` at once (O(max²)). Exact mode handles plain
+//! pools of 100 in well under a second; exploding pools are exact too but
+//! slow beyond about 20 dice (big fractions with many terms).
+//!
 //! # Rolling order (for [`classify`] and samplers)
 //!
 //! Faces are given in the order rolled: each helper's pool, then the leader's
