@@ -1,1 +1,2047 @@
-//! (being written)
+//! `hit-pool` — ダイス・プール判定 (seed 004, Shadowrun 4th edition rules).
+//!
+//! # The rule
+//!
+//! Roll a dice pool (ダイス・プール) of `n` six-sided dice, `n` = attribute +
+//! skill + modifiers (no skill, デフォルティング: attribute − 1 + modifiers).
+//! Every die showing 5 or 6 is a hit (Hit). Every die showing 1 is a one.
+//!
+//! * Glitch (グリッチ, 事故): half or more of the dice rolled show 1
+//!   (`2 × ones ≥ dice`). Option [`GlitchRule`]: `half-or-more` (default, the
+//!   seed's and Shadowrun 4's rule) or `more-than-half` (Shadowrun 5,
+//!   `2 × ones > dice`).
+//! * Critical glitch (クリティカル・グリッチ): a glitch with no hit at all.
+//! * Success test (成功テスト): success iff hits ≥ threshold `t` (基準値);
+//!   net hits (差し引きHit) = hits − t; critical success (決定的成功) iff net
+//!   hits ≥ 4.
+//! * Tiers, worst first ([`Outcome`]): `critical_glitch` (whatever the
+//!   threshold), `failure`, `success`, `critical_success`. A non-critical
+//!   glitch does not change the tier; it is reported as `p_glitch` (every
+//!   glitch, critical ones included) next to `p_critical_glitch`.
+//! * Buying hits (成功数の購入, [`Check::Buy`]): `floor(n/4)` hits, no roll,
+//!   no glitch.
+//! * Limit (option, Shadowrun 5): hits above the limit are cut after the
+//!   glitch (and the critical glitch, on the raw hits) has been judged. The
+//!   limit applies to every kind of roll, Edge included (Shadowrun 5's "Push
+//!   the Limit" ignores limits: model it by giving no limit).
+//! * Opposed test (対抗テスト, [`Check::Opposed`]): net = hits_A − hits_B;
+//!   P(A>B), P(tie), P(A<B) with a tie rule (default `defender`: ties go to
+//!   the defender). `p_critical` there is P(net ≥ 4).
+//! * Extended test (連続テスト, [`Check::Extended`]): roll again and again,
+//!   summing hits, until the sum reaches the threshold; at most `max_rolls`
+//!   rolls (default: the pool size, as the seed suggests). Option `shrink`
+//!   (Shadowrun 5): one die fewer per roll after the first. Option
+//!   `critical_glitch_ends`: a critical glitch fails the whole test.
+//! * Teamwork (協力テスト): each helper rolls its own pool first; each hit adds
+//!   one die to the leader's pool, optionally capped at the leader's skill
+//!   (`team_cap`). Helpers' glitches do not affect the leader (the seed says
+//!   nothing about them). The law is the exact mixture over the added dice.
+//! * Edge (エッジ, one use per test, [`EdgeUse`]):
+//!   - `push`: add Edge dice before the roll; every six explodes (6のルール: a
+//!     six rolls one more die, which can explode again);
+//!   - `push-after`: add Edge dice after the roll; only those dice explode;
+//!   - `second-chance`: reroll every die that is not a hit, once;
+//!   - `negate-glitch` (事故を無効にする): the glitch is cancelled. Option
+//!     [`NegatedCritical`]: a critical glitch is cancelled too (`cancel`,
+//!     default, the seed: the accident is negated) or only downgraded to a
+//!     plain glitch (`downgrade`, Shadowrun 4A).
+//!   - long shot (大穴テスト): a pool ≤ 0 can roll only with Edge: with `push`
+//!     or `push-after`, the Edge dice alone are rolled and sixes explode.
+//!
+//! # Decisions where the texts are silent
+//!
+//! * Pool ≤ 0 without a long shot (no Edge, or `second-chance` /
+//!   `negate-glitch`): no roll is possible; the test fails (`failure` with
+//!   probability 1, even at threshold 0), 0 hits, no glitch; the report says
+//!   so in a note. In a contest such a side has 0 hits.
+//! * Teamwork: the leader's pool after the helpers' dice decides whether a
+//!   roll is possible; Edge applies to the leader's roll.
+//! * `--edge` without `--edge-use` means `push`.
+//! * Exploding dice and glitches ([`ExplodeGlitch`]): `all-dice` (default:
+//!   the ones among every die rolled against the number of dice rolled),
+//!   `original-pool` (ones among every die against the dice of the first
+//!   roll, Edge dice included), `bcdice` (BCDice: ones of the first roll only
+//!   against every die rolled). With `push-after` the first roll is the pool
+//!   plus the Edge dice.
+//! * `second-chance`: the glitch is judged on the final dice (kept hits and
+//!   rerolls), against the pool size.
+//! * Exploding dice are unbounded. The exact law is cut where the hits of the
+//!   exploding dice exceed a cap `H` (every explosion comes from a six, a hit,
+//!   so this also bounds the explosions), with `H` the smallest cap whose
+//!   dropped mass is at most `tail_eps` (default 1e-15). The dropped mass is
+//!   reported exactly as `tail_mass`; every other probability is that of the
+//!   truncated law (they sum to 1 − `tail_mass`).
+//! * Extended tests take no Edge and no helpers (Edge is one use per test),
+//!   and the threshold is the target; `--buy` takes no Edge, helpers,
+//!   contest or extended test.
+//!
+//! # Exact laws
+//!
+//! [`Joint`] is the dense joint law of (hits, glitch score), the score being
+//! `2 × ones counted − dice counted` (so a glitch is `score ≥ 0`, or `> 0`).
+//! Plain and second-chance dice use the trinomial law in closed form;
+//! exploding dice are added one at a time, the chain of explosions summed by
+//! a geometric recurrence (cost linear in the table per die). [`roll_law`]
+//! collapses it into hits × glitch status; [`all_pools`] is the fast path for
+//! every plain pool `1..=max` at once (O(max²)). Exact mode handles plain
+//! pools of 100 in well under a second; exploding pools are exact too but
+//! slow beyond about 20 dice (big fractions with many terms).
+//!
+//! # Rolling order (for [`classify`] and samplers)
+//!
+//! Faces are given in the order rolled: each helper's pool, then the leader's
+//! plain dice (the pool, or nothing with `push`), then the exploding first
+//! roll (the Edge dice; the pool plus Edge with `push`), then one more die per
+//! six of the previous exploding group, group by group (BCDice's order). With
+//! `second-chance`, the pool's faces are followed by one reroll per non-hit,
+//! in order. [`dice_needed`] says how many more dice a partial roll needs.
+
+use crate::contest::{compare, Comparison, TieRule};
+use crate::error::{check_min, check_range, Error, Result};
+use crate::extended;
+use crate::pmf::Pmf;
+use crate::report::{Field, Report};
+use crate::tier::{Tier, TierLaw};
+use crate::weight::Weight;
+
+/// System id.
+pub const ID: &str = "hit-pool";
+/// Japanese name of the check.
+pub const NAME_JA: &str = "ダイス・プール判定";
+/// Net hits needed for a critical success (決定的成功).
+pub const CRITICAL_NET_HITS: u32 = 4;
+/// Smallest pool accepted.
+pub const POOL_MIN: i64 = -100;
+/// Largest pool accepted.
+pub const POOL_MAX: i64 = 300;
+/// Largest Edge accepted.
+pub const EDGE_MAX: i64 = 50;
+/// Largest threshold or limit accepted.
+pub const HITS_MAX: i64 = 1000;
+/// Default `tail_eps` for exploding dice.
+pub const DEFAULT_TAIL_EPS: f64 = 1e-15;
+
+// ---------------------------------------------------------------------------
+// Options and tiers
+
+/// Outcome of a success test, worst first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Outcome {
+    /// Glitch with no hit (クリティカル・グリッチ).
+    CriticalGlitch,
+    /// Hits below the threshold, or no roll possible (失敗).
+    Failure,
+    /// Hits ≥ threshold, net hits < 4 (成功).
+    Success,
+    /// Net hits ≥ 4 (決定的成功).
+    CriticalSuccess,
+}
+
+impl Tier for Outcome {
+    const ALL: &'static [Self] = &[
+        Outcome::CriticalGlitch,
+        Outcome::Failure,
+        Outcome::Success,
+        Outcome::CriticalSuccess,
+    ];
+    fn key(self) -> &'static str {
+        match self {
+            Outcome::CriticalGlitch => "critical_glitch",
+            Outcome::Failure => "failure",
+            Outcome::Success => "success",
+            Outcome::CriticalSuccess => "critical_success",
+        }
+    }
+    fn en(self) -> &'static str {
+        match self {
+            Outcome::CriticalGlitch => "critical glitch",
+            Outcome::Failure => "failure",
+            Outcome::Success => "success",
+            Outcome::CriticalSuccess => "critical success",
+        }
+    }
+    fn ja(self) -> &'static str {
+        match self {
+            Outcome::CriticalGlitch => "クリティカル・グリッチ",
+            Outcome::Failure => "失敗",
+            Outcome::Success => "成功",
+            Outcome::CriticalSuccess => "決定的成功",
+        }
+    }
+    fn is_success(self) -> bool {
+        matches!(self, Outcome::Success | Outcome::CriticalSuccess)
+    }
+}
+
+/// When ones make a glitch.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum GlitchRule {
+    /// `2 × ones ≥ dice` (seed, Shadowrun 4).
+    #[default]
+    HalfOrMore,
+    /// `2 × ones > dice` (Shadowrun 5).
+    MoreThanHalf,
+}
+
+/// How ones are counted when dice explode.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExplodeGlitch {
+    /// Ones among all dice rolled, against the number of dice rolled.
+    #[default]
+    AllDice,
+    /// Ones among all dice rolled, against the dice of the first roll.
+    OriginalPool,
+    /// BCDice: ones of the first roll only, against every die rolled.
+    Bcdice,
+}
+
+/// How an Edge point is used.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum EdgeUse {
+    /// Add Edge dice before the roll; all sixes explode.
+    #[default]
+    Push,
+    /// Add Edge dice after the roll; only those sixes explode.
+    PushAfter,
+    /// Reroll every non-hit once.
+    SecondChance,
+    /// Cancel the glitch (事故を無効にする).
+    NegateGlitch,
+}
+
+/// What `negate-glitch` does to a critical glitch.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum NegatedCritical {
+    /// Cancelled like any glitch (the seed).
+    #[default]
+    Cancel,
+    /// Downgraded to a plain glitch (Shadowrun 4A).
+    Downgrade,
+}
+
+/// Who takes a tie in an opposed test.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum TieRuleOpt {
+    /// The defender (Shadowrun).
+    #[default]
+    Defender,
+    /// The attacker.
+    Attacker,
+    /// Roll again until someone wins.
+    Reroll,
+    /// Report ties separately.
+    Separate,
+}
+
+impl TieRuleOpt {
+    fn rule(self) -> TieRule {
+        match self {
+            TieRuleOpt::Defender => TieRule::Second,
+            TieRuleOpt::Attacker => TieRule::First,
+            TieRuleOpt::Reroll => TieRule::Reroll,
+            TieRuleOpt::Separate => TieRule::Separate,
+        }
+    }
+}
+
+/// Glitch status of one roll.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Glitch {
+    /// No glitch.
+    None = 0,
+    /// A glitch (グリッチ) that is not critical.
+    Glitch = 1,
+    /// A critical glitch (クリティカル・グリッチ).
+    Critical = 2,
+}
+
+fn option_name<T: clap::ValueEnum>(v: T) -> String {
+    v.to_possible_value()
+        .map(|p| p.get_name().to_string())
+        .unwrap_or_default()
+}
+
+// ---------------------------------------------------------------------------
+// Parameters
+
+/// An Edge use with its number of dice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Edge {
+    /// Edge rating (dice added by `push` / `push-after` and the long shot).
+    pub dice: u32,
+    /// How the point is used.
+    pub use_: EdgeUse,
+}
+
+/// One side's roll: pool, options, Edge, helpers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Roll {
+    /// Pool `n` (attribute + skill + modifiers); may be ≤ 0.
+    pub pool: i64,
+    /// Hits above this are cut (after the glitch is judged).
+    pub limit: Option<u32>,
+    /// When ones make a glitch.
+    pub glitch_rule: GlitchRule,
+    /// How ones are counted when dice explode.
+    pub explode_glitch: ExplodeGlitch,
+    /// What `negate-glitch` does to a critical glitch.
+    pub negated_critical: NegatedCritical,
+    /// Edge use, if any.
+    pub edge: Option<Edge>,
+    /// Helpers' pools (teamwork), rolled before the leader.
+    pub helpers: Vec<i64>,
+    /// Cap on the dice helpers add (the leader's skill).
+    pub team_cap: Option<u32>,
+    /// Largest dropped mass allowed when dice explode.
+    pub tail_eps: f64,
+}
+
+impl Roll {
+    /// A plain roll of `pool` dice with every option at its default.
+    pub fn new(pool: i64) -> Result<Self> {
+        check_range("--pool", pool, POOL_MIN, POOL_MAX)?;
+        Ok(Roll {
+            pool,
+            limit: None,
+            glitch_rule: GlitchRule::default(),
+            explode_glitch: ExplodeGlitch::default(),
+            negated_critical: NegatedCritical::default(),
+            edge: None,
+            helpers: Vec::new(),
+            team_cap: None,
+            tail_eps: DEFAULT_TAIL_EPS,
+        })
+    }
+
+    /// Set the limit (Shadowrun 5).
+    pub fn with_limit(mut self, limit: i64) -> Result<Self> {
+        check_range("--limit", limit, 0, HITS_MAX)?;
+        self.limit = Some(limit as u32);
+        Ok(self)
+    }
+
+    /// Set the glitch rule.
+    pub fn with_glitch_rule(mut self, rule: GlitchRule) -> Self {
+        self.glitch_rule = rule;
+        self
+    }
+
+    /// Set how ones are counted when dice explode.
+    pub fn with_explode_glitch(mut self, mode: ExplodeGlitch) -> Self {
+        self.explode_glitch = mode;
+        self
+    }
+
+    /// Set what `negate-glitch` does to a critical glitch.
+    pub fn with_negated_critical(mut self, mode: NegatedCritical) -> Self {
+        self.negated_critical = mode;
+        self
+    }
+
+    /// Use Edge (`dice` = the Edge rating).
+    pub fn with_edge(mut self, dice: i64, use_: EdgeUse) -> Result<Self> {
+        check_range("--edge", dice, 0, EDGE_MAX)?;
+        self.edge = Some(Edge {
+            dice: dice as u32,
+            use_,
+        });
+        Ok(self)
+    }
+
+    /// Add teamwork helpers (their pools) and an optional cap on the added
+    /// dice.
+    pub fn with_helpers(mut self, helpers: &[i64], team_cap: Option<i64>) -> Result<Self> {
+        for &h in helpers {
+            check_range("--helper", h, POOL_MIN, POOL_MAX)?;
+        }
+        if let Some(c) = team_cap {
+            check_range("--team-cap", c, 0, POOL_MAX)?;
+        }
+        self.helpers = helpers.to_vec();
+        self.team_cap = team_cap.map(|c| c as u32);
+        Ok(self)
+    }
+
+    /// Set the largest dropped mass allowed for exploding dice.
+    pub fn with_tail_eps(mut self, eps: f64) -> Result<Self> {
+        if !(1e-30..=0.5).contains(&eps) {
+            return Err(Error::param("--tail-eps", eps, "allowed 1e-30..=0.5"));
+        }
+        self.tail_eps = eps;
+        Ok(self)
+    }
+
+    /// The same roll with another pool (extended tests shrink the pool).
+    fn with_pool(&self, pool: i64) -> Self {
+        Roll {
+            pool,
+            ..self.clone()
+        }
+    }
+
+    /// Whether any dice can explode.
+    fn explodes(&self) -> bool {
+        matches!(
+            self.edge,
+            Some(Edge {
+                use_: EdgeUse::Push | EdgeUse::PushAfter,
+                ..
+            })
+        )
+    }
+
+    /// The dice the leader rolls with `pool` dice after teamwork.
+    fn layout(&self, pool: i64) -> Layout {
+        let n = pool.max(0) as u32;
+        let (plain, exploding, second_chance) = match self.edge {
+            None => (n, 0, false),
+            Some(Edge { dice, use_ }) => match use_ {
+                EdgeUse::Push => (0, if pool > 0 { n + dice } else { dice }, false),
+                EdgeUse::PushAfter => (n, dice, false),
+                EdgeUse::SecondChance => (n, 0, true),
+                EdgeUse::NegateGlitch => (n, 0, false),
+            },
+        };
+        Layout {
+            plain,
+            exploding,
+            second_chance,
+        }
+    }
+
+    /// Hits after the limit.
+    fn limited(&self, raw_hits: u32) -> u32 {
+        self.limit.map_or(raw_hits, |l| raw_hits.min(l))
+    }
+
+    /// The glitch status of a roll that glitched (or not) with `raw_hits`,
+    /// after `negate-glitch`.
+    fn status(&self, glitched: bool, raw_hits: u32) -> Glitch {
+        let g = match (glitched, raw_hits == 0) {
+            (false, _) => Glitch::None,
+            (true, false) => Glitch::Glitch,
+            (true, true) => Glitch::Critical,
+        };
+        match (self.edge, g) {
+            (
+                Some(Edge {
+                    use_: EdgeUse::NegateGlitch,
+                    ..
+                }),
+                Glitch::Critical,
+            ) if self.negated_critical == NegatedCritical::Downgrade => Glitch::Glitch,
+            (
+                Some(Edge {
+                    use_: EdgeUse::NegateGlitch,
+                    ..
+                }),
+                _,
+            ) => Glitch::None,
+            _ => g,
+        }
+    }
+}
+
+/// The leader's dice: plain (or second-chance) dice and exploding dice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Layout {
+    plain: u32,
+    exploding: u32,
+    second_chance: bool,
+}
+
+impl Layout {
+    fn rolls(&self) -> bool {
+        self.plain + self.exploding > 0
+    }
+}
+
+/// An extended test (連続テスト).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Extended {
+    /// The roll (no Edge, no helpers).
+    pub roll: Roll,
+    /// Hits to accumulate.
+    pub target: u32,
+    /// Most rolls allowed.
+    pub max_rolls: u32,
+    /// One die fewer per roll after the first (Shadowrun 5).
+    pub shrink: bool,
+    /// A critical glitch fails the whole test.
+    pub critical_glitch_ends: bool,
+}
+
+impl Extended {
+    /// An extended test; `max_rolls` defaults to the pool size (at least 1).
+    pub fn new(
+        roll: Roll,
+        target: i64,
+        max_rolls: Option<i64>,
+        shrink: bool,
+        critical_glitch_ends: bool,
+    ) -> Result<Self> {
+        check_range("--threshold", target, 0, HITS_MAX)?;
+        if roll.edge.is_some() || !roll.helpers.is_empty() {
+            return Err(Error::Conflict(
+                "--extended takes no --edge and no --helper (Edge is one use per test)".into(),
+            ));
+        }
+        let max_rolls = match max_rolls {
+            Some(m) => {
+                check_range("--max-rolls", m, 1, HITS_MAX)?;
+                m as u32
+            }
+            None => roll.pool.max(1) as u32,
+        };
+        Ok(Extended {
+            roll,
+            target: target as u32,
+            max_rolls,
+            shrink,
+            critical_glitch_ends,
+        })
+    }
+
+    /// The roll made at roll `i` (0-based): the pool shrinks with `shrink`.
+    pub fn roll_at(&self, i: usize) -> Roll {
+        if self.shrink {
+            self.roll.with_pool(self.roll.pool - i as i64)
+        } else {
+            self.roll.clone()
+        }
+    }
+}
+
+/// What `hantei odds hit-pool` computes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Check {
+    /// A success test against a threshold.
+    Success {
+        /// The roll.
+        roll: Roll,
+        /// Threshold (基準値).
+        threshold: u32,
+    },
+    /// Buying hits: `floor(pool / 4)` hits, no roll.
+    Buy {
+        /// The roll (only pool and limit matter).
+        roll: Roll,
+        /// Threshold.
+        threshold: u32,
+    },
+    /// An opposed test.
+    Opposed {
+        /// The active side.
+        attacker: Roll,
+        /// The passive side.
+        defender: Roll,
+        /// Who takes ties.
+        tie_rule: TieRuleOpt,
+    },
+    /// An extended test.
+    Extended(Extended),
+}
+
+/// Check a threshold value.
+pub fn threshold(t: i64) -> Result<u32> {
+    check_min("--threshold", t, 0)?;
+    check_range("--threshold", t, 0, HITS_MAX)?;
+    Ok(t as u32)
+}
+
+// ---------------------------------------------------------------------------
+// classify: the rule applied to rolled faces
+
+/// The verdict on one roll.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    /// Whether any dice were rolled (false: pool ≤ 0 and no long shot).
+    pub rolled: bool,
+    /// Hits after the limit.
+    pub hits: u32,
+    /// Hits before the limit.
+    pub raw_hits: u32,
+    /// Ones counted for the glitch (per [`ExplodeGlitch`]).
+    pub ones: u32,
+    /// Dice counted for the glitch (per [`ExplodeGlitch`]).
+    pub dice: u32,
+    /// Glitch status, after `negate-glitch`.
+    pub glitch: Glitch,
+}
+
+impl Verdict {
+    fn no_roll() -> Self {
+        Verdict {
+            rolled: false,
+            hits: 0,
+            raw_hits: 0,
+            ones: 0,
+            dice: 0,
+            glitch: Glitch::None,
+        }
+    }
+
+    /// The tier against threshold `t`.
+    pub fn tier(&self, t: u32) -> Outcome {
+        if !self.rolled {
+            Outcome::Failure
+        } else if self.glitch == Glitch::Critical {
+            Outcome::CriticalGlitch
+        } else if self.hits < t {
+            Outcome::Failure
+        } else if self.hits - t >= CRITICAL_NET_HITS {
+            Outcome::CriticalSuccess
+        } else {
+            Outcome::Success
+        }
+    }
+}
+
+/// Whether `ones` out of `dice` make a glitch under `rule`.
+pub fn is_glitch(rule: GlitchRule, ones: u32, dice: u32) -> bool {
+    dice > 0
+        && match rule {
+            GlitchRule::HalfOrMore => 2 * ones >= dice,
+            GlitchRule::MoreThanHalf => 2 * ones > dice,
+        }
+}
+
+/// Counts read off the faces of the leader's roll.
+#[derive(Clone, Copy, Debug, Default)]
+struct Counts {
+    hits: u32,
+    ones_first: u32,
+    ones_explosions: u32,
+    dice_first: u32,
+    dice_explosions: u32,
+}
+
+/// Parsing a partial roll: finished (verdict, faces used) or short of dice.
+enum Parse {
+    Done(Verdict, usize),
+    Need(usize),
+}
+
+/// Take the next `k` faces, or say how many are missing.
+fn take<'a>(faces: &'a [u32], pos: &mut usize, k: usize) -> std::result::Result<&'a [u32], usize> {
+    let rest = &faces[(*pos).min(faces.len())..];
+    if rest.len() < k {
+        return Err(k - rest.len());
+    }
+    *pos += k;
+    Ok(&rest[..k])
+}
+
+fn hits_in(faces: &[u32]) -> u32 {
+    faces.iter().filter(|&&f| f >= 5).count() as u32
+}
+
+fn ones_in(faces: &[u32]) -> u32 {
+    faces.iter().filter(|&&f| f == 1).count() as u32
+}
+
+fn parse(roll: &Roll, faces: &[u32]) -> Option<Parse> {
+    if faces.iter().any(|f| !(1..=6).contains(f)) {
+        return None;
+    }
+    let mut pos = 0;
+    let mut helper_hits = 0u32;
+    for &h in &roll.helpers {
+        match take(faces, &mut pos, h.max(0) as usize) {
+            Ok(f) => helper_hits += hits_in(f),
+            Err(k) => return Some(Parse::Need(k)),
+        }
+    }
+    let added = roll.team_cap.map_or(helper_hits, |c| helper_hits.min(c));
+    let layout = roll.layout(roll.pool + added as i64);
+    if !layout.rolls() {
+        return Some(Parse::Done(Verdict::no_roll(), pos));
+    }
+    let mut c = Counts::default();
+    let plain = match take(faces, &mut pos, layout.plain as usize) {
+        Ok(f) => f,
+        Err(k) => return Some(Parse::Need(k)),
+    };
+    c.dice_first += layout.plain;
+    if layout.second_chance {
+        let misses = plain.len() - hits_in(plain) as usize;
+        match take(faces, &mut pos, misses) {
+            Ok(rerolls) => {
+                c.hits += hits_in(plain) + hits_in(rerolls);
+                c.ones_first += ones_in(rerolls);
+            }
+            Err(k) => return Some(Parse::Need(k)),
+        }
+    } else {
+        c.hits += hits_in(plain);
+        c.ones_first += ones_in(plain);
+    }
+    let mut group = match take(faces, &mut pos, layout.exploding as usize) {
+        Ok(f) => f,
+        Err(k) => return Some(Parse::Need(k)),
+    };
+    c.dice_first += layout.exploding;
+    c.hits += hits_in(group);
+    c.ones_first += ones_in(group);
+    loop {
+        let sixes = group.iter().filter(|&&f| f == 6).count();
+        if sixes == 0 {
+            break;
+        }
+        group = match take(faces, &mut pos, sixes) {
+            Ok(f) => f,
+            Err(k) => return Some(Parse::Need(k)),
+        };
+        c.dice_explosions += sixes as u32;
+        c.hits += hits_in(group);
+        c.ones_explosions += ones_in(group);
+    }
+    Some(Parse::Done(judge(roll, c), pos))
+}
+
+/// The glitch counting, negation and limit applied to the counts.
+fn judge(roll: &Roll, c: Counts) -> Verdict {
+    let (ones, dice) = match roll.explode_glitch {
+        ExplodeGlitch::AllDice => (
+            c.ones_first + c.ones_explosions,
+            c.dice_first + c.dice_explosions,
+        ),
+        ExplodeGlitch::OriginalPool => (c.ones_first + c.ones_explosions, c.dice_first),
+        ExplodeGlitch::Bcdice => (c.ones_first, c.dice_first + c.dice_explosions),
+    };
+    Verdict {
+        rolled: true,
+        hits: roll.limited(c.hits),
+        raw_hits: c.hits,
+        ones,
+        dice,
+        glitch: roll.status(is_glitch(roll.glitch_rule, ones, dice), c.hits),
+    }
+}
+
+/// The verdict on one complete roll, faces in the order rolled (see the
+/// module doc): helpers' pools, the leader's plain dice, rerolls or the
+/// exploding first roll, then one die per six, group by group. `None` if a
+/// face is outside 1..=6 or the faces are not exactly one complete roll.
+pub fn classify_roll(roll: &Roll, faces: &[u32]) -> Option<Verdict> {
+    match parse(roll, faces)? {
+        Parse::Done(v, used) if used == faces.len() => Some(v),
+        _ => None,
+    }
+}
+
+/// The verdict and tier of a success test against threshold `t`.
+pub fn classify(roll: &Roll, t: u32, faces: &[u32]) -> Option<(Verdict, Outcome)> {
+    classify_roll(roll, faces).map(|v| (v, v.tier(t)))
+}
+
+/// How many more dice the partial roll `faces` needs (0 when it is
+/// complete). `None` if a face is outside 1..=6. A sampler rolls that many,
+/// appends them, and asks again.
+pub fn dice_needed(roll: &Roll, faces: &[u32]) -> Option<usize> {
+    Some(match parse(roll, faces)? {
+        Parse::Done(..) => 0,
+        Parse::Need(k) => k,
+    })
+}
+
+/// Net hits of an opposed test (attacker − defender) from both sides'
+/// faces; `None` if either roll is not complete and valid.
+pub fn classify_opposed(
+    attacker: &Roll,
+    attacker_faces: &[u32],
+    defender: &Roll,
+    defender_faces: &[u32],
+) -> Option<i64> {
+    let a = classify_roll(attacker, attacker_faces)?;
+    let d = classify_roll(defender, defender_faces)?;
+    Some(a.hits as i64 - d.hits as i64)
+}
+
+/// How an extended test went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExtendedVerdict {
+    /// Rolls made.
+    pub rolls: usize,
+    /// Whether the target was reached.
+    pub done: bool,
+    /// Whether a critical glitch ended the test.
+    pub aborted: bool,
+}
+
+/// Judge an extended test from its rolls (`rolls[i]` = the faces of roll
+/// `i`, made with [`Extended::roll_at`]). Rolls after the test has ended
+/// are not allowed. `None` if a roll is invalid or the sequence is not a
+/// whole test (too many rolls, or it stops while the test goes on).
+pub fn classify_extended(ext: &Extended, rolls: &[Vec<u32>]) -> Option<ExtendedVerdict> {
+    let mut sum = 0u32;
+    if ext.target == 0 {
+        return rolls.is_empty().then_some(ExtendedVerdict {
+            rolls: 0,
+            done: true,
+            aborted: false,
+        });
+    }
+    for (i, faces) in rolls.iter().enumerate() {
+        if i >= ext.max_rolls as usize {
+            return None;
+        }
+        let v = classify_roll(&ext.roll_at(i), faces)?;
+        let end = |done, aborted| {
+            (i + 1 == rolls.len()).then_some(ExtendedVerdict {
+                rolls: i + 1,
+                done,
+                aborted,
+            })
+        };
+        if ext.critical_glitch_ends && v.glitch == Glitch::Critical {
+            return end(false, true);
+        }
+        sum += v.hits;
+        if sum >= ext.target {
+            return end(true, false);
+        }
+    }
+    (rolls.len() == ext.max_rolls as usize).then_some(ExtendedVerdict {
+        rolls: rolls.len(),
+        done: false,
+        aborted: false,
+    })
+}
+
+// ---------------------------------------------------------------------------
+// The joint law: a dense table over (hits, glitch score)
+
+/// A dense 2-D law over (hits `h ≥ 0`, glitch score `s`): the joint law of
+/// hits and ones. The score is `2 × ones counted − dice counted`, so a roll
+/// glitches iff `s ≥ 0` (`half-or-more`) or `s > 0` (`more-than-half`); for
+/// plain dice `s = 2 × ones − n`, a one-to-one image of the trinomial law of
+/// (hits, ones).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Joint<W> {
+    s_lo: i64,
+    width: usize,
+    rows: Vec<Vec<W>>,
+}
+
+impl<W: Weight> Joint<W> {
+    fn empty() -> Self {
+        Joint {
+            s_lo: 0,
+            width: 0,
+            rows: Vec::new(),
+        }
+    }
+
+    /// No dice: 0 hits, score 0, certainly.
+    pub fn point() -> Self {
+        Joint {
+            s_lo: 0,
+            width: 1,
+            rows: vec![vec![W::one()]],
+        }
+    }
+
+    /// P(hits = h, score = s).
+    pub fn p(&self, h: usize, s: i64) -> W {
+        let i = s - self.s_lo;
+        match self.rows.get(h) {
+            Some(row) if i >= 0 && (i as usize) < self.width => row[i as usize].clone(),
+            _ => W::zero(),
+        }
+    }
+
+    /// Sum of all cells.
+    pub fn total(&self) -> W {
+        self.rows.iter().flatten().fold(W::zero(), |a, b| a + b)
+    }
+
+    /// Grow the frame to hold rows `< h_len` and scores `s_lo..=s_hi`.
+    fn grow(&mut self, h_len: usize, s_lo: i64, s_hi: i64) {
+        if self.width == 0 {
+            self.s_lo = s_lo;
+            self.width = (s_hi - s_lo + 1) as usize;
+        } else {
+            let lo = self.s_lo.min(s_lo);
+            let hi = (self.s_lo + self.width as i64 - 1).max(s_hi);
+            if lo < self.s_lo || hi > self.s_lo + self.width as i64 - 1 {
+                let width = (hi - lo + 1) as usize;
+                let off = (self.s_lo - lo) as usize;
+                for row in &mut self.rows {
+                    let mut r = vec![W::zero(); width];
+                    for (i, x) in row.drain(..).enumerate() {
+                        r[off + i] = x;
+                    }
+                    *row = r;
+                }
+                self.s_lo = lo;
+                self.width = width;
+            }
+        }
+        while self.rows.len() < h_len {
+            self.rows.push(vec![W::zero(); self.width]);
+        }
+    }
+
+    /// Add `w × src` shifted by `(dh, ds)`, dropping rows above `cap`.
+    fn add_shifted(&mut self, src: &Joint<W>, dh: usize, ds: i64, w: &W, cap: usize) {
+        let h_len = (src.rows.len() + dh).min(cap.saturating_add(1));
+        if h_len <= dh || src.width == 0 {
+            return;
+        }
+        self.grow(h_len, src.s_lo + ds, src.s_lo + ds + src.width as i64 - 1);
+        let off = (src.s_lo + ds - self.s_lo) as usize;
+        for (h, row) in src.rows.iter().enumerate().take(h_len - dh) {
+            let target = &mut self.rows[h + dh][off..off + src.width];
+            for (t, x) in target.iter_mut().zip(row) {
+                if !x.is_zero() {
+                    *t += x.clone() * w;
+                }
+            }
+        }
+    }
+
+    /// The law of the sum of two independent tables, rows above `cap`
+    /// dropped.
+    fn convolve(&self, other: &Joint<W>, cap: usize) -> Joint<W> {
+        let mut out = Joint::empty();
+        for (h, row) in other.rows.iter().enumerate() {
+            for (i, x) in row.iter().enumerate() {
+                if !x.is_zero() {
+                    out.add_shifted(self, h, other.s_lo + i as i64, x, cap);
+                }
+            }
+        }
+        out
+    }
+
+    /// `n` non-exploding dice, each a hit with `p_hit`, a one with `p_one`
+    /// (else neither): the trinomial law, in closed form
+    /// `P(h, o) = Bin(n, p_hit)(h) · Bin(n − h, p_one / (1 − p_hit))(o)`,
+    /// at score `2o − n`.
+    pub fn plain(n: u32, p_hit: &W, p_one: &W) -> Self {
+        if n == 0 {
+            return Self::point();
+        }
+        let n_i = n as i64;
+        let miss = p_hit.complement();
+        let q = p_one.clone() / &miss;
+        let q_odds = q.clone() / &q.complement();
+        let hit_odds = p_hit.clone() / &miss;
+        let mut rows = Vec::with_capacity(n as usize + 1);
+        let mut ph = miss.powi(n);
+        for h in 0..=n_i {
+            let m = n_i - h;
+            let mut row = vec![W::zero(); 2 * n as usize + 1];
+            let mut po = ph.clone() * &q.complement().powi(m as u32);
+            for o in 0..=m {
+                row[(2 * o) as usize] = po.clone();
+                po = po * &W::ratio(m - o, o + 1) * &q_odds;
+            }
+            rows.push(row);
+            ph = ph * &W::ratio(n_i - h, h + 1) * &hit_odds;
+        }
+        Joint {
+            s_lo: -n_i,
+            width: 2 * n as usize + 1,
+            rows,
+        }
+    }
+
+    /// The geometric chain `Σ_y 6^-y · self` shifted by `(y, y·ds)`, rows
+    /// above `cap` dropped, by the recurrence `V(h,s) = U(h,s) + V(h−1,s−ds)/6`.
+    fn geometric(&self, ds: i64, cap: usize) -> Joint<W> {
+        let rows = cap + 1;
+        let extra = rows as i64 - 1;
+        let s_lo = self.s_lo + ds.min(0) * extra;
+        let width = self.width + (ds.abs() * extra) as usize;
+        let mut v = Joint {
+            s_lo,
+            width,
+            rows: vec![vec![W::zero(); width]; rows],
+        };
+        let sixth = W::ratio(1, 6);
+        let off = (self.s_lo - s_lo) as usize;
+        for h in 0..rows {
+            if let Some(row) = self.rows.get(h) {
+                for (i, x) in row.iter().enumerate() {
+                    v.rows[h][off + i] = x.clone();
+                }
+            }
+            if h > 0 {
+                let (done, rest) = v.rows.split_at_mut(h);
+                let prev = &done[h - 1];
+                for (j, cell) in rest[0].iter_mut().enumerate() {
+                    let from = j as i64 - ds;
+                    if from >= 0 && (from as usize) < width && !prev[from as usize].is_zero() {
+                        *cell += prev[from as usize].clone() * &sixth;
+                    }
+                }
+            }
+        }
+        v.trim()
+    }
+
+    /// Drop all-zero score columns at both ends and all-zero rows at the
+    /// top.
+    fn trim(mut self) -> Self {
+        while self
+            .rows
+            .last()
+            .is_some_and(|r| r.iter().all(|x| x.is_zero()))
+        {
+            self.rows.pop();
+        }
+        let used = |i: usize| self.rows.iter().any(|r| !r[i].is_zero());
+        let Some(first) = (0..self.width).find(|&i| used(i)) else {
+            return Joint::empty();
+        };
+        let last = (0..self.width).rev().find(|&i| used(i)).unwrap_or(first);
+        for row in &mut self.rows {
+            row.truncate(last + 1);
+            row.drain(..first);
+        }
+        self.s_lo += first as i64;
+        self.width = last - first + 1;
+        self
+    }
+
+    /// Roll one more exploding die (a die of the first roll whose sixes
+    /// explode), rows above `cap` dropped.
+    fn explode_step(&self, mode: ExplodeGlitch, cap: usize) -> Joint<W> {
+        let mut out = Joint::empty();
+        for (dh, ds, w) in face_kernel::<W>(first_score) {
+            out.add_shifted(self, dh, ds, &w, cap);
+        }
+        let mut six = Joint::empty();
+        six.add_shifted(self, 1, first_score(6), &W::ratio(1, 6), cap);
+        let chain = six.geometric(explosion_score(mode, 6), cap);
+        for (dh, ds, w) in face_kernel::<W>(|f| explosion_score(mode, f)) {
+            out.add_shifted(&chain, dh, ds, &w, cap);
+        }
+        out.trim()
+    }
+}
+
+/// Score of a die of the first roll: +1 for a one, −1 otherwise.
+fn first_score(face: u32) -> i64 {
+    if face == 1 {
+        1
+    } else {
+        -1
+    }
+}
+
+/// Score of an explosion die under each ones-counting convention.
+fn explosion_score(mode: ExplodeGlitch, face: u32) -> i64 {
+    match mode {
+        ExplodeGlitch::AllDice => first_score(face),
+        ExplodeGlitch::OriginalPool => 2 * (face == 1) as i64,
+        ExplodeGlitch::Bcdice => -1,
+    }
+}
+
+/// The non-six faces 1..=5 as `(hits, score, probability)`, equal cells
+/// merged.
+fn face_kernel<W: Weight>(score: impl Fn(u32) -> i64) -> Vec<(usize, i64, W)> {
+    let mut cells: Vec<(usize, i64, i64)> = Vec::new();
+    for face in 1..=5u32 {
+        let key = ((face >= 5) as usize, score(face));
+        match cells.iter_mut().find(|c| (c.0, c.1) == key) {
+            Some(c) => c.2 += 1,
+            None => cells.push((key.0, key.1, 1)),
+        }
+    }
+    cells
+        .into_iter()
+        .map(|(h, s, k)| (h, s, W::ratio(k, 6)))
+        .collect()
+}
+
+/// The law of the total hits of `e` exploding dice, cut above `cap`:
+/// `(P(hits = h) for h ≤ cap, P(hits > cap))`. One die gives 0 hits with
+/// 4/6 and `k ≥ 1` hits with `10/6^(k+1)`, so `P(one die > m) = 2/6^(m+1)`.
+pub fn exploding_hits<W: Weight>(e: u32, cap: usize) -> (Vec<W>, W) {
+    let mut law = vec![W::zero(); cap + 1];
+    law[0] = W::one();
+    let mut tail = W::zero();
+    let sixth = W::ratio(1, 6);
+    let first = W::ratio(10, 36);
+    for _ in 0..e {
+        // Mass that leaves the kept range: Σ_a law[a] · 2/6^(cap − a + 1).
+        let mut beyond = W::ratio(2, 6);
+        for a in (0..=cap).rev() {
+            if !law[a].is_zero() {
+                tail += law[a].clone() * &beyond;
+            }
+            beyond = beyond * &sixth;
+        }
+        // new[h] = 4/6·old[h] + Σ_{k≥1} old[h−k]·10/6^(k+1) (S by recurrence).
+        let mut s = W::zero();
+        let mut next = Vec::with_capacity(cap + 1);
+        for h in 0..=cap {
+            if h > 0 {
+                s = s * &sixth + &(law[h - 1].clone() * &first);
+            }
+            next.push(law[h].clone() * &W::ratio(4, 6) + &s);
+        }
+        law = next;
+    }
+    (law, tail)
+}
+
+/// The smallest cap on the hits of `e` exploding dice whose dropped mass is
+/// at most `eps` (chosen in `f64`, so `f64` and exact runs agree).
+pub fn explosion_cap(e: u32, eps: f64) -> usize {
+    let mut big = 2 * e as usize + 32;
+    loop {
+        let (law, tail) = exploding_hits::<f64>(e, big);
+        if tail <= eps * 1e-6 {
+            let mut t = tail;
+            for h in (0..=big).rev() {
+                if t + law[h] > eps {
+                    return h;
+                }
+                t += law[h];
+            }
+            return 0;
+        }
+        big *= 2;
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The law of one roll
+
+/// The law of one roll: for each hit count (after the limit), the
+/// probability of each [`Glitch`] status; plus the mass where no roll was
+/// possible and the truncated tail of exploding dice.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RollLaw<W> {
+    /// `by_hits[h][g]` = P(h hits, glitch status `g as usize`), rolled.
+    pub by_hits: Vec<[W; 3]>,
+    /// P(no roll possible) (0 hits, failure).
+    pub no_roll: W,
+    /// Mass dropped by truncating exploding dice (not in `by_hits`).
+    pub tail: W,
+}
+
+impl<W: Weight> RollLaw<W> {
+    fn zero() -> Self {
+        RollLaw {
+            by_hits: Vec::new(),
+            no_roll: W::zero(),
+            tail: W::zero(),
+        }
+    }
+
+    fn add_scaled(&mut self, other: &RollLaw<W>, w: &W) {
+        if self.by_hits.len() < other.by_hits.len() {
+            self.by_hits
+                .resize(other.by_hits.len(), [W::zero(), W::zero(), W::zero()]);
+        }
+        for (a, b) in self.by_hits.iter_mut().zip(&other.by_hits) {
+            for g in 0..3 {
+                a[g] += b[g].clone() * w;
+            }
+        }
+        self.no_roll += other.no_roll.clone() * w;
+        self.tail += other.tail.clone() * w;
+    }
+
+    /// P(exactly k hits), no-roll counted as 0 hits.
+    pub fn hits(&self) -> Vec<W> {
+        let mut v: Vec<W> = self
+            .by_hits
+            .iter()
+            .map(|r| r[0].clone() + &r[1] + &r[2])
+            .collect();
+        if v.is_empty() {
+            v.push(W::zero());
+        }
+        v[0] += &self.no_roll;
+        v
+    }
+
+    /// The hit count as a [`Pmf`] (a sub-distribution if truncated).
+    pub fn hits_pmf(&self) -> Pmf<W> {
+        Pmf::from_weights(0, self.hits())
+    }
+
+    fn sum_status(&self, g: Glitch) -> W {
+        self.by_hits
+            .iter()
+            .fold(W::zero(), |a, r| a + &r[g as usize])
+    }
+
+    /// P(glitch), critical glitches included.
+    pub fn p_glitch(&self) -> W {
+        self.sum_status(Glitch::Glitch) + self.sum_status(Glitch::Critical)
+    }
+
+    /// P(critical glitch).
+    pub fn p_critical_glitch(&self) -> W {
+        self.sum_status(Glitch::Critical)
+    }
+
+    /// Expected hits (of the truncated law).
+    pub fn expected_hits(&self) -> W {
+        self.hits()
+            .iter()
+            .enumerate()
+            .fold(W::zero(), |a, (k, p)| a + W::int(k as i64) * p)
+    }
+
+    /// The tiers against threshold `t`.
+    pub fn tiers(&self, t: u32) -> TierLaw<Outcome, W> {
+        let mut pairs = vec![(Outcome::Failure, self.no_roll.clone())];
+        for (h, r) in self.by_hits.iter().enumerate() {
+            let v = Verdict {
+                rolled: true,
+                hits: h as u32,
+                raw_hits: h as u32,
+                ones: 0,
+                dice: 0,
+                glitch: Glitch::None,
+            };
+            pairs.push((Outcome::CriticalGlitch, r[2].clone()));
+            pairs.push((v.tier(t), r[0].clone() + &r[1]));
+        }
+        TierLaw::from_pairs(pairs)
+    }
+}
+
+/// The joint law of the leader's dice, exploding hits cut above `cap`, and
+/// the exact mass dropped.
+fn layout_joint<W: Weight>(layout: Layout, mode: ExplodeGlitch, cap: usize) -> (Joint<W>, W) {
+    let mut j = Joint::point();
+    for _ in 0..layout.exploding {
+        j = j.explode_step(mode, cap);
+    }
+    let tail = if layout.exploding > 0 {
+        exploding_hits::<W>(layout.exploding, cap).1
+    } else {
+        W::zero()
+    };
+    // Second chance: a die ends a hit w.p. 1/3 + 2/3·1/3 = 5/9, a one w.p.
+    // 2/3·1/6 = 1/9.
+    let (p_hit, p_one) = if layout.second_chance {
+        (W::ratio(5, 9), W::ratio(1, 9))
+    } else {
+        (W::ratio(1, 3), W::ratio(1, 6))
+    };
+    let plain = Joint::plain(layout.plain, &p_hit, &p_one);
+    (j.convolve(&plain, usize::MAX), tail)
+}
+
+/// The law of the leader's roll with `pool` dice (teamwork already added),
+/// exploding hits cut above `cap` (`None`: chosen from `tail_eps`).
+fn leader_law<W: Weight>(roll: &Roll, pool: i64, cap: Option<usize>) -> RollLaw<W> {
+    let layout = roll.layout(pool);
+    if !layout.rolls() {
+        return RollLaw {
+            by_hits: Vec::new(),
+            no_roll: W::one(),
+            tail: W::zero(),
+        };
+    }
+    let cap = match (layout.exploding, cap) {
+        (0, _) => usize::MAX,
+        (_, Some(c)) => c,
+        (e, None) => explosion_cap(e, roll.tail_eps),
+    };
+    let (joint, tail) = layout_joint::<W>(layout, roll.explode_glitch, cap);
+    let threshold = match roll.glitch_rule {
+        GlitchRule::HalfOrMore => 0,
+        GlitchRule::MoreThanHalf => 1,
+    };
+    let mut law = RollLaw::zero();
+    law.tail = tail;
+    for (h, row) in joint.rows.iter().enumerate() {
+        let hits = roll.limited(h as u32) as usize;
+        if law.by_hits.len() <= hits {
+            law.by_hits
+                .resize(hits + 1, [W::zero(), W::zero(), W::zero()]);
+        }
+        for (i, p) in row.iter().enumerate() {
+            if !p.is_zero() {
+                let glitched = joint.s_lo + i as i64 >= threshold;
+                law.by_hits[hits][roll.status(glitched, h as u32) as usize] += p;
+            }
+        }
+    }
+    law
+}
+
+/// The law of one roll, teamwork included (exact mixture over the dice the
+/// helpers add).
+pub fn roll_law<W: Weight>(roll: &Roll) -> RollLaw<W> {
+    roll_law_capped(roll, None)
+}
+
+/// [`roll_law`] with the cap on exploding hits given (tests compare it with
+/// an enumeration cut at the same cap).
+fn roll_law_capped<W: Weight>(roll: &Roll, cap: Option<usize>) -> RollLaw<W> {
+    if roll.helpers.is_empty() {
+        return leader_law(roll, roll.pool, cap);
+    }
+    let hit = Pmf::bernoulli(W::ratio(1, 3));
+    let added = roll.helpers.iter().fold(Pmf::point(0), |acc, &h| {
+        acc.convolve(&hit.sum_n(h.max(0) as u32))
+    });
+    let added = match roll.team_cap {
+        Some(c) => added.map(|a| a.min(c as i64)),
+        None => added,
+    };
+    let mut law = RollLaw::zero();
+    for (a, p) in added.iter() {
+        if !p.is_zero() {
+            law.add_scaled(&leader_law(roll, roll.pool + a, cap), p);
+        }
+    }
+    law
+}
+
+// ---------------------------------------------------------------------------
+// Fast path: every pool at once
+
+/// Odds of a plain roll of `pool` dice.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PoolOdds<W> {
+    /// Pool size.
+    pub pool: usize,
+    /// `hits[k]` = P(exactly k hits).
+    pub hits: Vec<W>,
+    /// P(glitch), critical included.
+    pub p_glitch: W,
+    /// P(critical glitch).
+    pub p_critical_glitch: W,
+}
+
+/// Plain-roll odds for every pool `1..=max`, computed incrementally: one
+/// die is convolved in per step into three dense arrays (hits ~ Bin(n, 1/3),
+/// ones ~ Bin(n, 1/6), and P(0 hits, o ones)), so the whole table costs
+/// O(max²). P(glitch) = P(ones ≥ o*), P(critical glitch) = P(0 hits, ones ≥
+/// o*) with o* = ⌈n/2⌉ (`half-or-more`) or ⌊n/2⌋+1 (`more-than-half`).
+pub fn all_pools<W: Weight>(max: usize, rule: GlitchRule) -> Vec<PoolOdds<W>> {
+    let (third, two_thirds) = (W::ratio(1, 3), W::ratio(2, 3));
+    let (sixth, five_sixths, half) = (W::ratio(1, 6), W::ratio(5, 6), W::ratio(1, 2));
+    let mut hits = vec![W::zero(); max + 1];
+    let mut ones = vec![W::zero(); max + 1];
+    let mut dry = vec![W::zero(); max + 1]; // P(0 hits, o ones)
+    hits[0] = W::one();
+    ones[0] = W::one();
+    dry[0] = W::one();
+    let mut out = Vec::with_capacity(max);
+    for n in 1..=max {
+        for k in (1..=n).rev() {
+            hits[k] = hits[k].clone() * &two_thirds + &(hits[k - 1].clone() * &third);
+            ones[k] = ones[k].clone() * &five_sixths + &(ones[k - 1].clone() * &sixth);
+            dry[k] = dry[k].clone() * &half + &(dry[k - 1].clone() * &sixth);
+        }
+        hits[0] = hits[0].clone() * &two_thirds;
+        ones[0] = ones[0].clone() * &five_sixths;
+        dry[0] = dry[0].clone() * &half;
+        let o_star = match rule {
+            GlitchRule::HalfOrMore => n.div_ceil(2),
+            GlitchRule::MoreThanHalf => n / 2 + 1,
+        };
+        let sum = |v: &[W]| v[o_star..=n].iter().fold(W::zero(), |a, b| a + b);
+        out.push(PoolOdds {
+            pool: n,
+            hits: hits[..=n].to_vec(),
+            p_glitch: sum(&ones),
+            p_critical_glitch: sum(&dry),
+        });
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------
+// Reports
+
+fn roll_params<W: Weight>(mut r: Report<W>, prefix: &str, roll: &Roll) -> Report<W> {
+    let p = |name: &str| format!("{prefix}{name}");
+    let (edge, edge_use) = match roll.edge {
+        Some(e) => (
+            serde_json::Value::from(e.dice),
+            serde_json::Value::from(option_name(e.use_)),
+        ),
+        None => (serde_json::Value::Null, serde_json::Value::Null),
+    };
+    r = r
+        .param(&p("pool"), roll.pool)
+        .param(&p("limit"), roll.limit)
+        .param(&p("edge"), edge)
+        .param(&p("edge_use"), edge_use);
+    if prefix.is_empty() {
+        r = r
+            .param("glitch_rule", option_name(roll.glitch_rule))
+            .param("explode_glitch", option_name(roll.explode_glitch))
+            .param("negate_critical", option_name(roll.negated_critical))
+            .param("tail_eps", roll.tail_eps);
+    }
+    r.param(&p("helpers"), roll.helpers.clone())
+        .param(&p("team_cap"), roll.team_cap)
+}
+
+fn roll_notes<W: Weight>(mut r: Report<W>, roll: &Roll, law: &RollLaw<W>, who: &str) -> Report<W> {
+    if !law.no_roll.is_zero() {
+        r = r.note(format!(
+            "{who}pool ≤ 0 and no long shot (push/push-after with Edge): no roll is possible \
+             (P = {}), counted as 0 hits and a failure",
+            law.no_roll.to_f64()
+        ));
+    }
+    if roll.explodes() {
+        r = r.note(format!(
+            "{who}exploding dice are cut where their hits get too many: tail_mass = {} \
+             is left out, and the probabilities are those of the truncated law",
+            law.tail.to_f64()
+        ));
+    }
+    r
+}
+
+fn glitch_fields<W: Weight>(r: Report<W>, prefix: &str, law: &RollLaw<W>) -> Report<W> {
+    r.prob(&format!("{prefix}p_glitch"), law.p_glitch())
+        .prob(
+            &format!("{prefix}p_critical_glitch"),
+            law.p_critical_glitch(),
+        )
+        .field(&format!("{prefix}hits"), Field::Probs(law.hits()))
+        .field(
+            &format!("{prefix}expected_hits"),
+            Field::Value(law.expected_hits()),
+        )
+}
+
+/// The report for a check.
+pub fn report<W: Weight>(check: &Check) -> Report<W> {
+    match check {
+        Check::Success { roll, threshold } => {
+            let law = roll_law::<W>(roll);
+            let tiers = law.tiers(*threshold);
+            let mut r = roll_params(Report::from_tiers(ID, NAME_JA, &tiers), "", roll)
+                .param("threshold", *threshold)
+                .prob("p_critical", tiers.p(Outcome::CriticalSuccess));
+            r = glitch_fields(r, "", &law);
+            if roll.explodes() {
+                r = r.prob("tail_mass", law.tail.clone());
+            }
+            roll_notes(r, roll, &law, "")
+        }
+        Check::Buy { roll, threshold } => {
+            let bought = (roll.pool.max(0) / 4) as u32;
+            let hits = roll.limit.map_or(bought, |l| bought.min(l));
+            let mut by_hits = vec![[W::zero(), W::zero(), W::zero()]; hits as usize + 1];
+            by_hits[hits as usize][0] = W::one();
+            let law = RollLaw {
+                by_hits,
+                no_roll: W::zero(),
+                tail: W::zero(),
+            };
+            let tiers = law.tiers(*threshold);
+            let r = roll_params(Report::from_tiers(ID, NAME_JA, &tiers), "", roll)
+                .param("threshold", *threshold)
+                .param("buy", true)
+                .prob("p_critical", tiers.p(Outcome::CriticalSuccess));
+            glitch_fields(r, "", &law).note(format!(
+                "hits bought (成功数の購入): floor({}/4) = {bought}, no roll, no glitch",
+                roll.pool.max(0)
+            ))
+        }
+        Check::Opposed {
+            attacker,
+            defender,
+            tie_rule,
+        } => opposed_report(attacker, defender, *tie_rule),
+        Check::Extended(ext) => extended_report(ext),
+    }
+}
+
+fn opposed_report<W: Weight>(attacker: &Roll, defender: &Roll, tie_rule: TieRuleOpt) -> Report<W> {
+    let la = roll_law::<W>(attacker);
+    let ld = roll_law::<W>(defender);
+    let (a, d) = (la.hits_pmf(), ld.hits_pmf());
+    // The laws may be truncated: P(A < B) is computed, not 1 − win − tie.
+    let raw = Comparison {
+        win: compare(&a, &d).win,
+        tie: compare(&a, &d).tie,
+        loss: compare(&d, &a).win,
+    };
+    let c = raw.with_tie_rule(tie_rule.rule());
+    let net = a.convolve(&d.map(|x| -x));
+    let mut r = roll_params(Report::bare(ID, NAME_JA, c.win.clone()), "", attacker);
+    r = roll_params(r, "vs_", defender)
+        .param("tie_rule", option_name(tie_rule))
+        .prob("p_win", c.win)
+        .prob("p_tie", c.tie)
+        .prob("p_loss", c.loss)
+        .prob("p_critical", net.at_least(CRITICAL_NET_HITS as i64));
+    if tie_rule == TieRuleOpt::Reroll {
+        if let Some(e) = raw.expected_rolls() {
+            r = r.field("expected_rolls", Field::Value(e));
+        }
+    }
+    r = glitch_fields(r, "", &la);
+    r = glitch_fields(r, "vs_", &ld);
+    if attacker.explodes() || defender.explodes() {
+        let tail = la.tail.clone() + &ld.tail - &(la.tail.clone() * &ld.tail);
+        r = r.prob("tail_mass", tail);
+    }
+    r = roll_notes(r, attacker, &la, "");
+    roll_notes(r, defender, &ld, "defender: ")
+}
+
+fn extended_report<W: Weight>(ext: &Extended) -> Report<W> {
+    let step = |i: usize| {
+        let law = roll_law::<W>(&ext.roll_at(i));
+        let mut pairs = vec![(0, law.no_roll.clone())];
+        for (h, r) in law.by_hits.iter().enumerate() {
+            pairs.push((h as i64, r[0].clone() + &r[1]));
+            let crit = if ext.critical_glitch_ends {
+                extended::ABORT
+            } else {
+                h as i64
+            };
+            pairs.push((crit, r[2].clone()));
+        }
+        Pmf::from_pairs(pairs)
+    };
+    let law = extended::run(ext.target as i64, ext.max_rolls as usize, step);
+    let mut r = roll_params(Report::bare(ID, NAME_JA, law.p_done()), "", &ext.roll)
+        .param("threshold", ext.target)
+        .param("extended", true)
+        .param("max_rolls", ext.max_rolls)
+        .param("shrink", ext.shrink)
+        .param("critical_glitch_ends", ext.critical_glitch_ends)
+        .field("p_done_by", Field::Probs(law.p_done_by.clone()))
+        .field("expected_rolls", Field::Value(law.expected_rolls.clone()))
+        .prob("p_aborted", law.p_aborted.clone());
+    if !ext.shrink {
+        if let Some(e) = extended::expected_rolls_unbounded(ext.target as i64, &step(0)) {
+            r = r.field("expected_rolls_unbounded", Field::Value(e));
+        }
+    }
+    if ext.roll.pool <= 0 {
+        r = r.note("pool ≤ 0: no roll is possible, the extended test fails");
+    }
+    r.note(format!(
+        "extended test (連続テスト): hits summed until they reach {}, at most {} rolls",
+        ext.target, ext.max_rolls
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::weight::Exact;
+
+    fn q(n: i64, d: i64) -> Exact {
+        Exact::ratio(n, d)
+    }
+
+    fn one() -> Exact {
+        <Exact as Weight>::one()
+    }
+
+    fn plain(n: i64) -> Roll {
+        Roll::new(n).unwrap()
+    }
+
+    /// Trailing all-zero rows removed, so laws of different lengths compare.
+    fn normal(mut law: RollLaw<Exact>) -> RollLaw<Exact> {
+        while law
+            .by_hits
+            .last()
+            .is_some_and(|r| r.iter().all(|x| x.is_zero()))
+        {
+            law.by_hits.pop();
+        }
+        law
+    }
+
+    /// Every complete roll (faces in rolling order, driven by
+    /// `dice_needed`) with its probability; branches where `prune` holds
+    /// are dropped (explosions beyond the cap).
+    fn enumerate(
+        roll: &Roll,
+        prune: &dyn Fn(&[u32]) -> bool,
+        visit: &mut dyn FnMut(&[u32], &Exact),
+    ) {
+        fn go(
+            roll: &Roll,
+            faces: &mut Vec<u32>,
+            w: &Exact,
+            prune: &dyn Fn(&[u32]) -> bool,
+            visit: &mut dyn FnMut(&[u32], &Exact),
+        ) {
+            let k = dice_needed(roll, faces).expect("valid faces");
+            if k == 0 {
+                visit(faces, w);
+                return;
+            }
+            let w = w.clone() * Weight::powi(&q(1, 6), k as u32);
+            let base = faces.len();
+            faces.extend(std::iter::repeat(1).take(k));
+            loop {
+                if !prune(faces) {
+                    go(roll, faces, &w, prune, visit);
+                    faces.truncate(base + k);
+                }
+                // Next combination of the k new faces.
+                let mut i = base + k;
+                loop {
+                    if i == base {
+                        faces.truncate(base);
+                        return;
+                    }
+                    i -= 1;
+                    if faces[i] < 6 {
+                        faces[i] += 1;
+                        break;
+                    }
+                    faces[i] = 1;
+                }
+            }
+        }
+        go(roll, &mut Vec::new(), &one(), prune, visit);
+    }
+
+    /// The law of a roll counted from `classify_roll` over every face
+    /// combination, and the tier counts for thresholds 0..=5.
+    fn brute(
+        roll: &Roll,
+        prune: &dyn Fn(&[u32]) -> bool,
+    ) -> (RollLaw<Exact>, Vec<TierLaw<Outcome, Exact>>) {
+        let mut law = RollLaw::<Exact>::zero();
+        let mut tiers: Vec<Vec<Exact>> = vec![vec![q(0, 1); Outcome::ALL.len()]; 6];
+        let mut kept = <Exact as Weight>::zero();
+        enumerate(roll, prune, &mut |faces, w| {
+            let v = classify_roll(roll, faces).expect("complete roll");
+            kept += w;
+            if v.rolled {
+                let h = v.hits as usize;
+                if law.by_hits.len() <= h {
+                    law.by_hits.resize(h + 1, [q(0, 1), q(0, 1), q(0, 1)]);
+                }
+                law.by_hits[h][v.glitch as usize] += w;
+            } else {
+                law.no_roll += w;
+            }
+            for (t, counts) in tiers.iter_mut().enumerate() {
+                counts[v.tier(t as u32).index()] += w;
+            }
+        });
+        law.tail = one() - kept;
+        (normal(law), tiers.into_iter().map(TierLaw::new).collect())
+    }
+
+    /// The exact law (cut at `cap`) equals the enumeration, tiers included.
+    fn check_brute(roll: &Roll, cap: Option<usize>, explode_from: usize) {
+        let prune = |f: &[u32]| {
+            cap.is_some_and(|c| f.len() > explode_from && hits_in(&f[explode_from..]) as usize > c)
+        };
+        let (b, tiers) = brute(roll, &prune);
+        let law = normal(roll_law_capped::<Exact>(roll, cap));
+        assert_eq!(law, b, "{roll:?}");
+        for (t, tl) in tiers.iter().enumerate() {
+            assert_eq!(&law.tiers(t as u32), tl, "{roll:?} threshold {t}");
+        }
+        let total = law.tiers(0).total() + &law.tail;
+        assert_eq!(total, one(), "{roll:?} sums to one");
+    }
+
+    #[test]
+    fn worked_values() {
+        let l1 = roll_law::<Exact>(&plain(1));
+        assert_eq!(l1.hits()[1], q(1, 3));
+        assert_eq!(l1.p_glitch(), q(1, 6));
+        assert_eq!(l1.p_critical_glitch(), q(1, 6));
+        let l2 = roll_law::<Exact>(&plain(2));
+        assert_eq!(l2.p_glitch(), q(11, 36));
+        assert_eq!(l2.p_critical_glitch(), q(7, 36));
+        for (n, num, den) in [(2, 1, 36), (3, 16, 216), (4, 21, 1296)] {
+            let r = plain(n).with_glitch_rule(GlitchRule::MoreThanHalf);
+            assert_eq!(roll_law::<Exact>(&r).p_glitch(), q(num, den), "n={n}");
+        }
+    }
+
+    #[test]
+    fn one_exploding_die() {
+        // Long shot with Edge 1: one exploding die.
+        let r = plain(0).with_edge(1, EdgeUse::Push).unwrap();
+        let cap = 8;
+        let law = roll_law_capped::<Exact>(&r, Some(cap));
+        let hits = law.hits();
+        assert_eq!(hits[0], q(4, 6));
+        for (k, p) in hits.iter().enumerate().skip(1) {
+            assert_eq!(*p, q(10, 6) / Weight::powi(&q(6, 1), k as u32), "k={k}");
+        }
+        assert_eq!(hits.len(), cap + 1);
+        assert_eq!(law.tail, q(2, 1) / Weight::powi(&q(6, 1), cap as u32 + 1));
+        let (h1, tail) = exploding_hits::<Exact>(1, cap);
+        assert_eq!(h1, hits);
+        assert_eq!(tail, law.tail);
+    }
+
+    #[test]
+    fn seed_example_grain() {
+        // 敏捷力3 + 尾行4 − 1 = 6 dice: 6,4,4,4,3,2 → 1 hit.
+        let (v, _) = classify(&plain(6), 1, &[6, 4, 4, 4, 3, 2]).unwrap();
+        assert_eq!(v.hits, 1);
+        assert_eq!(v.glitch, Glitch::None);
+    }
+
+    #[test]
+    fn classify_rejects_bad_faces() {
+        assert_eq!(classify_roll(&plain(2), &[1, 7]), None);
+        assert_eq!(classify_roll(&plain(2), &[1]), None);
+        assert_eq!(classify_roll(&plain(2), &[1, 2, 3]), None);
+        assert_eq!(dice_needed(&plain(2), &[1]), Some(1));
+        let push = plain(1).with_edge(1, EdgeUse::Push).unwrap();
+        assert_eq!(dice_needed(&push, &[6, 6]), Some(2));
+        assert_eq!(dice_needed(&push, &[6, 6, 6, 3]), Some(1));
+        assert_eq!(
+            classify_roll(&push, &[6, 6, 6, 3, 2]).map(|v| v.hits),
+            Some(3)
+        );
+    }
+
+    #[test]
+    fn brute_force_plain_rules_and_limits() {
+        for n in 1..=6 {
+            for rule in [GlitchRule::HalfOrMore, GlitchRule::MoreThanHalf] {
+                for limit in [None, Some(0), Some(1), Some(2)] {
+                    let mut r = plain(n).with_glitch_rule(rule);
+                    if let Some(l) = limit {
+                        r = r.with_limit(l).unwrap();
+                    }
+                    check_brute(&r, None, 0);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn brute_force_negate_and_second_chance() {
+        for n in 1..=5 {
+            for mode in [NegatedCritical::Cancel, NegatedCritical::Downgrade] {
+                let r = plain(n)
+                    .with_edge(2, EdgeUse::NegateGlitch)
+                    .unwrap()
+                    .with_negated_critical(mode);
+                check_brute(&r, None, 0);
+            }
+        }
+        // Pools of 4 enumerate 6^4 first rolls times up to 6^4 rerolls: one
+        // configuration there, the full grid below.
+        let second = |n| plain(n).with_edge(3, EdgeUse::SecondChance).unwrap();
+        check_brute(&second(4), None, 0);
+        for n in 1..=3 {
+            for rule in [GlitchRule::HalfOrMore, GlitchRule::MoreThanHalf] {
+                let r = second(n).with_glitch_rule(rule);
+                check_brute(&r, None, 0);
+                check_brute(&r.with_limit(1).unwrap(), None, 0);
+            }
+        }
+    }
+
+    #[test]
+    fn brute_force_exploding_dice() {
+        let modes = [
+            ExplodeGlitch::AllDice,
+            ExplodeGlitch::OriginalPool,
+            ExplodeGlitch::Bcdice,
+        ];
+        for mode in modes {
+            for rule in [GlitchRule::HalfOrMore, GlitchRule::MoreThanHalf] {
+                // push: pool + Edge dice all explode; long shot: Edge only.
+                for (pool, edge, cap) in [(1, 1, 4), (2, 1, 3), (1, 2, 3), (-1, 2, 3), (0, 3, 2)] {
+                    let r = plain(pool)
+                        .with_glitch_rule(rule)
+                        .with_explode_glitch(mode)
+                        .with_edge(edge, EdgeUse::Push)
+                        .unwrap();
+                    check_brute(&r, Some(cap), 0);
+                }
+                // push-after: the pool's dice do not explode.
+                for (pool, edge, cap) in [(1, 1, 3), (2, 1, 3), (3, 2, 2), (-2, 2, 3)] {
+                    let r = plain(pool)
+                        .with_glitch_rule(rule)
+                        .with_explode_glitch(mode)
+                        .with_edge(edge, EdgeUse::PushAfter)
+                        .unwrap();
+                    check_brute(&r, Some(cap), pool.max(0) as usize);
+                    check_brute(&r.with_limit(2).unwrap(), Some(cap), pool.max(0) as usize);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn brute_force_teamwork() {
+        for (pool, helpers, cap) in [
+            (2, vec![2, 1], None),
+            (2, vec![2, 1], Some(1)),
+            (-1, vec![3], None),
+            (1, vec![0, 2], Some(2)),
+        ] {
+            let r = plain(pool).with_helpers(&helpers, cap).unwrap();
+            check_brute(&r, None, 0);
+        }
+        // Teamwork with a pushed leader: explosions start after the helpers.
+        let r = plain(1)
+            .with_helpers(&[2], None)
+            .unwrap()
+            .with_edge(1, EdgeUse::Push)
+            .unwrap();
+        check_brute(&r, Some(2), 2);
+    }
+
+    #[test]
+    fn brute_force_opposed() {
+        for a in 0..=3 {
+            for b in 0..=3 {
+                let (ra, rb) = (plain(a), plain(b).with_limit(1).unwrap());
+                let mut counts = [q(0, 1), q(0, 1), q(0, 1)];
+                enumerate(&ra, &|_| false, &mut |fa, wa| {
+                    enumerate(&rb, &|_| false, &mut |fb, wb| {
+                        let net = classify_opposed(&ra, fa, &rb, fb).unwrap();
+                        counts[(1 - net.signum()) as usize] += wa.clone() * wb;
+                    });
+                });
+                for (tie_rule, win, tie, loss) in [
+                    (
+                        TieRuleOpt::Separate,
+                        &counts[0],
+                        &counts[1],
+                        counts[2].clone(),
+                    ),
+                    (
+                        TieRuleOpt::Defender,
+                        &counts[0],
+                        &q(0, 1),
+                        counts[2].clone() + &counts[1],
+                    ),
+                ] {
+                    let r = report::<Exact>(&Check::Opposed {
+                        attacker: ra.clone(),
+                        defender: rb.clone(),
+                        tie_rule,
+                    });
+                    let get = |k: &str| match r.get(k) {
+                        Some(Field::Prob(p)) => p.clone(),
+                        _ => panic!("{k} missing"),
+                    };
+                    assert_eq!(&get("p_win"), win, "{a} vs {b}");
+                    assert_eq!(&get("p_tie"), tie, "{a} vs {b}");
+                    assert_eq!(get("p_loss"), loss, "{a} vs {b}");
+                    assert_eq!(&r.p_success, win);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn brute_force_extended() {
+        for (pool, target, max_rolls) in [(2, 2, 3), (2, 3, 3), (3, 2, 2)] {
+            for shrink in [false, true] {
+                for ends in [false, true] {
+                    let ext =
+                        Extended::new(plain(pool), target, Some(max_rolls), shrink, ends).unwrap();
+                    let mut done_by = vec![q(0, 1); max_rolls as usize];
+                    let (mut aborted, mut rolls) = (q(0, 1), q(0, 1));
+                    fn seq(
+                        ext: &Extended,
+                        rolls: &mut Vec<Vec<u32>>,
+                        w: &Exact,
+                        out: &mut dyn FnMut(ExtendedVerdict, &Exact),
+                    ) {
+                        if let Some(v) = classify_extended(ext, rolls) {
+                            out(v, w);
+                            return;
+                        }
+                        assert!(rolls.len() < ext.max_rolls as usize);
+                        let roll = ext.roll_at(rolls.len());
+                        enumerate(&roll, &|_| false, &mut |faces, wf| {
+                            rolls.push(faces.to_vec());
+                            seq(ext, rolls, &(w.clone() * wf), out);
+                            rolls.pop();
+                        });
+                    }
+                    seq(&ext, &mut Vec::new(), &one(), &mut |v, w| {
+                        rolls += Exact::int(v.rolls as i64) * w;
+                        if v.done {
+                            for d in done_by.iter_mut().skip(v.rolls - 1) {
+                                *d += w;
+                            }
+                        }
+                        if v.aborted {
+                            aborted += w;
+                        }
+                    });
+                    let r = report::<Exact>(&Check::Extended(ext.clone()));
+                    assert_eq!(r.get("p_done_by"), Some(&Field::Probs(done_by.clone())));
+                    assert_eq!(r.get("expected_rolls"), Some(&Field::Value(rolls)));
+                    assert_eq!(r.get("p_aborted"), Some(&Field::Prob(aborted)));
+                    assert_eq!(&r.p_success, done_by.last().unwrap());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn all_pools_matches_roll_law() {
+        for rule in [GlitchRule::HalfOrMore, GlitchRule::MoreThanHalf] {
+            let all = all_pools::<Exact>(12, rule);
+            for odds in &all {
+                let law = roll_law::<Exact>(&plain(odds.pool as i64).with_glitch_rule(rule));
+                assert_eq!(odds.hits, normal(law.clone()).hits(), "n={}", odds.pool);
+                assert_eq!(odds.p_glitch, law.p_glitch());
+                assert_eq!(odds.p_critical_glitch, law.p_critical_glitch());
+            }
+        }
+    }
+
+    #[test]
+    fn pool_100_exact() {
+        let all = all_pools::<Exact>(100, GlitchRule::HalfOrMore);
+        let law = roll_law::<Exact>(&plain(100));
+        let last = &all[99];
+        assert_eq!(last.p_glitch, law.p_glitch());
+        assert_eq!(last.p_critical_glitch, law.p_critical_glitch());
+        assert_eq!(last.hits, law.hits());
+        assert_eq!(law.tiers(30).total(), one());
+        // P(critical glitch) = P(0 hits, ≥ 50 ones) = Σ C(100,o) 6^-o 2^-(100-o).
+        let mut binom = one();
+        let mut crit = q(0, 1);
+        for o in 0..=100i64 {
+            if o >= 50 {
+                crit += binom.clone()
+                    * Weight::powi(&q(1, 6), o as u32)
+                    * Weight::powi(&q(1, 2), (100 - o) as u32);
+            }
+            binom *= q(100 - o, o + 1);
+        }
+        assert_eq!(last.p_critical_glitch, crit);
+        assert_eq!(last.hits[100], Weight::powi(&q(1, 3), 100));
+    }
+
+    #[test]
+    fn all_pools_f64_agrees_with_exact() {
+        let e = all_pools::<Exact>(30, GlitchRule::HalfOrMore);
+        let f = all_pools::<f64>(30, GlitchRule::HalfOrMore);
+        for (a, b) in e.iter().zip(&f) {
+            assert!((a.p_glitch.to_f64() - b.p_glitch).abs() < 1e-14);
+            assert!((a.p_critical_glitch.to_f64() - b.p_critical_glitch).abs() < 1e-14);
+        }
+    }
+
+    #[test]
+    fn exploding_tail_is_exact_and_small() {
+        for mode in [
+            ExplodeGlitch::AllDice,
+            ExplodeGlitch::OriginalPool,
+            ExplodeGlitch::Bcdice,
+        ] {
+            for use_ in [EdgeUse::Push, EdgeUse::PushAfter] {
+                let r = plain(3)
+                    .with_edge(2, use_)
+                    .unwrap()
+                    .with_explode_glitch(mode)
+                    .with_tail_eps(1e-6)
+                    .unwrap();
+                let law = roll_law::<Exact>(&r);
+                assert!(law.tail.to_f64() <= 1e-6 && law.tail.to_f64() > 0.0);
+                assert_eq!(law.tiers(2).total() + &law.tail, one());
+                let lf = roll_law::<f64>(&r);
+                assert!((lf.tail - law.tail.to_f64()).abs() < 1e-18);
+                assert!((lf.p_glitch() - law.p_glitch().to_f64()).abs() < 1e-12);
+            }
+        }
+        // The cap is minimal: one less would drop more than eps.
+        let cap = explosion_cap(5, 1e-9);
+        assert!(exploding_hits::<f64>(5, cap).1 <= 1e-9);
+        assert!(exploding_hits::<f64>(5, cap - 1).1 > 1e-9);
+    }
+
+    #[test]
+    fn exploding_means_match_closed_form() {
+        // One exploding die has mean 0.4 hits; a plain die 1/3.
+        let r = plain(3).with_edge(2, EdgeUse::Push).unwrap();
+        let law = roll_law::<f64>(&r);
+        assert!((law.expected_hits() - 5.0 * 0.4).abs() < 1e-12);
+        let r = plain(3).with_edge(2, EdgeUse::PushAfter).unwrap();
+        let law = roll_law::<f64>(&r);
+        assert!((law.expected_hits() - (1.0 + 0.8)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn no_roll_and_buy() {
+        let law = roll_law::<Exact>(&plain(-2));
+        assert_eq!(law.tiers(0).p(Outcome::Failure), one());
+        let law = roll_law::<Exact>(&plain(0).with_edge(3, EdgeUse::SecondChance).unwrap());
+        assert_eq!(law.no_roll, one());
+        let r = report::<Exact>(&Check::Buy {
+            roll: plain(11).with_limit(2).unwrap(),
+            threshold: 2,
+        });
+        assert_eq!(
+            r.get("hits"),
+            Some(&Field::Probs(vec![q(0, 1), q(0, 1), one()]))
+        );
+        assert_eq!(r.p_success, one());
+    }
+
+    #[test]
+    fn success_never_rises_with_threshold_nor_falls_with_pool() {
+        let uses = [
+            None,
+            Some(EdgeUse::Push),
+            Some(EdgeUse::PushAfter),
+            Some(EdgeUse::SecondChance),
+            Some(EdgeUse::NegateGlitch),
+        ];
+        for use_ in uses {
+            let mut prev_pool: Option<Vec<f64>> = None;
+            for n in -1..=14 {
+                let mut r = plain(n).with_tail_eps(1e-12).unwrap();
+                if let Some(u) = use_ {
+                    r = r.with_edge(2, u).unwrap();
+                }
+                let law = roll_law::<f64>(&r);
+                let ps: Vec<f64> = (0..=8).map(|t| law.tiers(t).p_success()).collect();
+                for w in ps.windows(2) {
+                    assert!(w[1] <= w[0] + 1e-12, "{use_:?} n={n}");
+                }
+                // At threshold 0 success only means "no critical glitch",
+                // which is not monotone in the pool (n=1: 1/6, n=2: 7/36),
+                // so the pool property is checked for thresholds ≥ 1.
+                if let Some(prev) = &prev_pool {
+                    for (a, b) in prev.iter().zip(&ps).skip(1) {
+                        assert!(b + 1e-12 >= *a, "{use_:?} n={n}");
+                    }
+                }
+                prev_pool = Some(ps);
+            }
+        }
+    }
+
+    #[test]
+    fn laws_sum_to_one_exactly() {
+        let rolls = [
+            plain(7),
+            plain(5).with_limit(2).unwrap(),
+            plain(6).with_edge(2, EdgeUse::SecondChance).unwrap(),
+            plain(4).with_helpers(&[3, 3], Some(2)).unwrap(),
+            plain(-3).with_helpers(&[4], None).unwrap(),
+        ];
+        for r in &rolls {
+            let law = roll_law::<Exact>(r);
+            assert_eq!(law.tiers(3).total(), one(), "{r:?}");
+            assert_eq!(law.hits().iter().fold(q(0, 1), |a, b| a + b), one());
+        }
+    }
+}
