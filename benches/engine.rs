@@ -16,7 +16,11 @@ use hantei::verify::dice::Dice;
 fn keep_highest_grid(c: &mut Criterion) {
     // One ability per die size: d4, d6, d8, d10, d12, d20.
     let abilities = [4i64, 6, 8, 10, 12, 20];
-    let situations = [Situation::Normal, Situation::Advantage, Situation::Disadvantage];
+    let situations = [
+        Situation::Normal,
+        Situation::Advantage,
+        Situation::Disadvantage,
+    ];
     c.bench_function("keep_highest/grid_f64", |b| {
         b.iter(|| {
             let mut acc = 0.0;

@@ -717,7 +717,11 @@ mod tests {
     fn odds_by_difficulty_matches_each_check() {
         for v in [1i64, 2, 3, 4, 6, 9, 12, 20] {
             for n in 1..=4 {
-                for sit in [Situation::Normal, Situation::Advantage, Situation::Disadvantage] {
+                for sit in [
+                    Situation::Normal,
+                    Situation::Advantage,
+                    Situation::Disadvantage,
+                ] {
                     let pool = Pool::new(v, n, sit).unwrap();
                     let all = odds_by_difficulty::<Exact>(&pool);
                     for d in 2..=20i64 {
