@@ -1494,22 +1494,33 @@ fn opposed_report<W: Weight>(attacker: &Roll, defender: &Roll, tie_rule: TieRule
     roll_notes(r, defender, &ld, "defender: ")
 }
 
+/// Progress of roll `i` of an extended test: its hits, or
+/// [`extended::ABORT`] for a critical glitch under `critical_glitch_ends`.
+fn extended_step<W: Weight>(ext: &Extended, i: usize) -> Pmf<W> {
+    let law = roll_law::<W>(&ext.roll_at(i));
+    let mut pairs = vec![(0, law.no_roll.clone())];
+    for (h, r) in law.by_hits.iter().enumerate() {
+        pairs.push((h as i64, r[0].clone() + &r[1]));
+        let crit = if ext.critical_glitch_ends {
+            extended::ABORT
+        } else {
+            h as i64
+        };
+        pairs.push((crit, r[2].clone()));
+    }
+    Pmf::from_pairs(pairs)
+}
+
+/// The exact law of an extended test (連続テスト).
+pub fn extended_law<W: Weight>(ext: &Extended) -> extended::ExtendedLaw<W> {
+    extended::run(ext.target as i64, ext.max_rolls as usize, |i| {
+        extended_step(ext, i)
+    })
+}
+
 fn extended_report<W: Weight>(ext: &Extended) -> Report<W> {
-    let step = |i: usize| {
-        let law = roll_law::<W>(&ext.roll_at(i));
-        let mut pairs = vec![(0, law.no_roll.clone())];
-        for (h, r) in law.by_hits.iter().enumerate() {
-            pairs.push((h as i64, r[0].clone() + &r[1]));
-            let crit = if ext.critical_glitch_ends {
-                extended::ABORT
-            } else {
-                h as i64
-            };
-            pairs.push((crit, r[2].clone()));
-        }
-        Pmf::from_pairs(pairs)
-    };
-    let law = extended::run(ext.target as i64, ext.max_rolls as usize, step);
+    let step = |i: usize| extended_step::<W>(ext, i);
+    let law = extended_law::<W>(ext);
     let mut r = roll_params(Report::bare(ID, NAME_JA, law.p_done()), "", &ext.roll)
         .param("threshold", ext.target)
         .param("extended", true)
