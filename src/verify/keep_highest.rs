@@ -1,8 +1,287 @@
-//! (being written)
+//! Verification grid of `keep-highest` (seed 002): checks over abilities
+//! 1–3 (a d4 with the achieved value capped, critical only on a natural 4),
+//! every die size of the ladder (ability boundaries 4, 7, 9, 11, 19, 25),
+//! dice counts 1–5, advantage and disadvantage, an unreachable difficulty;
+//! and contests under each tie rule, including a passive side that cannot
+//! roll.
+//!
+//! Every sampler rolls the pool's faces with [`Dice`] — `n` dice, or twice
+//! `n` with advantage or disadvantage — and judges them with the system's
+//! own plain rule, [`Check::classify`] or [`Contest::classify`].
 
-use super::Point;
+use crate::systems::keep_highest::{
+    Check, Contest, ContestResult, Outcome, Pool, Situation, TieRule,
+};
+use crate::tier::Tier;
+use crate::weight::{Exact, Weight};
+
+use super::dice::Dice;
+use super::{Point, Sampler};
+
+/// System id.
+const SYSTEM: &str = crate::systems::keep_highest::ID;
+
+/// Most faces one side rolls in the grid (`2n` with advantage).
+const MAX_FACES: usize = 16;
+
+/// Roll a pool's faces into `buf` (first roll, then the second under
+/// advantage or disadvantage) and return them.
+fn roll_pool<'a>(pool: &Pool, dice: &mut Dice, buf: &'a mut [u32; MAX_FACES]) -> &'a [u32] {
+    let sides = pool.die().sides;
+    let n = pool.faces_rolled().min(MAX_FACES);
+    for f in buf[..n].iter_mut() {
+        *f = dice.roll(sides);
+    }
+    &buf[..n]
+}
+
+/// A check: one pool's faces judged by [`Check::classify`]. Cells: the tiers.
+struct CheckSampler {
+    check: Check,
+}
+
+impl Sampler for CheckSampler {
+    fn cells(&self) -> usize {
+        Outcome::ALL.len()
+    }
+    fn trial(&self, dice: &mut Dice) -> usize {
+        let mut buf = [0; MAX_FACES];
+        let faces = roll_pool(&self.check.pool, dice, &mut buf);
+        self.check.classify(faces).tier.index()
+    }
+}
+
+/// Contest cells: who won (after the tie rule), the active side's win split
+/// by whether its kept die shows its natural maximum (クリティカル).
+const CONTEST_CELLS: [&str; 4] = ["loss", "tie", "win", "win critical"];
+
+/// A contest: both sides roll (a passive side that cannot roll rolls
+/// nothing), judged by [`Contest::classify`].
+struct ContestSampler {
+    contest: Contest,
+}
+
+impl Sampler for ContestSampler {
+    fn cells(&self) -> usize {
+        CONTEST_CELLS.len()
+    }
+    fn trial(&self, dice: &mut Dice) -> usize {
+        let (mut a, mut b) = ([0; MAX_FACES], [0; MAX_FACES]);
+        let active = roll_pool(&self.contest.active, dice, &mut a);
+        let passive = match &self.contest.passive {
+            Some(p) => roll_pool(p, dice, &mut b),
+            None => &[],
+        };
+        let r = self.contest.classify(active, passive);
+        match (r.result, r.critical) {
+            (ContestResult::Loss, _) => 0,
+            (ContestResult::Tie, _) => 1,
+            (ContestResult::Win, false) => 2,
+            (ContestResult::Win, true) => 3,
+        }
+    }
+}
+
+fn situation_tag(s: Situation) -> &'static str {
+    match s {
+        Situation::Normal => "",
+        Situation::Advantage => " adv",
+        Situation::Disadvantage => " dis",
+    }
+}
+
+fn pool_tag(p: &Pool) -> String {
+    let die = p.die();
+    let cap = die.cap.map_or(String::new(), |c| format!("≤{c}"));
+    format!(
+        "v={} {}d{}{cap}{}",
+        p.ability(),
+        p.dice(),
+        die.sides,
+        situation_tag(p.situation())
+    )
+}
+
+fn pool(v: i64, n: i64, s: Situation) -> Pool {
+    let p = Pool::new(v, n, s).expect("grid pool is valid");
+    assert!(
+        p.faces_rolled() <= MAX_FACES,
+        "grid pool rolls too many faces"
+    );
+    p
+}
+
+fn check_point(v: i64, n: i64, difficulty: i64, s: Situation) -> Point {
+    let pool = pool(v, n, s);
+    let check = Check::new(pool, difficulty).expect("grid check is valid");
+    Point {
+        system: SYSTEM,
+        label: format!("check {} D={difficulty}", pool_tag(&pool)),
+        cells: Outcome::ALL.iter().map(|t| t.key().to_string()).collect(),
+        exact: check
+            .law::<Exact>()
+            .iter()
+            .map(|(_, p)| p.to_f64())
+            .collect(),
+        sampler: Box::new(CheckSampler { check }),
+    }
+}
+
+/// The exact law of [`CONTEST_CELLS`] from the engine: loss and tie from
+/// the comparison after the tie rule, the win split by `p_critical`.
+fn contest_law(contest: &Contest) -> Vec<Exact> {
+    let c = contest.comparison::<Exact>();
+    let crit = contest.p_critical::<Exact>();
+    vec![c.loss, c.tie, c.win - &crit, crit]
+}
+
+fn contest_point(active: Pool, passive: Option<Pool>, tie_rule: TieRule) -> Point {
+    let contest = Contest {
+        active,
+        passive,
+        tie_rule,
+    };
+    let vs = passive.map_or("cannot roll".to_string(), |p| pool_tag(&p));
+    Point {
+        system: SYSTEM,
+        label: format!(
+            "contest {} vs {vs} tie={}",
+            pool_tag(&active),
+            tie_rule.key()
+        ),
+        cells: CONTEST_CELLS.iter().map(|s| s.to_string()).collect(),
+        exact: contest_law(&contest).iter().map(Weight::to_f64).collect(),
+        sampler: Box::new(ContestSampler { contest }),
+    }
+}
 
 /// The default verification grid of this system.
+///
+/// * Checks (12): ability 1 (every roll a fumble); abilities 2 and 3 (capped
+///   d4; a natural 4 is critical, and under advantage / disadvantage the
+///   roll showing it is preferred / avoided on equal values); each die size
+///   d4, d6, d8, d10, d12, d20 at the abilities where the size changes; 1–5
+///   dice; advantage and disadvantage; a difficulty above the highest
+///   achievable value.
+/// * Contests (6): each tie rule (separate, active, passive), capped d4 on
+///   either side, advantage against disadvantage, and a passive side that
+///   cannot roll (achieved value 0) against a capped and an ability-1 pool.
 pub fn grid() -> Vec<Point> {
-    Vec::new()
+    use Situation::{Advantage as Adv, Disadvantage as Dis, Normal};
+    let mut points = vec![
+        check_point(1, 2, 2, Normal),
+        check_point(2, 3, 2, Normal),
+        check_point(3, 2, 3, Adv),
+        check_point(3, 1, 2, Dis),
+        check_point(4, 1, 3, Normal),
+        check_point(5, 2, 20, Adv),
+        check_point(7, 3, 5, Normal),
+        check_point(9, 2, 6, Adv),
+        check_point(11, 4, 8, Dis),
+        check_point(19, 2, 10, Normal),
+        check_point(20, 3, 15, Adv),
+        check_point(25, 5, 20, Dis),
+    ];
+    let vs = |v, n, s| Some(Pool::new_vs(v, n, s).expect("grid pool is valid"));
+    for (active, passive, tie) in [
+        (pool(6, 2, Normal), vs(7, 2, Normal), TieRule::Separate),
+        (pool(3, 2, Adv), vs(4, 1, Normal), TieRule::Active),
+        (pool(8, 1, Dis), vs(10, 2, Adv), TieRule::Passive),
+        (pool(12, 3, Normal), vs(2, 2, Dis), TieRule::Separate),
+        (pool(2, 1, Normal), None, TieRule::Separate),
+        (pool(1, 2, Adv), None, TieRule::Passive),
+    ] {
+        points.push(contest_point(active, passive, tie));
+    }
+    points
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::verify::runner::simulate;
+    use crate::verify::stats::fit;
+
+    #[test]
+    fn grid_is_well_formed() {
+        let grid = grid();
+        assert!((8..=24).contains(&grid.len()), "{} points", grid.len());
+        let mut labels = std::collections::HashSet::new();
+        for p in &grid {
+            assert_eq!(p.system, "keep-highest");
+            assert!(
+                labels.insert(p.label.clone()),
+                "duplicate label {}",
+                p.label
+            );
+            assert_eq!(p.cells.len(), p.exact.len(), "{}", p.label);
+            assert_eq!(p.cells.len(), p.sampler.cells(), "{}", p.label);
+            assert!(
+                p.exact.iter().all(|x| (0.0..=1.0).contains(x)),
+                "{}",
+                p.label
+            );
+            let total: f64 = p.exact.iter().sum();
+            assert!((total - 1.0).abs() < 1e-12, "{}: {total}", p.label);
+        }
+    }
+
+    #[test]
+    fn every_point_fits_its_exact_law() {
+        for (i, p) in grid().iter().enumerate() {
+            let counts = simulate(&*p.sampler, 200_000, 0x4b48 + i as u64);
+            let f = fit(&counts, &p.exact);
+            assert_eq!(f.impossible_hits, 0, "{}: {counts:?}", p.label);
+            assert!(
+                f.p_value > 1e-6,
+                "{}: p = {} (χ² {} on {} df), counts {counts:?}, exact {:?}",
+                p.label,
+                f.p_value,
+                f.chi_square,
+                f.df,
+                p.exact
+            );
+        }
+    }
+
+    /// The grid reaches the rules it claims: every die size, the capped d4
+    /// critical, certain fumbles, an impossible success, and a passive side
+    /// that cannot roll (so the active side never loses or ties).
+    #[test]
+    fn grid_covers_the_rules() {
+        let grid = grid();
+        for sides in [4, 6, 8, 10, 12, 20] {
+            assert!(
+                grid.iter().any(|p| p.label.contains(&format!("d{sides}"))),
+                "d{sides}"
+            );
+        }
+        let find = |s: &str| grid.iter().find(|p| p.label.starts_with(s)).unwrap();
+        let crit = Outcome::Critical.index();
+        assert!(find("check v=2 3d4≤2").exact[crit] > 0.0);
+        assert!(find("check v=3 2d4≤3 adv").exact[crit] > 0.0);
+        assert_eq!(find("check v=1 ").exact[Outcome::Fumble.index()], 1.0);
+        assert_eq!(find("check v=5 ").exact[Outcome::Success.index()], 0.0);
+        assert_eq!(find("check v=5 ").exact[crit], 0.0);
+        for p in grid.iter().filter(|p| p.label.contains("cannot roll")) {
+            assert_eq!(&p.exact[..2], &[0.0, 0.0], "{}", p.label);
+            // A natural 4 on any of the kept roll's dice: critical.
+            assert!(p.exact[3] > 0.0, "{}", p.label);
+        }
+        for tie in ["separate", "active", "passive"] {
+            assert!(grid
+                .iter()
+                .any(|p| p.label.ends_with(&format!("tie={tie}"))));
+        }
+    }
+
+    /// A wrong law is caught: the advantage sampler against the exact law
+    /// of the plain roll fails clearly at 200,000 trials.
+    #[test]
+    fn a_wrong_law_is_rejected() {
+        let p = check_point(6, 2, 5, Situation::Advantage);
+        let wrong = check_point(6, 2, 5, Situation::Normal);
+        let counts = simulate(&*p.sampler, 200_000, 7);
+        assert!(fit(&counts, &wrong.exact).p_value < 1e-6);
+    }
 }
