@@ -10,8 +10,21 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 
-use hantei::systems::keep_highest::{odds, Check, Pool, Situation};
+use hantei::systems::hit_pool::{all_pools, GlitchRule, Roll};
+use hantei::systems::keep_highest::{odds_by_difficulty, Pool, Situation};
 use hantei::verify::dice::Dice;
+use hantei::verify::hit_pool::RollSampler;
+use hantei::verify::Sampler;
+
+fn hit_pool_all_pools(c: &mut Criterion) {
+    c.bench_function("hit_pool/all_pools_1_100_f64", |b| {
+        b.iter(|| {
+            let sr4 = all_pools::<f64>(black_box(100), GlitchRule::HalfOrMore);
+            let sr5 = all_pools::<f64>(black_box(100), GlitchRule::MoreThanHalf);
+            black_box((sr4, sr5))
+        })
+    });
+}
 
 fn keep_highest_grid(c: &mut Criterion) {
     // One ability per die size: d4, d6, d8, d10, d12, d20.
@@ -28,9 +41,7 @@ fn keep_highest_grid(c: &mut Criterion) {
                 for n in 1..=20 {
                     for &s in &situations {
                         let pool = Pool::new(v, n, s).expect("valid pool");
-                        for d in 2..=20 {
-                            let check = Check::new(pool, d).expect("valid check");
-                            let o = odds::<f64>(&check);
+                        for o in odds_by_difficulty::<f64>(&pool) {
                             acc += o.p_success + o.p_critical + o.p_fumble;
                         }
                     }
@@ -55,6 +66,22 @@ fn throughput(c: &mut Criterion) {
             black_box(x)
         })
     });
+    // The hit-pool sampler: a pool of 12 rolled and judged by classify;
+    // throughput counted in dice.
+    const TRIALS: u64 = N / 12;
+    let sampler = RollSampler::new(Roll::new(12).expect("valid pool"), 13);
+    g.throughput(Throughput::Elements(TRIALS * 12));
+    g.bench_function("hit_pool_sampler_dice", |b| {
+        let mut dice = Dice::for_batch(1, 0);
+        b.iter(|| {
+            let mut x = 0usize;
+            for _ in 0..TRIALS {
+                x += sampler.trial(&mut dice);
+            }
+            black_box(x)
+        })
+    });
+    g.throughput(Throughput::Elements(N));
     g.bench_function("d6_rolls", |b| {
         let mut dice = Dice::for_batch(1, 0);
         b.iter(|| {
@@ -68,5 +95,5 @@ fn throughput(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, keep_highest_grid, throughput);
+criterion_group!(benches, hit_pool_all_pools, keep_highest_grid, throughput);
 criterion_main!(benches);

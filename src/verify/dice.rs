@@ -85,11 +85,33 @@ impl DigitPool {
             self.cur = x % self.span;
             self.left = self.per_draw;
         }
-        let d = self.cur % self.sides;
-        self.cur /= self.sides;
         self.left -= 1;
+        // Constant divisors compile to multiplications; the common sizes
+        // get their own arm.
+        let d = match self.sides {
+            6 => split::<6>(&mut self.cur),
+            10 => split::<10>(&mut self.cur),
+            20 => split::<20>(&mut self.cur),
+            100 => split::<100>(&mut self.cur),
+            4 => split::<4>(&mut self.cur),
+            8 => split::<8>(&mut self.cur),
+            12 => split::<12>(&mut self.cur),
+            s => {
+                let d = self.cur % s;
+                self.cur /= s;
+                d
+            }
+        };
         d as u32 + 1
     }
+}
+
+/// The lowest base-`S` digit of `cur`, removed from it.
+#[inline(always)]
+fn split<const S: u64>(cur: &mut u64) -> u64 {
+    let d = *cur % S;
+    *cur /= S;
+    d
 }
 
 /// A source of fair dice of any size, drawing from one seeded generator.
@@ -97,6 +119,8 @@ impl DigitPool {
 pub struct Dice {
     rng: SimRng,
     pools: Vec<DigitPool>,
+    /// Index of the pool used last (dice of one size come in runs).
+    last: usize,
 }
 
 impl Dice {
@@ -105,6 +129,7 @@ impl Dice {
         Dice {
             rng,
             pools: Vec::new(),
+            last: 0,
         }
     }
 
@@ -116,21 +141,29 @@ impl Dice {
     /// One roll of a die with faces `1..=sides`.
     #[inline]
     pub fn roll(&mut self, sides: u32) -> u32 {
-        let i = match self.pools.iter().position(|p| p.sides == sides as u64) {
+        let i = self.pool_index(sides);
+        self.pools[i].next(&mut self.rng)
+    }
+
+    fn pool_index(&mut self, sides: u32) -> usize {
+        if self.pools.get(self.last).is_some_and(|p| p.sides == sides as u64) {
+            return self.last;
+        }
+        self.last = match self.pools.iter().position(|p| p.sides == sides as u64) {
             Some(i) => i,
             None => {
                 self.pools.push(DigitPool::new(sides));
                 self.pools.len() - 1
             }
         };
-        self.pools[i].next(&mut self.rng)
+        self.last
     }
 
     /// `n` rolls of a die with faces `1..=sides`, appended to `out`.
     pub fn roll_into(&mut self, n: usize, sides: u32, out: &mut Vec<u32>) {
-        for _ in 0..n {
-            out.push(self.roll(sides));
-        }
+        let i = self.pool_index(sides);
+        let pool = &mut self.pools[i];
+        out.extend((0..n).map(|_| pool.next(&mut self.rng)));
     }
 
     /// `n` rolls of a die with faces `1..=sides`.
