@@ -632,16 +632,21 @@ fn take<'a>(faces: &'a [u32], pos: &mut usize, k: usize) -> std::result::Result<
     Ok(&rest[..k])
 }
 
+// Counting folds with u32 accumulators (they vectorise well).
 fn hits_in(faces: &[u32]) -> u32 {
-    faces.iter().filter(|&&f| f >= 5).count() as u32
+    faces.iter().fold(0, |n, &f| n + u32::from(f >= 5))
 }
 
 fn ones_in(faces: &[u32]) -> u32 {
-    faces.iter().filter(|&&f| f == 1).count() as u32
+    faces.iter().fold(0, |n, &f| n + u32::from(f == 1))
 }
 
 fn parse(roll: &Roll, faces: &[u32]) -> Option<Parse> {
-    if faces.iter().any(|f| !(1..=6).contains(f)) {
+    // Branch-free (vectorisable) check that every face is in 1..=6.
+    if !faces
+        .iter()
+        .fold(true, |ok, &f| ok & (f.wrapping_sub(1) < 6))
+    {
         return None;
     }
     let mut pos = 0;

@@ -1,10 +1,16 @@
 //! Fast, unbiased, reproducible dice for the Monte Carlo sampler.
 //!
-//! One 64-bit draw from the generator yields many dice: a draw `x` below
-//! `limit = sᵏ·⌊2⁶⁴/sᵏ⌋` is reduced to `x mod sᵏ`, uniform on `0..sᵏ`,
-//! whose `k` base-`s` digits are `k` independent fair dice. Draws at or above
-//! `limit` are rejected, so there is no bias at all; `k` is chosen to
-//! maximise dice per draw (23 d6, 9 d100 per accepted draw).
+//! One 64-bit draw from the generator yields many dice, without bias:
+//!
+//! * small dice (d2–d6) read the draw byte by byte: a byte below
+//!   `sᵏ·⌊256/sᵏ⌋` is `k` dice by table lookup (3 d6 per byte below 216,
+//!   about 20 d6 per draw), others are skipped;
+//! * larger dice take a whole draw `x` below `limit = sᵏ·⌊2⁶⁴/sᵏ⌋`, reduce it
+//!   to `x mod sᵏ` (uniform on `0..sᵏ`) and read its `k` base-`s` digits
+//!   (`k` chosen to maximise dice per draw: 9 d100, 14 d20 per draw).
+//!
+//! Every accepted value is uniform on its range and rejected values are
+//! skipped, so every face is exactly equally likely.
 
 use rand::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -26,9 +32,9 @@ pub fn batch_rng(seed: u64, batch: u64) -> SimRng {
     SimRng::seed_from_u64(mix(seed ^ mix(batch.wrapping_add(0x9e37_79b9_7f4a_7c15))))
 }
 
-/// Digits of one die size, extracted from 64-bit draws.
+/// Base-`s` digits of accepted 64-bit draws (large dice: d8 and up).
 #[derive(Clone, Debug)]
-struct DigitPool {
+struct Digits {
     sides: u64,
     /// `sᵏ`.
     span: u64,
@@ -40,10 +46,8 @@ struct DigitPool {
     left: u32,
 }
 
-impl DigitPool {
-    fn new(sides: u32) -> Self {
-        assert!(sides >= 2, "a die has at least two sides");
-        let s = sides as u64;
+impl Digits {
+    fn new(s: u64) -> Self {
         // Choose k maximising k · P(accept).
         let mut best = (1u32, s, 0.0f64);
         let mut span = s;
@@ -63,7 +67,7 @@ impl DigitPool {
             }
         }
         let (per_draw, span, _) = best;
-        DigitPool {
+        Digits {
             sides: s,
             span,
             limit: (u64::MAX / span) * span,
@@ -89,11 +93,9 @@ impl DigitPool {
         // Constant divisors compile to multiplications; the common sizes
         // get their own arm.
         let d = match self.sides {
-            6 => split::<6>(&mut self.cur),
             10 => split::<10>(&mut self.cur),
             20 => split::<20>(&mut self.cur),
             100 => split::<100>(&mut self.cur),
-            4 => split::<4>(&mut self.cur),
             8 => split::<8>(&mut self.cur),
             12 => split::<12>(&mut self.cur),
             s => {
@@ -112,6 +114,165 @@ fn split<const S: u64>(cur: &mut u64) -> u64 {
     let d = *cur % S;
     *cur /= S;
     d
+}
+
+/// Small dice (d2–d6) from single bytes: a byte below
+/// `limit = sᵏ·⌊256/sᵏ⌋` gives `k` dice by table lookup (3 d6 from a byte
+/// below 216), with no division at all.
+#[derive(Clone, Debug)]
+struct Bytes {
+    /// Bytes at or above this are rejected.
+    limit: u32,
+    /// Dice per accepted byte.
+    per_byte: usize,
+    /// The `per_byte` faces of each accepted byte value, in the order they
+    /// are dealt (last digit first).
+    table: Vec<[u32; 8]>,
+    word: u64,
+    bytes_left: u32,
+    buf: [u32; 8],
+    /// Dice of `buf` not dealt yet (the last `buf_left` of the first
+    /// `per_byte`).
+    buf_left: usize,
+}
+
+impl Bytes {
+    fn new(s: u64) -> Self {
+        let (mut per_byte, mut span) = (1usize, s);
+        while span * s <= 256 {
+            span *= s;
+            per_byte += 1;
+        }
+        // Fewer digits per byte when that rejects less (never for d2–d6).
+        let limit = (256 / span) * span;
+        let table = (0..limit)
+            .map(|b| {
+                let mut faces = [0u32; 8];
+                let mut x = b % span;
+                for f in faces.iter_mut().take(per_byte).rev() {
+                    *f = (x % s) as u32 + 1;
+                    x /= s;
+                }
+                faces
+            })
+            .collect();
+        Bytes {
+            limit: limit as u32,
+            per_byte,
+            table,
+            word: 0,
+            bytes_left: 0,
+            buf: [0; 8],
+            buf_left: 0,
+        }
+    }
+
+    #[inline]
+    fn next<R: RngCore>(&mut self, rng: &mut R) -> u32 {
+        if self.buf_left == 0 {
+            let b = loop {
+                if self.bytes_left == 0 {
+                    self.word = rng.next_u64();
+                    self.bytes_left = 8;
+                }
+                let b = (self.word & 0xff) as u32;
+                self.word >>= 8;
+                self.bytes_left -= 1;
+                if b < self.limit {
+                    break b;
+                }
+            };
+            self.buf = self.table[b as usize];
+            self.buf_left = self.per_byte;
+        }
+        let face = self.buf[self.per_byte - self.buf_left];
+        self.buf_left -= 1;
+        face
+    }
+
+    /// Fill `dst` with dice, in the order [`Bytes::next`] would give them,
+    /// a whole byte's dice at a time while a table row fits.
+    fn fill(&mut self, rng: &mut impl RngCore, dst: &mut [u32]) {
+        let n = dst.len();
+        let mut i = 0;
+        while i < n && self.buf_left > 0 {
+            dst[i] = self.next(rng);
+            i += 1;
+        }
+        let k = self.per_byte;
+        while i + 8 <= n {
+            if self.bytes_left == 0 {
+                self.word = rng.next_u64();
+                self.bytes_left = 8;
+            }
+            let b = (self.word & 0xff) as u32;
+            self.word >>= 8;
+            self.bytes_left -= 1;
+            if b < self.limit {
+                // A fixed-size copy of the whole row; only `k` are kept.
+                let row: &[u32; 8] = &self.table[b as usize];
+                if let Ok(slot) = <&mut [u32; 8]>::try_from(&mut dst[i..i + 8]) {
+                    *slot = *row;
+                }
+                i += k;
+            }
+        }
+        while i + k <= n {
+            if self.bytes_left == 0 {
+                self.word = rng.next_u64();
+                self.bytes_left = 8;
+            }
+            let b = (self.word & 0xff) as u32;
+            self.word >>= 8;
+            self.bytes_left -= 1;
+            if b < self.limit {
+                let row = &self.table[b as usize];
+                for j in 0..k {
+                    dst[i + j] = row[j];
+                }
+                i += k;
+            }
+        }
+        while i < n {
+            dst[i] = self.next(rng);
+            i += 1;
+        }
+    }
+}
+
+/// Digits of one die size: bytes for small dice, base-`s` digits of whole
+/// draws for the rest.
+#[derive(Clone, Debug)]
+enum DigitPool {
+    Bytes(u64, Bytes),
+    Digits(Digits),
+}
+
+impl DigitPool {
+    fn new(sides: u32) -> Self {
+        assert!(sides >= 2, "a die has at least two sides");
+        let s = sides as u64;
+        if s <= 6 {
+            DigitPool::Bytes(s, Bytes::new(s))
+        } else {
+            DigitPool::Digits(Digits::new(s))
+        }
+    }
+
+    fn sides(&self) -> u64 {
+        match self {
+            DigitPool::Bytes(s, _) => *s,
+            DigitPool::Digits(d) => d.sides,
+        }
+    }
+
+    #[inline]
+    fn next<R: RngCore>(&mut self, rng: &mut R) -> u32 {
+        match self {
+            DigitPool::Bytes(_, b) => b.next(rng),
+            DigitPool::Digits(d) => d.next(rng),
+        }
+    }
 }
 
 /// A source of fair dice of any size, drawing from one seeded generator.
@@ -146,10 +307,14 @@ impl Dice {
     }
 
     fn pool_index(&mut self, sides: u32) -> usize {
-        if self.pools.get(self.last).is_some_and(|p| p.sides == sides as u64) {
+        if self
+            .pools
+            .get(self.last)
+            .is_some_and(|p| p.sides() == sides as u64)
+        {
             return self.last;
         }
-        self.last = match self.pools.iter().position(|p| p.sides == sides as u64) {
+        self.last = match self.pools.iter().position(|p| p.sides() == sides as u64) {
             Some(i) => i,
             None => {
                 self.pools.push(DigitPool::new(sides));
@@ -161,9 +326,18 @@ impl Dice {
 
     /// `n` rolls of a die with faces `1..=sides`, appended to `out`.
     pub fn roll_into(&mut self, n: usize, sides: u32, out: &mut Vec<u32>) {
+        let start = out.len();
+        out.resize(start + n, 0);
+        self.roll_slice(sides, &mut out[start..]);
+    }
+
+    /// Fill `out` with rolls of a die with faces `1..=sides`.
+    pub fn roll_slice(&mut self, sides: u32, out: &mut [u32]) {
         let i = self.pool_index(sides);
-        let pool = &mut self.pools[i];
-        out.extend((0..n).map(|_| pool.next(&mut self.rng)));
+        match &mut self.pools[i] {
+            DigitPool::Bytes(_, b) => b.fill(&mut self.rng, out),
+            pool => out.iter_mut().for_each(|f| *f = pool.next(&mut self.rng)),
+        }
     }
 
     /// `n` rolls of a die with faces `1..=sides`.
@@ -185,8 +359,12 @@ mod tests {
 
     #[test]
     fn digits_per_draw() {
-        assert_eq!(DigitPool::new(6).per_draw, 23);
-        assert_eq!(DigitPool::new(100).per_draw, 9);
+        assert_eq!(Digits::new(6).per_draw, 23);
+        assert_eq!(Digits::new(100).per_draw, 9);
+        assert_eq!(Bytes::new(6).per_byte, 3);
+        assert_eq!(Bytes::new(6).limit, 216);
+        assert_eq!(Bytes::new(4).per_byte, 4);
+        assert_eq!(Bytes::new(5).limit, 250);
     }
 
     #[test]
@@ -204,6 +382,20 @@ mod tests {
             for c in counts {
                 assert!((c as i64 - 20_000).abs() < 850, "d{sides}: {c}");
             }
+        }
+    }
+
+    #[test]
+    fn bulk_rolls_equal_single_rolls() {
+        for sides in [2u32, 3, 4, 5, 6, 8, 20, 100] {
+            let mut a = Dice::for_batch(9, 1);
+            let mut b = Dice::for_batch(9, 1);
+            let mut bulk = Vec::new();
+            for n in [1usize, 2, 7, 30, 3, 100] {
+                a.roll_into(n, sides, &mut bulk);
+            }
+            let single: Vec<u32> = (0..bulk.len()).map(|_| b.roll(sides)).collect();
+            assert_eq!(bulk, single, "d{sides}");
         }
     }
 

@@ -26,9 +26,21 @@ pub fn roll_faces(roll: &Roll, dice: &mut Dice, faces: &mut Vec<u32>) {
     }
 }
 
+/// Largest plain pool rolled into a stack buffer.
+const STACK_POOL: usize = 64;
+
 /// Hits and glitch status of one simulated roll (`None` when no roll is
 /// possible).
 fn simulate_roll(roll: &Roll, dice: &mut Dice) -> Option<(u32, usize)> {
+    let n = roll.pool.max(0) as usize;
+    if roll.edge.is_none() && roll.helpers.is_empty() && n <= STACK_POOL {
+        // A plain roll: the pool is all there is (what `dice_needed` would
+        // ask for in one go); no allocation.
+        let mut buf = [0u32; STACK_POOL];
+        dice.roll_slice(6, &mut buf[..n]);
+        let v = classify_roll(roll, &buf[..n]).filter(|v| v.rolled)?;
+        return Some((v.hits, v.glitch as usize));
+    }
     FACES.with(|f| {
         let faces = &mut f.borrow_mut();
         roll_faces(roll, dice, faces);
