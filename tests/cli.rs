@@ -329,3 +329,35 @@ fn bad_input_exits_2_with_one_line() {
     );
     expect_usage_error(&["odds", "nosuchsystem"], "nosuchsystem");
 }
+
+/// Run `hantei verify` and return stdout, exit code.
+fn verify(args: &[&str]) -> (String, Option<i32>) {
+    let out = hantei().arg("verify").args(args).output().expect("runs");
+    (String::from_utf8(out.stdout).unwrap(), out.status.code())
+}
+
+#[test]
+fn verify_is_identical_on_any_thread_count() {
+    let base = ["--trials", "40000", "--seed", "7", "--format", "json"];
+    let (one, code) = verify(&[&base[..], &["--threads", "1"]].concat());
+    assert_eq!(code, Some(0), "{one}");
+    for t in ["2", "16"] {
+        let (other, _) = verify(&[&base[..], &["--threads", t]].concat());
+        assert_eq!(one, other, "--threads {t} differs from --threads 1");
+    }
+    let v: Value = serde_json::from_str(&one).unwrap();
+    assert_eq!(v["passed"], true);
+    let points = v["points"].as_array().unwrap();
+    // Every system has points in the default grid.
+    for id in ["multiplier", "d20", "keep-highest", "levels", "hit-pool"] {
+        assert!(points.iter().any(|p| p["system"] == id), "no {id} points");
+    }
+}
+
+#[test]
+fn verify_rejects_bad_flags() {
+    expect_usage_error(&["verify", "--system", "chess"], "chess");
+    expect_usage_error(&["verify", "--trials", "0"], "--trials");
+    expect_usage_error(&["verify", "--alpha", "2"], "--alpha");
+    expect_usage_error(&["verify", "--threads", "0"], "--threads");
+}

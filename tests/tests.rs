@@ -6,3 +6,4 @@ mod cli;
 mod peer_d20;
 mod peer_hit_pool;
 mod peer_keep_highest;
+mod verify_power;

@@ -20,7 +20,7 @@ use super::Point;
 /// Default family-wise error rate of a run.
 pub const DEFAULT_ALPHA: f64 = 0.01;
 /// Default trials per point.
-pub const DEFAULT_TRIALS: u64 = 1_000_000;
+pub const DEFAULT_TRIALS: u64 = 2_000_000;
 /// Default seed.
 pub const DEFAULT_SEED: u64 = 20_261_121;
 
