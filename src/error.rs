@@ -27,6 +27,19 @@ pub enum Error {
     },
     /// Parameters that cannot be combined.
     Conflict(String),
+    /// A problem in an analysis file.
+    Analysis {
+        /// The file.
+        file: String,
+        /// 1-based line, where known.
+        line: Option<usize>,
+        /// The key at fault.
+        key: String,
+        /// What is wrong and what is allowed.
+        message: String,
+    },
+    /// A file could not be read or written.
+    Io(String),
 }
 
 impl Error {
@@ -56,7 +69,16 @@ impl fmt::Display for Error {
                 f,
                 "invalid skill list: level {level} (value {value}) {reason}"
             ),
-            Error::Conflict(msg) => write!(f, "{msg}"),
+            Error::Conflict(msg) | Error::Io(msg) => write!(f, "{msg}"),
+            Error::Analysis {
+                file,
+                line,
+                key,
+                message,
+            } => match line {
+                Some(l) => write!(f, "{file}:{l}: key '{key}': {message}"),
+                None => write!(f, "{file}: key '{key}': {message}"),
+            },
         }
     }
 }

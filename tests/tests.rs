@@ -2,6 +2,7 @@
 
 mod common;
 
+mod analysis;
 mod cli;
 mod peer_d20;
 mod peer_hit_pool;

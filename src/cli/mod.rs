@@ -9,6 +9,7 @@ pub mod hit_pool;
 pub mod keep_highest;
 pub mod levels;
 pub mod multiplier;
+pub mod run;
 pub mod verify;
 
 use std::ffi::OsString;
@@ -34,6 +35,8 @@ pub enum Command {
     Odds(OddsArgs),
     /// Prove the exact laws by simulating the dice (Monte Carlo, 検証).
     Verify(verify::Args),
+    /// Run the analyses (analyses/*.toml) into tables and charts (output/).
+    Run(run::Args),
 }
 
 /// `hantei odds`.
@@ -137,6 +140,14 @@ where
                 code: 0,
             })
         }
+        Command::Run(a) => {
+            let out = run::run(&a).map_err(|e| e.to_string())?;
+            Ok(Output {
+                stdout: out.stdout,
+                stderr: out.stderr,
+                code: out.code,
+            })
+        }
         Command::Verify(a) => {
             let out = verify::run(&a).map_err(|e| e.to_string())?;
             Ok(Output {
@@ -150,7 +161,7 @@ where
 
 /// Condense clap's multi-line error into one line: the message and what is
 /// allowed, without the usage block.
-fn one_line(text: &str) -> String {
+pub(crate) fn one_line(text: &str) -> String {
     text.lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with("Usage:") && !l.starts_with("For more"))

@@ -1600,7 +1600,7 @@ mod tests {
             }
             let w = w.clone() * Weight::powi(&q(1, 6), k as u32);
             let base = faces.len();
-            faces.extend(std::iter::repeat(1).take(k));
+            faces.extend(std::iter::repeat_n(1, k));
             loop {
                 if !prune(faces) {
                     go(roll, faces, &w, prune, visit);

@@ -416,20 +416,7 @@ mod tests {
 
     #[test]
     fn every_point_fits_its_exact_law() {
-        for (i, p) in grid().iter().enumerate() {
-            let counts = simulate(&*p.sampler, 200_000, 0xd20 + i as u64);
-            let f = fit(&counts, &p.exact);
-            assert_eq!(f.impossible_hits, 0, "{}: {counts:?}", p.label);
-            assert!(
-                f.p_value > 1e-6,
-                "{}: p = {} (χ² {} on {} df), counts {counts:?}, exact {:?}",
-                p.label,
-                f.p_value,
-                f.chi_square,
-                f.df,
-                p.exact
-            );
-        }
+        crate::verify::testing::assert_fits(&grid(), 200_000, 0xd20);
     }
 
     /// The grid's edge points: `--crit-on 18` against an unreachable DC

@@ -167,22 +167,28 @@ impl Bytes {
         }
     }
 
+    /// The next accepted byte (below `limit`), skipping rejected ones.
     #[inline]
-    fn next<R: RngCore>(&mut self, rng: &mut R) -> u32 {
+    fn accepted_byte(&mut self, rng: &mut impl RngCore) -> usize {
+        loop {
+            if self.bytes_left == 0 {
+                self.word = rng.next_u64();
+                self.bytes_left = 8;
+            }
+            let b = (self.word & 0xff) as u32;
+            self.word >>= 8;
+            self.bytes_left -= 1;
+            if b < self.limit {
+                return b as usize;
+            }
+        }
+    }
+
+    #[inline]
+    fn next(&mut self, rng: &mut impl RngCore) -> u32 {
         if self.buf_left == 0 {
-            let b = loop {
-                if self.bytes_left == 0 {
-                    self.word = rng.next_u64();
-                    self.bytes_left = 8;
-                }
-                let b = (self.word & 0xff) as u32;
-                self.word >>= 8;
-                self.bytes_left -= 1;
-                if b < self.limit {
-                    break b;
-                }
-            };
-            self.buf = self.table[b as usize];
+            let b = self.accepted_byte(rng);
+            self.buf = self.table[b];
             self.buf_left = self.per_byte;
         }
         let face = self.buf[self.per_byte - self.buf_left];
@@ -201,40 +207,24 @@ impl Bytes {
         }
         let k = self.per_byte;
         while i + 8 <= n {
-            if self.bytes_left == 0 {
-                self.word = rng.next_u64();
-                self.bytes_left = 8;
+            // A fixed-size copy of the whole row; only `k` are kept.
+            let b = self.accepted_byte(rng);
+            let row: &[u32; 8] = &self.table[b];
+            if let Ok(slot) = <&mut [u32; 8]>::try_from(&mut dst[i..i + 8]) {
+                *slot = *row;
             }
-            let b = (self.word & 0xff) as u32;
-            self.word >>= 8;
-            self.bytes_left -= 1;
-            if b < self.limit {
-                // A fixed-size copy of the whole row; only `k` are kept.
-                let row: &[u32; 8] = &self.table[b as usize];
-                if let Ok(slot) = <&mut [u32; 8]>::try_from(&mut dst[i..i + 8]) {
-                    *slot = *row;
-                }
-                i += k;
-            }
+            i += k;
         }
         while i + k <= n {
-            if self.bytes_left == 0 {
-                self.word = rng.next_u64();
-                self.bytes_left = 8;
+            // An element loop, not `copy_from_slice`: a runtime-length
+            // copy becomes a `memcpy` call, measurably slower here.
+            let b = self.accepted_byte(rng);
+            let row = &self.table[b];
+            #[allow(clippy::manual_memcpy)]
+            for j in 0..k {
+                dst[i + j] = row[j];
             }
-            let b = (self.word & 0xff) as u32;
-            self.word >>= 8;
-            self.bytes_left -= 1;
-            if b < self.limit {
-                // An element loop, not `copy_from_slice`: a runtime-length
-                // copy becomes a `memcpy` call, measurably slower here.
-                let row = &self.table[b as usize];
-                #[allow(clippy::manual_memcpy)]
-                for j in 0..k {
-                    dst[i + j] = row[j];
-                }
-                i += k;
-            }
+            i += k;
         }
         while i < n {
             dst[i] = self.next(rng);

@@ -479,27 +479,14 @@ pub mod planted {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::verify::runner::simulate;
-    use crate::verify::stats::fit;
 
     #[test]
     fn grid_cells_are_consistent_and_sum_to_one() {
-        for p in grid() {
-            assert_eq!(p.cells.len(), p.exact.len(), "{}", p.label);
-            assert_eq!(p.cells.len(), p.sampler.cells(), "{}", p.label);
-            let total: f64 = p.exact.iter().sum();
-            assert!((total - 1.0).abs() < 1e-12, "{}: {total}", p.label);
-            assert!(p.exact.iter().all(|x| *x >= 0.0), "{}", p.label);
-        }
+        crate::verify::testing::assert_consistent(&grid());
     }
 
     #[test]
     fn every_point_agrees_at_200k() {
-        for p in grid() {
-            let counts = simulate(&*p.sampler, 200_000, 11);
-            let f = fit(&counts, &p.exact);
-            assert_eq!(f.impossible_hits, 0, "{}", p.label);
-            assert!(f.p_value > 1e-6, "{}: p = {}", p.label, f.p_value);
-        }
+        crate::verify::testing::assert_fits(&grid(), 200_000, 11);
     }
 }

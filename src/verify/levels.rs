@@ -347,30 +347,18 @@ pub fn grid() -> Vec<Point> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::verify::{runner::simulate, stats::fit};
 
     #[test]
     fn cells_are_consistent_and_sum_to_one() {
         let g = grid();
         assert!((8..=20).contains(&g.len()), "{} points", g.len());
-        for p in &g {
-            assert_eq!(p.system, ID);
-            assert_eq!(p.cells.len(), p.exact.len(), "{}", p.label);
-            assert_eq!(p.cells.len(), p.sampler.cells(), "{}", p.label);
-            let total: f64 = p.exact.iter().sum();
-            assert!((total - 1.0).abs() < 1e-12, "{}: {total}", p.label);
-            assert!(p.exact.iter().all(|&x| x >= 0.0), "{}", p.label);
-        }
+        assert!(g.iter().all(|p| p.system == ID));
+        crate::verify::testing::assert_consistent(&g);
     }
 
     #[test]
     fn simulation_fits_the_exact_law() {
-        for (i, p) in grid().iter().enumerate() {
-            let counts = simulate(&*p.sampler, 200_000, 3000 + i as u64);
-            let f = fit(&counts, &p.exact);
-            assert_eq!(f.impossible_hits, 0, "{}: {f:?}", p.label);
-            assert!(f.p_value > 1e-6, "{}: {f:?}", p.label);
-        }
+        crate::verify::testing::assert_fits(&grid(), 200_000, 3000);
     }
 
     #[test]

@@ -44,3 +44,41 @@ pub fn default_grid() -> Vec<Point> {
     points.extend(hit_pool::grid());
     points
 }
+
+/// Test helpers shared by the systems' grids.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::runner::simulate;
+    use super::stats::fit;
+    use super::Point;
+
+    /// Cells, exact law and sampler agree in length; the law sums to one.
+    pub fn assert_consistent(grid: &[Point]) {
+        for p in grid {
+            assert_eq!(p.cells.len(), p.exact.len(), "{}", p.label);
+            assert_eq!(p.cells.len(), p.sampler.cells(), "{}", p.label);
+            let total: f64 = p.exact.iter().sum();
+            assert!((total - 1.0).abs() < 1e-12, "{}: {total}", p.label);
+            assert!(p.exact.iter().all(|&x| x >= 0.0), "{}", p.label);
+        }
+    }
+
+    /// `trials` simulated trials of every point fit its exact law (a loose
+    /// bar, p > 1e-6, for a unit test) and hit no impossible cell.
+    pub fn assert_fits(grid: &[Point], trials: u64, seed: u64) {
+        for (i, p) in grid.iter().enumerate() {
+            let counts = simulate(&*p.sampler, trials, seed + i as u64);
+            let f = fit(&counts, &p.exact);
+            assert_eq!(f.impossible_hits, 0, "{}: {counts:?}", p.label);
+            assert!(
+                f.p_value > 1e-6,
+                "{}: p = {} (χ² {} on {} df), counts {counts:?}, exact {:?}",
+                p.label,
+                f.p_value,
+                f.chi_square,
+                f.df,
+                p.exact
+            );
+        }
+    }
+}

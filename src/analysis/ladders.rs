@@ -1,0 +1,401 @@
+//! The cross-system difficulty comparison (`kind = "ladders"`).
+//!
+//! Each system's difficulty ladder (DC, 難易度, threshold, 成功倍率,
+//! required level …) is mapped to P(success) for named reference characters
+//! defined per system in the file. From those numbers come:
+//!
+//! * the ladders themselves (character × step);
+//! * equivalence: for target odds (90 %, 75 %, 50 %, 25 %, 10 %), the step
+//!   of each ladder that comes nearest, and for each step of the first
+//!   ladder, the nearest step of every other ladder;
+//! * granularity: how many distinct odds a ladder offers, and the value of
+//!   one step (mean and largest change of P(success) between neighbours,
+//!   over the steps that are not already certain);
+//! * spread (how swingy): the number of steps in the uncertain band
+//!   10 % < P < 90 %, and the mean of `4·P·(1 − P)` along the ladder (1: a
+//!   coin flip at every step; 0: every step is certain).
+//!
+//! The character used for equivalence, spread and the chart is the one
+//! named `trained` when every ladder has it, else the first character.
+
+use std::fmt::Write as _;
+
+use super::output::{csv_number, human, md_header, render_charts, OutFile};
+use super::spec::LadderSpec;
+use super::{odds_json, Analysis};
+use crate::chart::{Chart, ChartBody};
+use crate::error::Result;
+
+/// P(success) along one ladder for each character.
+#[derive(Clone, Debug)]
+pub struct LadderOdds {
+    /// The ladder.
+    pub spec: LadderSpec,
+    /// `p[character][step]`.
+    pub p: Vec<Vec<f64>>,
+}
+
+/// Target odds of the equivalence table.
+pub const TARGETS: [f64; 5] = [0.9, 0.75, 0.5, 0.25, 0.1];
+
+/// Compute every ladder.
+pub fn compute(a: &Analysis) -> Result<Vec<LadderOdds>> {
+    a.spec
+        .ladder
+        .iter()
+        .map(|l| {
+            let p = l
+                .character
+                .iter()
+                .map(|ch| {
+                    l.values
+                        .iter()
+                        .map(|&v| {
+                            let mut params = l.params.clone();
+                            for (k, x) in &ch.params {
+                                params.insert(k.clone(), x.clone());
+                            }
+                            params.insert(l.param.clone(), toml::Value::Integer(v));
+                            let json = odds_json(&l.system, &params).map_err(|msg| {
+                                a.error(
+                                    &l.param,
+                                    Some(&format!("\"{}\"", ch.name)),
+                                    format!(
+                                        "{} ladder, character {}, step {v}: {msg}",
+                                        l.system, ch.name
+                                    ),
+                                )
+                            })?;
+                            json.get("p_success")
+                                .and_then(|x| x.as_f64())
+                                .ok_or_else(|| {
+                                    a.error(
+                                        "system",
+                                        Some(&l.system),
+                                        "the report has no p_success",
+                                    )
+                                })
+                        })
+                        .collect::<Result<Vec<f64>>>()
+                })
+                .collect::<Result<_>>()?;
+            Ok(LadderOdds { spec: l.clone(), p })
+        })
+        .collect()
+}
+
+/// Index of the reference character in each ladder.
+pub fn reference(ladders: &[LadderOdds]) -> Vec<usize> {
+    let all_have_trained = ladders
+        .iter()
+        .all(|l| l.spec.character.iter().any(|c| c.name == "trained"));
+    ladders
+        .iter()
+        .map(|l| {
+            if all_have_trained {
+                l.spec
+                    .character
+                    .iter()
+                    .position(|c| c.name == "trained")
+                    .unwrap_or(0)
+            } else {
+                0
+            }
+        })
+        .collect()
+}
+
+/// The step whose odds are nearest `target` (first one on ties).
+pub fn nearest(p: &[f64], target: f64) -> usize {
+    let mut best = 0;
+    for (i, x) in p.iter().enumerate() {
+        if (x - target).abs() < (p[best] - target).abs() - 1e-12 {
+            best = i;
+        }
+    }
+    best
+}
+
+/// Granularity of one ladder row: distinct odds, mean and largest change
+/// per step over steps not already certain at both ends.
+pub fn granularity(p: &[f64]) -> (usize, f64, f64) {
+    let mut distinct: Vec<f64> = Vec::new();
+    for &x in p {
+        if !distinct.iter().any(|d| (d - x).abs() < 1e-12) {
+            distinct.push(x);
+        }
+    }
+    let steps: Vec<f64> = p
+        .windows(2)
+        .filter(|w| !(is_certain(w[0]) && is_certain(w[1]) && (w[0] - w[1]).abs() < 1e-12))
+        .map(|w| (w[1] - w[0]).abs())
+        .collect();
+    let mean = if steps.is_empty() {
+        0.0
+    } else {
+        steps.iter().sum::<f64>() / steps.len() as f64
+    };
+    let max = steps.iter().cloned().fold(0.0, f64::max);
+    (distinct.len(), mean, max)
+}
+
+fn is_certain(x: f64) -> bool {
+    x <= 1e-12 || x >= 1.0 - 1e-12
+}
+
+/// Spread of one ladder row: steps with 10 % < P < 90 %, and the mean of
+/// `4·P·(1 − P)`.
+pub fn spread(p: &[f64]) -> (usize, f64) {
+    let band = p.iter().filter(|&&x| x > 0.1 && x < 0.9).count();
+    let swing = p.iter().map(|x| 4.0 * x * (1.0 - x)).sum::<f64>() / p.len().max(1) as f64;
+    (band, swing)
+}
+
+/// All files of a ladders analysis.
+pub fn files(a: &Analysis) -> Result<Vec<OutFile>> {
+    let ladders = compute(a)?;
+    let refs = reference(&ladders);
+    let lang = a.lang();
+    let name = a.name();
+    let ladder_name = |l: &LadderOdds| {
+        format!(
+            "{} ({})",
+            l.spec.system,
+            lang.pick(&l.spec.label, l.spec.label_ja.as_deref())
+        )
+    };
+    let char_name = |l: &LadderOdds, c: usize| {
+        let ch = &l.spec.character[c];
+        lang.pick(&ch.name, ch.name_ja.as_deref()).to_string()
+    };
+
+    // CSV: long format.
+    let mut csv = String::from("system,ladder,step,character,p_success\n");
+    for l in &ladders {
+        for (c, row) in l.p.iter().enumerate() {
+            for (v, p) in l.spec.values.iter().zip(row) {
+                let _ = writeln!(
+                    csv,
+                    "{},{},{v},{},{}",
+                    l.spec.system,
+                    l.spec.param,
+                    l.spec.character[c].name,
+                    csv_number(Some(*p))
+                );
+            }
+        }
+    }
+
+    // Markdown.
+    let mut md = md_header(a);
+    let (h_ladders, h_equiv, h_step, h_gran, h_spread) = match lang {
+        super::spec::Lang::Ja => (
+            "難易度の段階ごとの成功率",
+            "同じ成功率になる難易度",
+            "基準の段階に対応する難易度",
+            "段階の細かさと1段階の重み",
+            "振れ幅 (どれだけ運任せか)",
+        ),
+        super::spec::Lang::En => (
+            "Success by ladder step",
+            "Equivalent difficulties for target odds",
+            "Equivalents of each step of the first ladder",
+            "Granularity and the value of one step",
+            "Spread (how swingy)",
+        ),
+    };
+    let _ = writeln!(md, "## {h_ladders}\n");
+    for l in &ladders {
+        let _ = writeln!(md, "### {}\n", ladder_name(l));
+        let _ = write!(md, "| | ");
+        let _ = writeln!(
+            md,
+            "{} |",
+            l.spec
+                .values
+                .iter()
+                .map(|v| v.to_string())
+                .collect::<Vec<_>>()
+                .join(" | ")
+        );
+        let _ = writeln!(md, "|---|{}", "---:|".repeat(l.spec.values.len()));
+        for (c, row) in l.p.iter().enumerate() {
+            let cells: Vec<String> = row.iter().map(|p| human(Some(*p), true)).collect();
+            let _ = writeln!(md, "| {} | {} |", char_name(l, c), cells.join(" | "));
+        }
+        md.push('\n');
+    }
+    let refname = char_name(&ladders[0], refs[0]);
+    let _ = writeln!(md, "## {h_equiv} ({refname})\n");
+    let _ = writeln!(
+        md,
+        "| P(success) | {} |",
+        ladders
+            .iter()
+            .map(ladder_name)
+            .collect::<Vec<_>>()
+            .join(" | ")
+    );
+    let _ = writeln!(md, "|---:|{}", "---:|".repeat(ladders.len()));
+    for t in TARGETS {
+        let cells: Vec<String> = ladders
+            .iter()
+            .zip(&refs)
+            .map(|(l, &c)| {
+                let i = nearest(&l.p[c], t);
+                format!("{} ({})", l.spec.values[i], human(Some(l.p[c][i]), true))
+            })
+            .collect();
+        let _ = writeln!(md, "| {} | {} |", human(Some(t), true), cells.join(" | "));
+    }
+    md.push('\n');
+    let _ = writeln!(md, "## {h_step} ({refname})\n");
+    let _ = writeln!(
+        md,
+        "| {} | {} |",
+        ladder_name(&ladders[0]),
+        ladders[1..]
+            .iter()
+            .map(ladder_name)
+            .collect::<Vec<_>>()
+            .join(" | ")
+    );
+    let _ = writeln!(
+        md,
+        "|---:|{}",
+        "---:|".repeat(ladders.len().saturating_sub(1))
+    );
+    for (i, v) in ladders[0].spec.values.iter().enumerate() {
+        let p0 = ladders[0].p[refs[0]][i];
+        let cells: Vec<String> = ladders[1..]
+            .iter()
+            .zip(&refs[1..])
+            .map(|(l, &c)| {
+                let j = nearest(&l.p[c], p0);
+                format!("{} ({})", l.spec.values[j], human(Some(l.p[c][j]), true))
+            })
+            .collect();
+        let _ = writeln!(
+            md,
+            "| {v} ({}) | {} |",
+            human(Some(p0), true),
+            cells.join(" | ")
+        );
+    }
+    md.push('\n');
+    let _ = writeln!(md, "## {h_gran}\n");
+    let _ = writeln!(
+        md,
+        "| ladder | character | steps | distinct odds | mean Δ per step | largest Δ |"
+    );
+    let _ = writeln!(md, "|---|---|---:|---:|---:|---:|");
+    for l in &ladders {
+        for (c, row) in l.p.iter().enumerate() {
+            let (distinct, mean, max) = granularity(row);
+            let _ = writeln!(
+                md,
+                "| {} | {} | {} | {} | {} | {} |",
+                ladder_name(l),
+                char_name(l, c),
+                row.len(),
+                distinct,
+                human(Some(mean), true),
+                human(Some(max), true)
+            );
+        }
+    }
+    md.push('\n');
+    let _ = writeln!(md, "## {h_spread}\n");
+    let _ = writeln!(
+        md,
+        "Steps with 10% < P(success) < 90%, and the mean of 4·P·(1−P) along the ladder \
+         (1 = a coin flip at every step, 0 = every step certain).\n"
+    );
+    let _ = writeln!(md, "| ladder | character | uncertain steps | swing |");
+    let _ = writeln!(md, "|---|---|---:|---:|");
+    for l in &ladders {
+        for (c, row) in l.p.iter().enumerate() {
+            let (band, swing) = spread(row);
+            let _ = writeln!(
+                md,
+                "| {} | {} | {band} of {} | {swing:.3} |",
+                ladder_name(l),
+                char_name(l, c),
+                row.len()
+            );
+        }
+    }
+
+    // One chart: every ladder on one probability axis.
+    let n = ladders
+        .iter()
+        .map(|l| l.spec.values.len())
+        .max()
+        .unwrap_or(1);
+    let xs: Vec<f64> = (0..n)
+        .map(|i| i as f64 / (n.max(2) - 1) as f64 * 100.0)
+        .collect();
+    let series = ladders
+        .iter()
+        .zip(&refs)
+        .map(|(l, &c)| {
+            let row = &l.p[c];
+            // Resample each ladder onto the common positions 0..100 %.
+            let ys = xs
+                .iter()
+                .map(|&x| {
+                    let pos = x / 100.0 * (row.len() - 1) as f64;
+                    let i = pos.floor() as usize;
+                    let f = pos - i as f64;
+                    let a = row[i.min(row.len() - 1)];
+                    let b = row[(i + 1).min(row.len() - 1)];
+                    Some(a + (b - a) * f)
+                })
+                .collect();
+            (ladder_name(l), ys)
+        })
+        .collect();
+    let chart = Chart {
+        title: a.title().to_string(),
+        x_label: lang
+            .pick(
+                "position on the ladder, easiest → hardest (%)",
+                Some("難易度の位置 (易 → 難, %)"),
+            )
+            .to_string(),
+        y_label: format!(
+            "{} ({refname})",
+            lang.pick("P(success) (%)", Some("成功率 (%)"))
+        ),
+        body: ChartBody::Lines {
+            x: xs,
+            series,
+            y_percent: true,
+        },
+    };
+    let mut out = vec![
+        (format!("{name}.csv"), csv.into_bytes()),
+        (format!("{name}.md"), md.into_bytes()),
+    ];
+    out.extend(render_charts(a, vec![(name.clone(), chart)])?);
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn helpers() {
+        assert_eq!(nearest(&[0.9, 0.6, 0.5, 0.2], 0.55), 1);
+        assert_eq!(nearest(&[0.9, 0.6, 0.5, 0.2], 0.1), 3);
+        let (d, mean, max) = granularity(&[1.0, 1.0, 0.8, 0.5, 0.5, 0.0, 0.0]);
+        assert_eq!(d, 4);
+        assert!((max - 0.5).abs() < 1e-12);
+        // Steps counted: 1→1? no (certain, equal); 1→.8, .8→.5, .5→.5, .5→0; 0→0 no.
+        assert!((mean - (0.2 + 0.3 + 0.0 + 0.5) / 4.0).abs() < 1e-12);
+        let (band, swing) = spread(&[1.0, 0.5, 0.0]);
+        assert_eq!(band, 1);
+        assert!((swing - 1.0 / 3.0).abs() < 1e-12);
+    }
+}

@@ -1,0 +1,259 @@
+//! The analysis file format (`analyses/*.toml`), as read by serde.
+//! `analyses/README.md` documents it for designers.
+
+use serde::Deserialize;
+use toml::Value;
+
+/// One analysis file.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Spec {
+    /// Output file stem (default: the file's stem).
+    pub name: Option<String>,
+    /// `sweep` (default) or `ladders` (the cross-system comparison).
+    #[serde(default)]
+    pub kind: Kind,
+    /// Title (English).
+    pub title: String,
+    /// Title (Japanese).
+    pub title_ja: Option<String>,
+    /// Label language of tables and charts: `en` (default) or `ja`.
+    #[serde(default)]
+    pub labels: Lang,
+    /// A paragraph for the Markdown output.
+    pub description: Option<String>,
+    /// System id (a variant may override it).
+    pub system: Option<String>,
+    /// Fixed flags of `hantei odds <system>` (without `--`).
+    #[serde(default)]
+    pub params: toml::Table,
+    /// Sweep axes, outermost first.
+    #[serde(default)]
+    pub axis: Vec<AxisSpec>,
+    /// Metrics to tabulate (paths into the `hantei odds` JSON).
+    #[serde(default)]
+    pub metrics: Vec<MetricSpec>,
+    /// Markdown pivot table (default: one row per point).
+    pub table: Option<TableSpec>,
+    /// Charts.
+    #[serde(default)]
+    pub chart: Vec<ChartSpec>,
+    /// Ladders (kind = "ladders").
+    #[serde(default)]
+    pub ladder: Vec<LadderSpec>,
+    /// Optional Monte Carlo cross-check of the systems used.
+    pub monte_carlo: Option<MonteCarloSpec>,
+}
+
+/// Analysis kind.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// A grid of `hantei odds` calls.
+    #[default]
+    Sweep,
+    /// Difficulty ladders of several systems compared.
+    Ladders,
+}
+
+/// Label language.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Lang {
+    /// English.
+    #[default]
+    En,
+    /// Japanese.
+    Ja,
+}
+
+impl Lang {
+    /// Pick the label in this language (Japanese falls back to English).
+    pub fn pick<'a>(self, en: &'a str, ja: Option<&'a str>) -> &'a str {
+        match (self, ja) {
+            (Lang::Ja, Some(ja)) => ja,
+            _ => en,
+        }
+    }
+}
+
+/// A sweep axis.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AxisSpec {
+    /// Id used by tables and charts (default: `param`).
+    pub name: Option<String>,
+    /// The flag this axis sets (without `--`); absent for variant axes.
+    pub param: Option<String>,
+    /// Axis label (English; default: the name).
+    pub label: Option<String>,
+    /// Axis label (Japanese).
+    pub label_ja: Option<String>,
+    /// Explicit values.
+    pub values: Option<Vec<Value>>,
+    /// Inclusive integer range `[from, to]`.
+    pub range: Option<[i64; 2]>,
+    /// Step of `range` (default 1).
+    pub step: Option<i64>,
+    /// Named sets of flags (tables with `label`, optional `label_ja`, and
+    /// any flags, `system` included).
+    pub variants: Option<Vec<toml::Table>>,
+}
+
+/// A metric: a path, or a table with labels.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(untagged)]
+pub enum MetricSpec {
+    /// Just the path.
+    Path(String),
+    /// Path and labels.
+    Labelled {
+        /// Path into the report JSON.
+        path: String,
+        /// Column label (English).
+        label: Option<String>,
+        /// Column label (Japanese).
+        label_ja: Option<String>,
+        /// Subtract the same metric at the point with these axes set to
+        /// these values (a worth: ΔP against a baseline).
+        #[serde(default)]
+        minus: toml::Table,
+        /// Multiply the value (after `minus`) by this.
+        scale: Option<f64>,
+    },
+}
+
+impl MetricSpec {
+    /// The path.
+    pub fn path(&self) -> &str {
+        match self {
+            MetricSpec::Path(p) => p,
+            MetricSpec::Labelled { path, .. } => path,
+        }
+    }
+
+    /// Baseline of a worth (`minus`), if any.
+    pub fn minus(&self) -> Option<&toml::Table> {
+        match self {
+            MetricSpec::Labelled { minus, .. } if !minus.is_empty() => Some(minus),
+            _ => None,
+        }
+    }
+
+    /// Scale factor.
+    pub fn scale(&self) -> f64 {
+        match self {
+            MetricSpec::Labelled { scale: Some(s), .. } => *s,
+            _ => 1.0,
+        }
+    }
+
+    /// Whether two entries name the same column.
+    pub fn is_derived(&self) -> bool {
+        self.minus().is_some() || self.scale() != 1.0
+    }
+
+    /// The label in `lang`.
+    pub fn label(&self, lang: Lang) -> String {
+        match self {
+            MetricSpec::Path(p) => p.clone(),
+            MetricSpec::Labelled {
+                path,
+                label,
+                label_ja,
+                ..
+            } => lang
+                .pick(label.as_deref().unwrap_or(path), label_ja.as_deref())
+                .to_string(),
+        }
+    }
+}
+
+/// A Markdown pivot: one metric, rows × columns of two axes.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TableSpec {
+    /// Axis down the side.
+    pub rows: String,
+    /// Axis across the top.
+    pub columns: String,
+    /// Metric in the cells.
+    pub metric: String,
+    /// Fixed values of the other axes (one table per combination otherwise).
+    #[serde(default, rename = "where")]
+    pub where_: toml::Table,
+}
+
+/// A chart.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChartSpec {
+    /// `line`, `bar`, `heatmap` or `stacked`.
+    pub kind: String,
+    /// Output suffix (default: none for the first chart, its index after).
+    pub id: Option<String>,
+    /// Title (default: the analysis title).
+    pub title: Option<String>,
+    /// Title (Japanese).
+    pub title_ja: Option<String>,
+    /// Axis along x.
+    pub x: String,
+    /// Metric on y (line, bar) or axis on y (heatmap).
+    pub y: Option<String>,
+    /// Axis giving one series per value (line, bar).
+    pub series: Option<String>,
+    /// Metric in the cells (heatmap).
+    pub value: Option<String>,
+    /// Metrics stacked (stacked), worst first.
+    pub tiers: Option<Vec<String>>,
+    /// y-axis label (English; default: the metric's label).
+    pub y_label: Option<String>,
+    /// y-axis label (Japanese).
+    pub y_label_ja: Option<String>,
+    /// Fixed values of the other axes.
+    #[serde(default, rename = "where")]
+    pub where_: toml::Table,
+}
+
+/// One system's difficulty ladder (kind = "ladders").
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LadderSpec {
+    /// System id.
+    pub system: String,
+    /// Name of the ladder (English), e.g. "DC".
+    pub label: String,
+    /// Name of the ladder (Japanese), e.g. "目標値".
+    pub label_ja: Option<String>,
+    /// The flag that is the difficulty.
+    pub param: String,
+    /// Its values, easiest first.
+    pub values: Vec<i64>,
+    /// Fixed flags.
+    #[serde(default)]
+    pub params: toml::Table,
+    /// Reference characters (novice, trained, …): name and their flags.
+    pub character: Vec<CharacterSpec>,
+}
+
+/// A reference character of a ladder.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CharacterSpec {
+    /// Name shared across systems (novice, trained, expert, master).
+    pub name: String,
+    /// Japanese name.
+    pub name_ja: Option<String>,
+    /// Their flags.
+    pub params: toml::Table,
+}
+
+/// Monte Carlo cross-check of an analysis.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MonteCarloSpec {
+    /// Trials per verification point.
+    pub trials: u64,
+    /// Seed (default: `hantei verify`'s).
+    pub seed: Option<u64>,
+}

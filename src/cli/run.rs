@@ -1,0 +1,259 @@
+//! `hantei run`: every analysis into `output/` (or `--check` that the
+//! committed outputs are current).
+
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::analysis::output::OutFile;
+use crate::analysis::spec::Kind;
+use crate::analysis::{self, ladders, Analysis};
+use crate::error::{Error, Result};
+use crate::verify::{self, run as verify_run};
+
+/// Flags of `hantei run`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Analysis files or directories of them (default: analyses/).
+    pub paths: Vec<PathBuf>,
+    /// Output directory.
+    #[arg(long, default_value = "output")]
+    pub out: PathBuf,
+    /// Regenerate in memory and list the files in the output directory that
+    /// are stale (exit 1), writing nothing.
+    #[arg(long)]
+    pub check: bool,
+}
+
+/// What `hantei run` prints.
+pub struct RunOutput {
+    /// Summary.
+    pub stdout: Vec<u8>,
+    /// Stale files (with `--check`).
+    pub stderr: Vec<u8>,
+    /// 0 ok, 1 stale outputs.
+    pub code: u8,
+}
+
+fn analysis_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            files.extend(analysis::find_files(p)?);
+        } else if p.is_file() {
+            files.push(p.clone());
+        } else {
+            return Err(Error::param(
+                "PATHS",
+                p.display(),
+                "no such file or directory (give analysis .toml files or directories)",
+            ));
+        }
+    }
+    Ok(files)
+}
+
+/// Systems an analysis uses.
+fn systems(a: &Analysis) -> Vec<String> {
+    let mut s: Vec<String> = a.spec.system.iter().cloned().collect();
+    for ax in &a.spec.axis {
+        for v in ax.variants.iter().flatten() {
+            if let Some(x) = v.get("system") {
+                s.push(analysis::value_text(x));
+            }
+        }
+    }
+    s.extend(a.spec.ladder.iter().map(|l| l.system.clone()));
+    s.sort();
+    s.dedup();
+    s
+}
+
+/// Every output file of one analysis, in memory.
+pub fn render(a: &Analysis) -> Result<Vec<OutFile>> {
+    let mut files = match a.spec.kind {
+        Kind::Sweep => analysis::output::sweep_files(a, &analysis::sweep(a)?)?,
+        Kind::Ladders => ladders::files(a)?,
+    };
+    if let Some(mc) = &a.spec.monte_carlo {
+        if mc.trials == 0 {
+            return Err(a.error("trials", None, "monte_carlo.trials must be at least 1"));
+        }
+        let used = systems(a);
+        let points: Vec<verify::Point> = verify::default_grid()
+            .into_iter()
+            .filter(|p| used.iter().any(|s| s == p.system))
+            .collect();
+        let result = verify_run::run(
+            &points,
+            mc.trials,
+            mc.seed.unwrap_or(verify_run::DEFAULT_SEED),
+            verify_run::DEFAULT_ALPHA,
+            |_| {},
+        );
+        if !result.passed() {
+            return Err(a.error(
+                "monte_carlo",
+                None,
+                format!(
+                    "the Monte Carlo cross-check disagrees with the exact engine at: {}",
+                    result
+                        .failures()
+                        .iter()
+                        .map(|r| format!("{} [{}]", r.system, r.label))
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                ),
+            ));
+        }
+        files.push((
+            format!("{}.verify.csv", a.name()),
+            result.to_csv().into_bytes(),
+        ));
+    }
+    Ok(files)
+}
+
+/// Write `bytes` to `path` through a temporary file and a rename.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.tmp"));
+    std::fs::write(&tmp, bytes)
+        .and_then(|_| std::fs::rename(&tmp, path))
+        .map_err(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            Error::Io(format!("cannot write {}: {e}", path.display()))
+        })
+}
+
+/// Run `hantei run`.
+pub fn run(args: &Args) -> Result<RunOutput> {
+    let defaulted = args.paths.is_empty();
+    let paths = if defaulted {
+        vec![PathBuf::from("analyses")]
+    } else {
+        args.paths.clone()
+    };
+    let files = analysis_files(&paths)?;
+    if files.is_empty() {
+        return Err(Error::param(
+            "PATHS",
+            paths
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(" "),
+            "holds no .toml analysis files",
+        ));
+    }
+    let show = std::io::stderr().is_terminal() && std::env::var_os("CI").is_none();
+    let bar = if show {
+        let bar = ProgressBar::new(files.len() as u64);
+        if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} analyses  {msg}") {
+            bar.set_style(style);
+        }
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    // Everything is computed before anything is written: a failure leaves
+    // the earlier outputs as they were.
+    let mut outputs: BTreeMap<String, (Vec<u8>, PathBuf)> = BTreeMap::new();
+    for f in &files {
+        bar.set_message(f.display().to_string());
+        let a = analysis::load(f)?;
+        for (name, bytes) in render(&a)? {
+            if let Some((_, other)) = outputs.get(&name) {
+                return Err(a.error(
+                    "name",
+                    None,
+                    format!("output {name} is also written by {}", other.display()),
+                ));
+            }
+            outputs.insert(name, (bytes, f.clone()));
+        }
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+
+    if args.check {
+        let mut stale = Vec::new();
+        for (name, (bytes, _)) in &outputs {
+            let path = args.out.join(name);
+            match std::fs::read(&path) {
+                Ok(current) if current == *bytes => {}
+                Ok(_) => stale.push(format!("{} (differs)", path.display())),
+                Err(_) => stale.push(format!("{} (missing)", path.display())),
+            }
+        }
+        if defaulted {
+            if let Ok(entries) = std::fs::read_dir(&args.out) {
+                let mut orphans: Vec<String> = entries
+                    .filter_map(|e| e.ok())
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .filter(|n| !n.starts_with('.') && n != "README.md" && !outputs.contains_key(n))
+                    .map(|n| format!("{} (no analysis writes it)", args.out.join(n).display()))
+                    .collect();
+                orphans.sort();
+                stale.extend(orphans);
+            }
+        }
+        let summary = format!(
+            "checked {} files from {} analyses: {}\n",
+            outputs.len(),
+            files.len(),
+            if stale.is_empty() {
+                "all current".to_string()
+            } else {
+                format!("{} stale", stale.len())
+            }
+        );
+        let stderr = if stale.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "hantei run --check: stale outputs (run `hantei run` and commit):\n{}\n",
+                stale
+                    .iter()
+                    .map(|s| format!("  {s}"))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            )
+        };
+        return Ok(RunOutput {
+            stdout: summary.into_bytes(),
+            stderr: stderr.into_bytes(),
+            code: u8::from(!stale.is_empty()),
+        });
+    }
+
+    std::fs::create_dir_all(&args.out)
+        .map_err(|e| Error::Io(format!("cannot create {}: {e}", args.out.display())))?;
+    let mut changed = 0;
+    for (name, (bytes, _)) in &outputs {
+        let path = args.out.join(name);
+        if std::fs::read(&path).is_ok_and(|cur| cur == *bytes) {
+            continue;
+        }
+        write_atomic(&path, bytes)?;
+        changed += 1;
+    }
+    Ok(RunOutput {
+        stdout: format!(
+            "{} analyses → {} files in {} ({} changed)\n",
+            files.len(),
+            outputs.len(),
+            args.out.display(),
+            changed
+        )
+        .into_bytes(),
+        stderr: Vec::new(),
+        code: 0,
+    })
+}

@@ -1,0 +1,221 @@
+//! `hantei run`: bundled tables hold the rules' known values, a broken file
+//! is reported with file, line and key and writes nothing, `--check` finds
+//! stale outputs, and the output bytes are deterministic.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+fn hantei() -> Command {
+    Command::cargo_bin("hantei").expect("binary built")
+}
+
+fn repo(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
+}
+
+/// A fresh temporary directory for one test.
+fn temp_dir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("hantei-test-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Run one bundled analysis into `out` and return its CSV rows as maps.
+fn run_csv(file: &str, out: &Path) -> Vec<std::collections::BTreeMap<String, String>> {
+    let o = hantei()
+        .args([
+            "run",
+            repo(&format!("analyses/{file}")).to_str().unwrap(),
+            "--out",
+        ])
+        .arg(out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let stem = file.trim_end_matches(".toml");
+    let mut reader = csv::Reader::from_path(out.join(format!("{stem}.csv"))).unwrap();
+    let header: Vec<String> = reader
+        .headers()
+        .unwrap()
+        .iter()
+        .map(str::to_string)
+        .collect();
+    reader
+        .records()
+        .map(|r| {
+            header
+                .iter()
+                .cloned()
+                .zip(r.unwrap().iter().map(str::to_string))
+                .collect()
+        })
+        .collect()
+}
+
+fn find<'a>(
+    rows: &'a [std::collections::BTreeMap<String, String>],
+    at: &[(&str, &str)],
+) -> &'a std::collections::BTreeMap<String, String> {
+    rows.iter()
+        .find(|r| {
+            at.iter()
+                .all(|(k, v)| r.get(*k).map(String::as_str) == Some(*v))
+        })
+        .unwrap_or_else(|| panic!("no row {at:?}"))
+}
+
+fn value(row: &std::collections::BTreeMap<String, String>, col: &str) -> f64 {
+    row[col].parse().unwrap()
+}
+
+#[test]
+fn bundled_tables_hold_the_worked_values() {
+    let out = temp_dir("worked");
+    // RULES.md §2: +5 vs DC 15: 0.55, advantage 0.7975, disadvantage 0.3025.
+    let rows = run_csv("d20-success.toml", &out);
+    for (roll, want) in [
+        ("normal", 0.55),
+        ("advantage", 0.7975),
+        ("disadvantage", 0.3025),
+    ] {
+        let r = find(&rows, &[("modifier", "5"), ("roll", roll), ("dc", "15")]);
+        assert!((value(r, "p_success") - want).abs() < 1e-10, "{roll}");
+    }
+    // RULES.md §3: v=6, n=3, D=5: 19/27.
+    let rows = run_csv("keep-highest.toml", &out);
+    let r = find(
+        &rows,
+        &[("ability", "6"), ("dice", "3"), ("difficulty", "5")],
+    );
+    assert!((value(r, "p_success") - 19.0 / 27.0).abs() < 1e-10);
+    // RULES.md §1: rate 60: fumble 5%, decisive 6%, success or better 60%.
+    let rows = run_csv("multiplier-rate-bands.toml", &out);
+    let r = find(&rows, &[("rate", "60")]);
+    assert!((value(r, "outcomes.fumble") - 0.05).abs() < 1e-10);
+    assert!((value(r, "outcomes.decisive") - 0.06).abs() < 1e-10);
+    assert!((value(r, "p_success") - 0.6).abs() < 1e-10);
+    // RULES.md §5: n=2 glitch 11/36; more-than-half n=4: 21/1296.
+    let rows = run_csv("hit-pool.toml", &out);
+    let r = find(&rows, &[("rule", "half-or-more"), ("pool", "2")]);
+    assert!((value(r, "p_glitch") - 11.0 / 36.0).abs() < 1e-10);
+    assert!((value(r, "p_critical_glitch") - 7.0 / 36.0).abs() < 1e-10);
+    let r = find(&rows, &[("rule", "more-than-half"), ("pool", "4")]);
+    assert!((value(r, "p_glitch") - 21.0 / 1296.0).abs() < 1e-10);
+    // Seed 003: best level 2 with 0.18.
+    let rows = run_csv("levels-contests.toml", &out);
+    let r = &rows[0];
+    assert_eq!(value(r, "best_level"), 2.0);
+    assert!((value(r, "p_success") - 0.18).abs() < 1e-10);
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn a_broken_file_names_file_line_and_key_and_writes_nothing() {
+    let dir = temp_dir("broken");
+    let out = dir.join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::write(out.join("keep.csv"), "earlier output\n").unwrap();
+    let bad = dir.join("bad.toml");
+    std::fs::write(
+        &bad,
+        "title = \"t\"\nsystem = \"keep-highest\"\nparams = { ability = 6 }\nmetrics = [\"p_success\"]\n\n[[axis]]\nparam = \"difficulty\"\nrange = [2, 25]\n",
+    )
+    .unwrap();
+    let o = hantei()
+        .arg("run")
+        .arg(&bad)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("bad.toml:"), "file: {err}");
+    assert!(err.contains("difficulty"), "key: {err}");
+    assert!(err.contains("2..=20"), "what is allowed: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    // A TOML-level mistake: an unknown key, with its line.
+    std::fs::write(
+        &bad,
+        "title = \"t\"\nsystem = \"d20\"\nmetricz = [\"p_success\"]\n",
+    )
+    .unwrap();
+    let o = hantei()
+        .arg("run")
+        .arg(&bad)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("bad.toml:3"), "line: {err}");
+    assert!(err.contains("metricz"), "key: {err}");
+    // Nothing written, nothing removed.
+    let names: Vec<_> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, vec![std::ffi::OsString::from("keep.csv")]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn check_finds_stale_outputs_and_bytes_are_deterministic() {
+    let dir = temp_dir("check");
+    let file = repo("analyses/keep-highest-ja.toml");
+    let run = |extra: &[&str]| {
+        hantei()
+            .arg("run")
+            .arg(&file)
+            .arg("--out")
+            .arg(&dir)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    assert!(run(&[]).status.success());
+    let first = std::fs::read(dir.join("keep-highest-ja.png")).unwrap();
+    let o = run(&["--check"]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // Regenerating gives the same bytes.
+    assert!(run(&[]).status.success());
+    assert_eq!(
+        std::fs::read(dir.join("keep-highest-ja.png")).unwrap(),
+        first
+    );
+    // A changed file is listed as stale.
+    std::fs::write(dir.join("keep-highest-ja.md"), "edited by hand\n").unwrap();
+    let o = run(&["--check"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(err.contains("keep-highest-ja.md"), "{err}");
+    assert!(!err.contains("keep-highest-ja.csv"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn markdown_is_labelled_in_japanese_when_asked() {
+    let dir = temp_dir("ja");
+    let o = hantei()
+        .arg("run")
+        .arg(repo("analyses/keep-highest-ja.toml"))
+        .arg("--out")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let md = std::fs::read_to_string(dir.join("keep-highest-ja.md")).unwrap();
+    assert!(md.contains("難易度"), "{md}");
+    assert!(md.contains("ダイス数"), "{md}");
+    let svg = std::fs::read_to_string(dir.join("keep-highest-ja.svg")).unwrap();
+    assert!(svg.contains("成功率"), "chart labels in Japanese");
+    let _ = std::fs::remove_dir_all(&dir);
+}
