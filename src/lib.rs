@@ -12,6 +12,7 @@
 //!   (table, CSV, JSON, Markdown) as bytes.
 //! * [`cli`] — the `hantei` command line, a thin layer over the above.
 
+pub mod chart;
 pub mod cli;
 pub mod contest;
 pub mod error;
