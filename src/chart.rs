@@ -1,7 +1,7 @@
 //! Rulebook-quality charts of hantei's odds, as PNG or SVG bytes.
 //!
 //! A [`Chart`] says *what* to show (title, axis labels, and a [`ChartBody`]:
-//! lines, grouped bars, a heatmap or stacked tier bars); [`png`] and [`svg`]
+//! lines, grouped bars, a heatmap or stacked tier bars); [`png()`] and [`svg()`]
 //! draw it with [plotters](https://docs.rs/plotters).
 //!
 //! * **Fonts.** Text is set in IPAexGothic (IPAexゴシック, IPA Font License
