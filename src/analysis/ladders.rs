@@ -363,10 +363,10 @@ pub fn files(a: &Analysis) -> Result<Vec<OutFile>> {
                 Some("難易度の位置 (易 → 難, %)"),
             )
             .to_string(),
-        y_label: format!(
-            "{} ({refname})",
-            lang.pick("P(success) (%)", Some("成功率 (%)"))
-        ),
+        y_label: match lang {
+            super::spec::Lang::Ja => format!("成功率 (%)、{refname}"),
+            super::spec::Lang::En => format!("P(success) (%), {refname} character"),
+        },
         body: ChartBody::Lines {
             x: xs,
             series,
