@@ -3,6 +3,7 @@
 mod common;
 
 mod analysis;
+mod check;
 mod cli;
 mod peer_d20;
 mod peer_hit_pool;

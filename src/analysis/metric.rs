@@ -5,9 +5,13 @@
 //! element whose `key` equals `value`); a trailing `>=k` sums an array from
 //! index `k` on. Examples: `p_success`, `outcomes.critical`, `hits[2]`,
 //! `hits>=3`, `policies[policy=optimal].worth`, `by_level[level=2].p_lands`,
-//! `best_level`.
+//! `best_level`. `hits[*]` / `outcomes[*]` sums every element or value, and
+//! a leading `1-` takes the complement (`1-p_success`), `1/` the reciprocal
+//! (`1/p_success`: expected tries until a success).
 
 use serde_json::Value;
+
+use crate::weight::{parse_exact, Exact, Weight};
 
 /// A parsed metric path.
 #[derive(Clone, Debug, PartialEq)]
@@ -15,6 +19,8 @@ pub struct Metric {
     text: String,
     segments: Vec<Segment>,
     at_least: Option<usize>,
+    complement: bool,
+    reciprocal: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -22,12 +28,22 @@ enum Segment {
     Field(String),
     Index(usize),
     Select(String, String),
+    /// `[*]`: the sum of every element (array) or value (object).
+    All,
 }
 
 impl Metric {
     /// Parse `text`; the error says what is wrong.
     pub fn parse(text: &str) -> Result<Metric, String> {
-        let (path, at_least) = match text.split_once(">=") {
+        let (complement, rest) = match text.trim().strip_prefix("1-") {
+            Some(r) => (true, r),
+            None => (false, text.trim()),
+        };
+        let (reciprocal, rest) = match rest.strip_prefix("1/") {
+            Some(r) if !complement => (true, r),
+            _ => (false, rest),
+        };
+        let (path, at_least) = match rest.split_once(">=") {
             Some((p, k)) => (
                 p.trim(),
                 Some(
@@ -36,7 +52,7 @@ impl Metric {
                         .map_err(|_| format!("'{k}' after >= is not a whole number"))?,
                 ),
             ),
-            None => (text.trim(), None),
+            None => (rest.trim(), None),
         };
         if path.is_empty() {
             return Err("empty metric".into());
@@ -58,6 +74,7 @@ impl Metric {
                     .ok_or_else(|| format!("unbalanced brackets in '{part}'"))?;
                 let inner = &rest[1..close];
                 segments.push(match inner.split_once('=') {
+                    _ if inner.trim() == "*" => Segment::All,
                     Some((k, v)) => Segment::Select(k.trim().into(), v.trim().into()),
                     None => Segment::Index(
                         inner
@@ -69,10 +86,15 @@ impl Metric {
                 rest = &rest[close + 1..];
             }
         }
+        if at_least.is_some() && segments.last() == Some(&Segment::All) {
+            return Err("`[*]` and `>=` cannot be combined".into());
+        }
         Ok(Metric {
             text: text.to_string(),
             segments,
             at_least,
+            complement,
+            reciprocal,
         })
     }
 
@@ -84,8 +106,35 @@ impl Metric {
     /// The value in `report` (JSON of `hantei odds`), as a number. `None`
     /// when the report has no such field (the metric does not apply).
     pub fn eval(&self, report: &Value) -> Option<f64> {
+        let v = self.eval_with(report, number, |a, b| a + b, 0.0)?;
+        Some(match (self.complement, self.reciprocal) {
+            (true, _) => 1.0 - v,
+            (_, true) => 1.0 / v,
+            _ => v,
+        })
+    }
+
+    /// The value in an exact report (`hantei odds --exact`, probabilities
+    /// as `"num/den"`), as an exact fraction.
+    pub fn eval_exact(&self, report: &Value) -> Option<Exact> {
+        let v = self.eval_with(report, exact_number, |a, b| a + b, Exact::int(0))?;
+        Some(match (self.complement, self.reciprocal) {
+            (true, _) => Exact::int(1) - v,
+            (_, true) if !Weight::is_zero(&v) => Exact::int(1) / v,
+            (_, true) => return None,
+            _ => v,
+        })
+    }
+
+    fn eval_with<T: Clone>(
+        &self,
+        report: &Value,
+        leaf: fn(&Value) -> Option<T>,
+        add: fn(T, T) -> T,
+        zero: T,
+    ) -> Option<T> {
         let mut v = report;
-        for s in &self.segments {
+        for (i, s) in self.segments.iter().enumerate() {
             v = match s {
                 Segment::Field(name) => v.get(name)?,
                 Segment::Index(i) => v.get(*i)?,
@@ -97,18 +146,42 @@ impl Metric {
                         _ => false,
                     })
                 })?,
+                Segment::All => {
+                    // Only as the last segment (checked when parsing `>=`;
+                    // later segments would have nothing to read).
+                    if i + 1 != self.segments.len() {
+                        return None;
+                    }
+                    let items: Vec<&Value> = match v {
+                        Value::Array(a) => a.iter().collect(),
+                        Value::Object(o) => o.values().collect(),
+                        _ => return None,
+                    };
+                    return items
+                        .into_iter()
+                        .map(leaf)
+                        .try_fold(zero, |acc, x| Some(add(acc, x?)));
+                }
             };
         }
         match self.at_least {
-            Some(k) => Some(
-                v.as_array()?
-                    .iter()
-                    .skip(k)
-                    .map(Value::as_f64)
-                    .sum::<Option<f64>>()?,
-            ),
-            None => number(v),
+            Some(k) => v
+                .as_array()?
+                .iter()
+                .skip(k)
+                .map(leaf)
+                .try_fold(zero, |acc, x| Some(add(acc, x?))),
+            None => leaf(v),
         }
+    }
+}
+
+fn exact_number(v: &Value) -> Option<Exact> {
+    match v {
+        Value::String(s) => parse_exact(s),
+        Value::Number(n) => n.as_i64().map(Exact::int),
+        Value::Bool(b) => Some(Exact::int(i64::from(*b))),
+        _ => None,
     }
 }
 
@@ -144,6 +217,15 @@ mod tests {
         assert_eq!(e("by_level[level=2].p_lands"), Some(0.18));
         assert_eq!(e("best_level"), Some(2.0));
         assert_eq!(e("p_glitch"), None);
+        assert_eq!(e("hits[*]"), Some(1.0));
+        assert_eq!(e("outcomes[*]"), Some(0.05));
+        assert_eq!(e("1-p_success"), Some(0.5));
+        assert_eq!(e("1/p_success"), Some(2.0));
+        let x = json!({"outcomes": {"a": "1/3", "b": "2/3"}, "hits": ["1/6", "5/6"]});
+        let ex = |t: &str| Metric::parse(t).unwrap().eval_exact(&x);
+        assert_eq!(ex("outcomes[*]"), Some(Exact::int(1)));
+        assert_eq!(ex("hits>=1"), Some(Exact::ratio(5, 6)));
+        assert_eq!(ex("1-outcomes.a"), Some(Exact::ratio(2, 3)));
         assert!(Metric::parse("hits>=x").is_err());
         assert!(Metric::parse("a[").is_err());
         assert!(Metric::parse("").is_err());

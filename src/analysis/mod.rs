@@ -8,6 +8,7 @@
 //! odds`. [`spec`] is the file format, [`output`] renders the files,
 //! [`ladders`] is the cross-system difficulty comparison.
 
+pub mod check;
 pub mod ladders;
 pub mod metric;
 pub mod output;
@@ -315,6 +316,15 @@ pub fn axes(a: &Analysis) -> Result<Vec<Axis>> {
 /// Evaluate `hantei odds <system>` with `params` (flag → value), exactly as
 /// the CLI would, and return its JSON report (f64).
 pub fn odds_json(system: &str, params: &toml::Table) -> std::result::Result<Value, String> {
+    odds_json_in(system, params, false)
+}
+
+/// [`odds_json`], in exact fractions when `exact` (`hantei odds --exact`).
+pub fn odds_json_in(
+    system: &str,
+    params: &toml::Table,
+    exact: bool,
+) -> std::result::Result<Value, String> {
     let mut argv = vec!["hantei".to_string(), "odds".into(), system.to_string()];
     for (k, v) in params {
         match v {
@@ -331,6 +341,11 @@ pub fn odds_json(system: &str, params: &toml::Table) -> std::result::Result<Valu
     let cli =
         Cli::try_parse_from(&argv).map_err(|e| crate::cli::one_line(&e.render().to_string()))?;
     match cli.command {
+        Command::Odds(o) if exact => o
+            .system
+            .report::<crate::weight::Exact>()
+            .map(|r| r.to_json())
+            .map_err(|e| e.to_string()),
         Command::Odds(o) => o
             .system
             .report::<f64>()
@@ -366,6 +381,8 @@ pub struct Grid {
     pub points: Vec<Point>,
     /// `values[point][metric]` (`None`: the metric does not apply there).
     pub values: Vec<Vec<Option<f64>>>,
+    /// Each point's full `hantei odds` JSON (checks read any field).
+    pub reports: Vec<Value>,
 }
 
 impl Grid {
@@ -440,6 +457,7 @@ pub fn sweep(a: &Analysis) -> Result<Grid> {
         }
     }
     let mut values: Vec<Vec<Option<f64>>> = Vec::with_capacity(points.len());
+    let mut reports = Vec::with_capacity(points.len());
     for p in &points {
         let json = odds_json(&p.system, &p.params).map_err(|msg| {
             let at: Vec<String> = axes
@@ -459,6 +477,7 @@ pub fn sweep(a: &Analysis) -> Result<Grid> {
             a.error(&key, None, format!("at point [{}]: {msg}", at.join(" ")))
         })?;
         values.push(metrics.iter().map(|(m, _)| m.eval(&json)).collect());
+        reports.push(json);
     }
     // Worths: subtract the baseline point's value, then scale.
     let raw = values.clone();
@@ -503,6 +522,7 @@ pub fn sweep(a: &Analysis) -> Result<Grid> {
         }
     }
     Ok(Grid {
+        reports,
         ids: a.spec.metrics.iter().map(|m| m.label(Lang::En)).collect(),
         percent: a
             .spec

@@ -45,7 +45,8 @@ pub fn is_probability(path: &str) -> bool {
         .split(['[', '>'])
         .next()
         .unwrap_or(path);
-    !(last.starts_with("expected")
+    !(path.starts_with("1/")
+        || last.starts_with("expected")
         || matches!(
             last,
             "best_level"

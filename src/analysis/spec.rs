@@ -43,6 +43,50 @@ pub struct Spec {
     pub ladder: Vec<LadderSpec>,
     /// Optional Monte Carlo cross-check of the systems used.
     pub monte_carlo: Option<MonteCarloSpec>,
+    /// Probability invariants (`hantei check`).
+    #[serde(default)]
+    pub check: Vec<CheckSpec>,
+}
+
+/// One invariant. Exactly one of `between`, `equals`, `monotone`, `op`
+/// (with `left` / `right`) or `monte_carlo` says what kind it is.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CheckSpec {
+    /// Short name (a JUnit test case).
+    pub name: String,
+    /// What the invariant means to a designer (the claim it checks).
+    pub message: String,
+    /// The metric (a path into the `hantei odds` JSON).
+    pub metric: Option<String>,
+    /// The points it applies to: axis → value (all matching points).
+    #[serde(default)]
+    pub at: toml::Table,
+    /// Bounds: `[lo, hi]`, inclusive.
+    pub between: Option<[f64; 2]>,
+    /// An exact fraction (`"3/5"`, checked in exact arithmetic) or a
+    /// number (within `tolerance`, default 1e-12).
+    pub equals: Option<toml::Value>,
+    /// Tolerance of a numeric `equals`.
+    pub tolerance: Option<f64>,
+    /// `non-increasing`, `non-decreasing`, `increasing`, `decreasing`.
+    pub monotone: Option<String>,
+    /// The axis of a monotone check.
+    pub along: Option<String>,
+    /// Relation: one side (axis → value, and optionally `metric`).
+    pub left: Option<toml::Table>,
+    /// Relation: the other side.
+    pub right: Option<toml::Table>,
+    /// Relation: `<=`, `>=`, `<`, `>`, `==`.
+    pub op: Option<String>,
+    /// Relation: `|left − right| ≤ within` (with or instead of `op`).
+    pub within: Option<f64>,
+    /// Monte Carlo agreement of the systems used, at this many trials.
+    pub monte_carlo: Option<u64>,
+    /// The claim is known to be false: the check passes when it is
+    /// refuted, and says so (the seeds' own claims are audited this way).
+    #[serde(default)]
+    pub known_false: bool,
 }
 
 /// Analysis kind.

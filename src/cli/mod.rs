@@ -4,6 +4,7 @@
 //! Each system's `hantei odds <system>` flags live in their own file here,
 //! next to the system's module in `src/systems/`.
 
+pub mod check;
 pub mod d20;
 pub mod hit_pool;
 pub mod keep_highest;
@@ -37,6 +38,8 @@ pub enum Command {
     Verify(verify::Args),
     /// Run the analyses (analyses/*.toml) into tables and charts (output/).
     Run(run::Args),
+    /// Evaluate the probability invariants ([[check]]) of analysis files.
+    Check(check::Args),
 }
 
 /// `hantei odds`.
@@ -138,6 +141,14 @@ where
                 stdout: bytes,
                 stderr: Vec::new(),
                 code: 0,
+            })
+        }
+        Command::Check(a) => {
+            let out = check::run(&a).map_err(|e| e.to_string())?;
+            Ok(Output {
+                stdout: out.stdout,
+                stderr: Vec::new(),
+                code: out.code,
             })
         }
         Command::Run(a) => {

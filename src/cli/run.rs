@@ -74,7 +74,18 @@ fn systems(a: &Analysis) -> Vec<String> {
 /// Every output file of one analysis, in memory.
 pub fn render(a: &Analysis) -> Result<Vec<OutFile>> {
     let mut files = match a.spec.kind {
-        Kind::Sweep => analysis::output::sweep_files(a, &analysis::sweep(a)?)?,
+        Kind::Sweep => {
+            let grid = analysis::sweep(a)?;
+            let mut files = analysis::output::sweep_files(a, &grid)?;
+            if !a.spec.check.is_empty() {
+                let results = analysis::check::evaluate_all(a, &grid)?;
+                files.push((
+                    format!("{}.checks.md", a.name()),
+                    analysis::check::markdown(a, &results),
+                ));
+            }
+            files
+        }
         Kind::Ladders => ladders::files(a)?,
     };
     if let Some(mc) = &a.spec.monte_carlo {
