@@ -204,14 +204,18 @@ impl<W: Weight> Pmf<W> {
         acc
     }
 
-    /// The law of `max(X, Y)` for independent `X` (self) and `Y`.
+    /// The law of `max(X, Y)` for independent `X` (self) and `Y`:
+    /// `P(max ≤ x) = F(x)·G(x)`, with both cdfs accumulated in one pass.
     pub fn max_with(&self, other: &Self) -> Self {
         let lo = self.min.min(other.min);
         let hi = self.max().max(other.max());
+        let (mut fa, mut fb) = (W::zero(), W::zero());
         let mut prev = W::zero();
         let mut w = Vec::with_capacity((hi - lo + 1) as usize);
         for x in lo..=hi {
-            let c = self.cdf(x) * other.cdf(x);
+            fa += self.p(x);
+            fb += other.p(x);
+            let c = fa.clone() * &fb;
             w.push(c.clone() - &prev);
             prev = c;
         }

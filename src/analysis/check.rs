@@ -291,13 +291,15 @@ pub fn evaluate(a: &Analysis, grid: &Grid, c: &CheckSpec) -> Result<CheckResult>
             "non-decreasing" => |x, y| y >= x - 1e-12,
             "increasing" => |x, y| y > x + 1e-12,
             "decreasing" => |x, y| y < x - 1e-12,
-            other => return Err(a.error(
-                "monotone",
-                Some(other),
-                format!(
+            other => {
+                return Err(a.error(
+                    "monotone",
+                    Some(other),
+                    format!(
                     "'{other}' (allowed: non-increasing, non-decreasing, increasing, decreasing)"
                 ),
-            )),
+                ))
+            }
         };
         r.expected = format!("{} {dir} along {along}", m.text());
         let pts = matching(a, grid, &c.at, c)?;
