@@ -118,6 +118,26 @@ pub fn find_files(dir: &Path) -> Result<Vec<PathBuf>> {
     Ok(files)
 }
 
+/// The analysis files named by `paths`: files as given, directories'
+/// `*.toml` sorted by name.
+pub fn collect_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            files.extend(find_files(p)?);
+        } else if p.is_file() {
+            files.push(p.clone());
+        } else {
+            return Err(Error::param(
+                "PATHS",
+                p.display(),
+                "no such file or directory (give analysis .toml files or directories)",
+            ));
+        }
+    }
+    Ok(files)
+}
+
 fn validate(a: &Analysis) -> Result<()> {
     let s = &a.spec;
     let known = |id: &str| crate::systems::IDS.contains(&id);

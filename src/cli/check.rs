@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use crate::analysis::check::{evaluate_all, to_json, to_junit, CheckResult};
 use crate::analysis::spec::Kind;
 use crate::analysis::{self};
-use crate::error::{Error, Result};
+use crate::error::Result;
 
 /// Output format of `hantei check`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -38,22 +38,8 @@ pub struct CheckOutput {
 
 /// Every check result of the files under `paths`.
 pub fn results(paths: &[PathBuf]) -> Result<Vec<CheckResult>> {
-    let mut files = Vec::new();
-    for p in paths {
-        if p.is_dir() {
-            files.extend(analysis::find_files(p)?);
-        } else if p.is_file() {
-            files.push(p.clone());
-        } else {
-            return Err(Error::param(
-                "PATHS",
-                p.display(),
-                "no such file or directory",
-            ));
-        }
-    }
     let mut out = Vec::new();
-    for f in &files {
+    for f in &analysis::collect_files(paths)? {
         let a = analysis::load(f)?;
         if a.spec.check.is_empty() {
             continue;

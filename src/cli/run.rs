@@ -37,24 +37,6 @@ pub struct RunOutput {
     pub code: u8,
 }
 
-fn analysis_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
-    let mut files = Vec::new();
-    for p in paths {
-        if p.is_dir() {
-            files.extend(analysis::find_files(p)?);
-        } else if p.is_file() {
-            files.push(p.clone());
-        } else {
-            return Err(Error::param(
-                "PATHS",
-                p.display(),
-                "no such file or directory (give analysis .toml files or directories)",
-            ));
-        }
-    }
-    Ok(files)
-}
-
 /// Systems an analysis uses.
 fn systems(a: &Analysis) -> Vec<String> {
     let mut s: Vec<String> = a.spec.system.iter().cloned().collect();
@@ -151,7 +133,7 @@ pub fn run(args: &Args) -> Result<RunOutput> {
     } else {
         args.paths.clone()
     };
-    let files = analysis_files(&paths)?;
+    let files = analysis::collect_files(&paths)?;
     if files.is_empty() {
         return Err(Error::param(
             "PATHS",
