@@ -4,14 +4,17 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
+use crate::common::{hantei, repo};
 
-fn hantei() -> Command {
-    Command::cargo_bin("hantei").expect("binary built")
-}
-
-fn repo(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
+/// `hantei run FILE --out OUT`.
+fn run_into(file: &Path, out: &Path) -> std::process::Output {
+    hantei()
+        .arg("run")
+        .arg(file)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap()
 }
 
 /// A fresh temporary directory for one test.
@@ -123,13 +126,7 @@ fn a_broken_file_names_file_line_and_key_and_writes_nothing() {
         "title = \"t\"\nsystem = \"keep-highest\"\nparams = { ability = 6 }\nmetrics = [\"p_success\"]\n\n[[axis]]\nparam = \"difficulty\"\nrange = [2, 25]\n",
     )
     .unwrap();
-    let o = hantei()
-        .arg("run")
-        .arg(&bad)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
+    let o = run_into(&bad, &out);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("bad.toml:"), "file: {err}");
@@ -142,13 +139,7 @@ fn a_broken_file_names_file_line_and_key_and_writes_nothing() {
         "title = \"t\"\nsystem = \"d20\"\nmetricz = [\"p_success\"]\n",
     )
     .unwrap();
-    let o = hantei()
-        .arg("run")
-        .arg(&bad)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
+    let o = run_into(&bad, &out);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("bad.toml:3"), "line: {err}");

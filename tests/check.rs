@@ -2,17 +2,9 @@
 //! fails with a clear message, JUnit output is valid XML, and a malformed
 //! file exits 2.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use assert_cmd::Command;
-
-fn hantei() -> Command {
-    Command::cargo_bin("hantei").expect("binary built")
-}
-
-fn repo(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
-}
+use crate::common::{hantei, repo};
 
 fn temp_file(name: &str, text: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("hantei-check-{}", std::process::id()));

@@ -3,12 +3,8 @@
 //! Expected numbers come from RULES.md's worked values and the seeds'
 //! examples, not from the code under test.
 
-use assert_cmd::Command;
+use crate::common::hantei;
 use serde_json::Value;
-
-fn hantei() -> Command {
-    Command::cargo_bin("hantei").expect("binary built")
-}
 
 /// Run `hantei odds …` and parse its JSON (exit 0 required).
 fn odds_json(args: &[&str]) -> Value {

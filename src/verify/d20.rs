@@ -392,23 +392,9 @@ mod tests {
     fn grid_is_well_formed() {
         let grid = grid();
         assert!((8..=24).contains(&grid.len()), "{} points", grid.len());
-        let mut labels = std::collections::HashSet::new();
+        assert!(grid.iter().all(|p| p.system == "d20"));
+        crate::verify::testing::assert_consistent(&grid);
         for p in &grid {
-            assert_eq!(p.system, "d20");
-            assert!(
-                labels.insert(p.label.clone()),
-                "duplicate label {}",
-                p.label
-            );
-            assert_eq!(p.cells.len(), p.exact.len(), "{}", p.label);
-            assert_eq!(p.cells.len(), p.sampler.cells(), "{}", p.label);
-            assert!(
-                p.exact.iter().all(|x| (0.0..=1.0).contains(x)),
-                "{}",
-                p.label
-            );
-            let total: f64 = p.exact.iter().sum();
-            assert!((total - 1.0).abs() < 1e-12, "{}: {total}", p.label);
             assert_eq!(p.cells.last().map(String::as_str), Some("unjudged"));
             assert_eq!(p.exact.last(), Some(&0.0), "{}", p.label);
         }

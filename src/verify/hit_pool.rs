@@ -65,6 +65,16 @@ impl RollSampler {
         1 + 3 * h as usize + g
     }
 
+    /// The cell of a roll's (hits, glitch status), `None` when no roll
+    /// was possible.
+    fn cell_of(&self, roll: Option<(u32, usize)>) -> usize {
+        match roll {
+            None => 0,
+            Some((h, _)) if h >= self.k => self.cells() - 1,
+            Some((h, g)) => self.cell(h, g),
+        }
+    }
+
     fn names(&self) -> Vec<String> {
         let mut v = vec!["no roll".to_string()];
         for h in 0..self.k {
@@ -96,11 +106,7 @@ impl Sampler for RollSampler {
         3 * self.k as usize + 2
     }
     fn trial(&self, dice: &mut Dice) -> usize {
-        match simulate_roll(&self.roll, dice) {
-            None => 0,
-            Some((h, _)) if h >= self.k => self.cells() - 1,
-            Some((h, g)) => self.cell(h, g),
-        }
+        self.cell_of(simulate_roll(&self.roll, dice))
     }
 }
 
@@ -428,11 +434,8 @@ pub mod planted {
                         *face = 5;
                     }
                 }
-                match classify_roll(&self.inner.roll, faces).filter(|v| v.rolled) {
-                    None => 0,
-                    Some(v) if v.hits >= self.inner.k => self.inner.cells() - 1,
-                    Some(v) => self.inner.cell(v.hits, v.glitch as usize),
-                }
+                let v = classify_roll(&self.inner.roll, faces).filter(|v| v.rolled);
+                self.inner.cell_of(v.map(|v| (v.hits, v.glitch as usize)))
             })
         }
     }
@@ -461,11 +464,7 @@ pub mod planted {
                     (true, 0) => 2,
                     (true, _) => 1,
                 };
-                if v.hits >= self.inner.k {
-                    self.inner.cells() - 1
-                } else {
-                    self.inner.cell(v.hits, g)
-                }
+                self.inner.cell_of(Some((v.hits, g)))
             })
         }
     }

@@ -52,9 +52,17 @@ pub(crate) mod testing {
     use super::stats::fit;
     use super::Point;
 
-    /// Cells, exact law and sampler agree in length; the law sums to one.
+    /// Cells, exact law and sampler agree in length; the law sums to one;
+    /// labels are unique within a system (a point's seed comes from its
+    /// label).
     pub fn assert_consistent(grid: &[Point]) {
+        let mut labels = std::collections::HashSet::new();
         for p in grid {
+            assert!(
+                labels.insert((p.system, p.label.clone())),
+                "duplicate label {}",
+                p.label
+            );
             assert_eq!(p.cells.len(), p.exact.len(), "{}", p.label);
             assert_eq!(p.cells.len(), p.sampler.cells(), "{}", p.label);
             let total: f64 = p.exact.iter().sum();

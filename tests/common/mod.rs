@@ -3,6 +3,8 @@
 
 use std::path::PathBuf;
 
+use assert_cmd::Command;
+
 use serde_json::Value;
 
 /// Path of a file under `tests/data/`.
@@ -27,4 +29,14 @@ pub fn faces(v: &Value) -> Vec<u32> {
         .iter()
         .map(|x| x.as_u64().expect("face") as u32)
         .collect()
+}
+
+/// The `hantei` binary under test.
+pub fn hantei() -> Command {
+    Command::cargo_bin("hantei").expect("binary built")
+}
+
+/// A path in the repository.
+pub fn repo(rel: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel)
 }
