@@ -6,8 +6,10 @@
 //!
 //! * **Fonts.** Text is set in IPAexGothic (IPAexゴシック, IPA Font License
 //!   v1.0, `assets/fonts/`), embedded in the binary, so PNGs render Latin and
-//!   Japanese text on a machine with no fonts installed. SVG keeps text as
-//!   text with `font-family` [`FONT_FAMILY`]. The font is registered with
+//!   Japanese text on a machine with no fonts installed. SVG text is drawn
+//!   as the embedded font's glyph outlines (`<path>`), so it looks the same
+//!   in a browser without a Japanese font, with the text itself kept as
+//!   transparent `<text>` for search and selection. The font is registered with
 //!   plotters (`ab_glyph` feature, no system font lookup), but PNG text is
 //!   rasterised here with `ab_glyph` directly: plotters 0.3.7's `ab_glyph`
 //!   text drops each glyph's left side bearing, which mis-spaces Japanese.
@@ -28,13 +30,15 @@
 //! charts (no series, no categories, all values missing) render axes and
 //! a "no data" note.
 
+use std::cell::RefCell;
+use std::fmt::Write as _;
 use std::sync::OnceLock;
 
-use ab_glyph::{point, Font, FontRef, Glyph, PxScale, ScaleFont};
+use ab_glyph::{point, Font, FontRef, Glyph, OutlineCurve, PxScale, ScaleFont};
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
-use plotters::style::{FontDesc, FontFamily, FontStyle, FontTransform};
+use plotters::style::text_anchor::{HPos, VPos};
+use plotters::style::FontStyle;
 
 use crate::{Error, Result};
 
@@ -101,13 +105,16 @@ pub const FONT_FAMILY: &str = "IPAexGothic, 'Noto Sans CJK JP', 'Hiragino Sans',
 /// IPAexGothic 004.01 (IPA Font License v1.0, see `assets/fonts/`).
 static FONT_TTF: &[u8] = include_bytes!("../assets/fonts/ipaexg.ttf");
 
-/// Render `chart` as an SVG document (UTF-8 bytes). Text stays text, in
-/// [`FONT_FAMILY`].
+/// Render `chart` as an SVG document (UTF-8 bytes). Text is drawn as the
+/// outlines of the embedded font's glyphs (`<path>`), so the SVG looks the
+/// same on a machine without a Japanese font, and is kept as transparent
+/// `<text>` on top, so it can still be searched, selected and read aloud.
 pub fn svg(chart: &Chart) -> Result<Vec<u8>> {
     ensure_font()?;
     validate(chart)?;
     let (w, h) = canvas_size(chart)?;
     let mut out = String::new();
+    let text = RefCell::new(String::new());
     {
         let root = SVGBackend::with_string(&mut out, (w, h)).into_drawing_area();
         render(
@@ -115,13 +122,103 @@ pub fn svg(chart: &Chart) -> Result<Vec<u8>> {
                 area: &root,
                 raster: false,
                 scale: 1,
+                svg_text: Some(&text),
             },
             chart,
         )?;
         root.present().map_err(draw_err)?;
     }
+    let at = out.rfind("</svg>").unwrap_or(out.len());
+    out.insert_str(at, &text.into_inner());
     Ok(out.into_bytes())
 }
+
+/// A number for SVG path data: one decimal, no trailing `.0`.
+fn num(x: f32) -> String {
+    let r = (x * 10.0).round() / 10.0;
+    if r == r.trunc() {
+        format!("{}", r as i64)
+    } else {
+        format!("{r:.1}")
+    }
+}
+
+/// XML text escaping.
+fn xml_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// SVG for `s`: its glyph outlines as one path, and the text itself
+/// (transparent) for search. `(x, y)` is the anchor, `dx`/`dy` the offset
+/// of the layout box from it, as for the PNG.
+fn svg_text(s: &str, px: f64, color: RGBColor, a: &TextAt, dx: f32, dy: f32) -> Result<String> {
+    let face = face()?;
+    let sf = face.as_scaled(PxScale::from(px as f32));
+    let (glyphs, width) = layout(s, px)?;
+    let (hs, vs) = (sf.h_scale_factor(), sf.v_scale_factor());
+    let (ox, oy) = (a.x as f32 + dx, a.y as f32 + dy);
+    let mut d = String::new();
+    for g in &glyphs {
+        let Some(outline) = face.outline(g.id) else {
+            continue;
+        };
+        let (gx, gy) = (ox + g.position.x, oy + g.position.y);
+        let map = |p: ab_glyph::Point| (num(gx + p.x * hs), num(gy - p.y * vs));
+        let mut last: Option<ab_glyph::Point> = None;
+        for c in &outline.curves {
+            let (start, end) = match c {
+                OutlineCurve::Line(p0, p1) => (*p0, *p1),
+                OutlineCurve::Quad(p0, _, p2) => (*p0, *p2),
+                OutlineCurve::Cubic(p0, _, _, p3) => (*p0, *p3),
+            };
+            if last != Some(start) {
+                if last.is_some() {
+                    d.push('Z');
+                }
+                let (x, y) = map(start);
+                let _ = write!(d, "M{x} {y}");
+            }
+            match c {
+                OutlineCurve::Line(_, p1) => {
+                    let (x, y) = map(*p1);
+                    let _ = write!(d, "L{x} {y}");
+                }
+                OutlineCurve::Quad(_, p1, p2) => {
+                    let ((x1, y1), (x2, y2)) = (map(*p1), map(*p2));
+                    let _ = write!(d, "Q{x1} {y1} {x2} {y2}");
+                }
+                OutlineCurve::Cubic(_, p1, p2, p3) => {
+                    let ((x1, y1), (x2, y2), (x3, y3)) = (map(*p1), map(*p2), map(*p3));
+                    let _ = write!(d, "C{x1} {y1} {x2} {y2} {x3} {y3}");
+                }
+            }
+            last = Some(end);
+        }
+        if last.is_some() {
+            d.push('Z');
+        }
+    }
+    let fill = format!("#{:02X}{:02X}{:02X}", color.0, color.1, color.2);
+    let rotate = match a.rot {
+        Rot::None => String::new(),
+        Rot::Up => format!(" transform=\"rotate(-90 {} {})\"", a.x, a.y),
+    };
+    let baseline = oy + sf.ascent();
+    Ok(format!(
+        "<g{rotate}><path fill=\"{fill}\" d=\"{d}\"/><text x=\"{}\" y=\"{}\" textLength=\"{}\" font-family=\"{FONT_FAMILY_ATTR}\" font-size=\"{}\" fill-opacity=\"0\">{}</text></g>\n",
+        num(ox),
+        num(baseline),
+        num(width),
+        num(px as f32),
+        xml_escape(s)
+    ))
+}
+
+/// [`FONT_FAMILY`] as an XML attribute value.
+const FONT_FAMILY_ATTR: &str = "IPAexGothic, sans-serif";
 
 /// Render `chart` as a PNG file (8-bit RGB), returned as the file's bytes.
 pub fn png(chart: &Chart) -> Result<Vec<u8>> {
@@ -138,6 +235,7 @@ pub fn png(chart: &Chart) -> Result<Vec<u8>> {
                 area: &root,
                 raster: true,
                 scale: s as i32,
+                svg_text: None,
             },
             chart,
         )?;
@@ -248,6 +346,21 @@ fn at(x: i32, y: i32, h: HPos, v: VPos) -> TextAt {
     }
 }
 
+/// Offset of a text's layout box from its anchor, by alignment.
+fn box_offset(h: HPos, v: VPos, width: f32, height: f32) -> (f32, f32) {
+    let dx = match h {
+        HPos::Left => 0.0,
+        HPos::Center => -width / 2.0,
+        HPos::Right => -width,
+    };
+    let dy = match v {
+        VPos::Top => 0.0,
+        VPos::Center => -height / 2.0,
+        VPos::Bottom => -height,
+    };
+    (dx, dy)
+}
+
 /// Draws on one backend. PNG text is rasterised here from the embedded font
 /// (exact glyph metrics); SVG text is emitted as `<text>` elements.
 ///
@@ -257,6 +370,8 @@ struct Painter<'a, DB: DrawingBackend> {
     area: &'a DrawingArea<DB, Shift>,
     raster: bool,
     scale: i32,
+    /// SVG only: the text drawn, as glyph outlines, added after the shapes.
+    svg_text: Option<&'a RefCell<String>>,
 }
 
 impl<DB: DrawingBackend> Painter<'_, DB> {
@@ -274,21 +389,15 @@ impl<DB: DrawingBackend> Painter<'_, DB> {
         if s.is_empty() {
             return Ok(());
         }
-        if !self.raster {
-            let trans = match a.rot {
-                Rot::None => FontTransform::None,
-                Rot::Up => FontTransform::Rotate270,
-            };
-            // plotters writes font-size = size / 1.24.
-            let style = TextStyle::from(FontDesc::new(
-                FontFamily::Name(FONT_FAMILY),
-                px * 1.24,
-                FontStyle::Normal,
-            ))
-            .color(&color)
-            .pos(Pos::new(a.h, a.v))
-            .transform(trans);
-            return self.area.draw_text(s, &style, (a.x, a.y)).map_err(draw_err);
+        if let (false, Some(out)) = (self.raster, self.svg_text) {
+            let face = face()?;
+            let sf = face.as_scaled(PxScale::from(px as f32));
+            let (_, width) = layout(s, px)?;
+            let height = sf.ascent() - sf.descent();
+            let (dx, dy) = box_offset(a.h, a.v, width, height);
+            out.borrow_mut()
+                .push_str(&svg_text(s, px, color, &a, dx, dy)?);
+            return Ok(());
         }
         let face = face()?;
         let px = px * self.scale as f64;
@@ -296,16 +405,7 @@ impl<DB: DrawingBackend> Painter<'_, DB> {
         let sf = face.as_scaled(PxScale::from(px as f32));
         let (glyphs, width) = layout(s, px)?;
         let height = sf.ascent() - sf.descent();
-        let dx = match a.h {
-            HPos::Left => 0.0,
-            HPos::Center => -width / 2.0,
-            HPos::Right => -width,
-        };
-        let dy = match a.v {
-            VPos::Top => 0.0,
-            VPos::Center => -height / 2.0,
-            VPos::Bottom => -height,
-        };
+        let (dx, dy) = box_offset(a.h, a.v, width, height);
         let mut cov = Vec::new();
         for mut g in glyphs {
             g.position = point(g.position.x + dx, g.position.y + dy);
@@ -1997,6 +2097,42 @@ mod tests {
         let reader = decoder.read_info().expect("decodable PNG");
         assert_eq!((reader.info().width, reader.info().height), (w, h));
         (w, h)
+    }
+
+    #[test]
+    fn svg_text_carries_its_glyphs() {
+        // Issue 13: a Japanese SVG showed boxes in a browser without a CJK
+        // font. Every text is drawn as glyph outlines; the text itself stays
+        // (transparent) for search. Each visible character has at least one
+        // contour in its path.
+        for (name, chart) in samples() {
+            let s = String::from_utf8(svg(&chart).unwrap()).unwrap();
+            let doc = roxmltree::Document::parse(&s).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let texts: Vec<_> = doc
+                .descendants()
+                .filter(|n| n.has_tag_name("text"))
+                .collect();
+            assert!(!texts.is_empty(), "{name}");
+            for t in texts {
+                let content = t.text().unwrap_or("");
+                assert_eq!(
+                    t.attribute("fill-opacity"),
+                    Some("0"),
+                    "{name}: '{content}' visible as text"
+                );
+                let g = t.parent().expect("in a group");
+                let path = g
+                    .children()
+                    .find(|n| n.has_tag_name("path"))
+                    .unwrap_or_else(|| panic!("{name}: no outline for '{content}'"));
+                let contours = path.attribute("d").unwrap_or("").matches('M').count();
+                let visible = content.chars().filter(|c| !c.is_whitespace()).count();
+                assert!(
+                    contours >= visible,
+                    "{name}: '{content}': {contours} contours for {visible} glyphs"
+                );
+            }
+        }
     }
 
     #[test]

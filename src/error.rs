@@ -53,6 +53,40 @@ impl Error {
     }
 }
 
+impl Error {
+    /// The same error about the other side of a contest: flags named as
+    /// the library names them (`--pool`) get the side's prefix (`vs-` →
+    /// `--vs-pool`).
+    pub fn on_side(self, prefix: &str) -> Self {
+        if prefix.is_empty() {
+            return self;
+        }
+        match self {
+            Error::InvalidParam {
+                name,
+                value,
+                allowed,
+            } if name.starts_with("--") && !name.starts_with(&format!("--{prefix}")) => {
+                Error::InvalidParam {
+                    name: name.replacen("--", &format!("--{prefix}"), 1),
+                    value,
+                    allowed,
+                }
+            }
+            Error::InvalidLevels {
+                level,
+                value,
+                reason,
+            } => Error::InvalidLevels {
+                level,
+                value,
+                reason: format!("{reason} (in --{prefix}skill)"),
+            },
+            other => other,
+        }
+    }
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

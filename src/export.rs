@@ -34,25 +34,56 @@ pub fn render<W: Weight>(report: &Report<W>, format: Format) -> Vec<u8> {
     }
 }
 
-/// Display width of `s` in a terminal (East Asian wide characters count 2).
+/// Display width of `s` in a terminal (East Asian wide characters count 2),
+/// by the Unicode width tables of the `unicode-width` crate.
 pub fn display_width(s: &str) -> usize {
-    s.chars()
-        .map(|c| {
-            let u = c as u32;
-            let wide = (0x1100..=0x115F).contains(&u)
-                || (0x2E80..=0xA4CF).contains(&u)
-                || (0xAC00..=0xD7A3).contains(&u)
-                || (0xF900..=0xFAFF).contains(&u)
-                || (0xFE30..=0xFE4F).contains(&u)
-                || (0xFF00..=0xFF60).contains(&u)
-                || (0xFFE0..=0xFFE6).contains(&u);
-            if wide {
-                2
-            } else {
-                1
-            }
-        })
-        .sum()
+    unicode_width::UnicodeWidthStr::width(s)
+}
+
+/// An exact fraction for people: in full up to 32 characters, else each
+/// long part shortened to its first and last digits with its length
+/// (`123456…7890 (310 digits)/…`). JSON and CSV keep every digit.
+pub fn short_fraction(text: &str) -> String {
+    if text.len() <= 32 {
+        return text.to_string();
+    }
+    let part = |p: &str| {
+        if p.len() <= 14 {
+            p.to_string()
+        } else {
+            format!("{}…{} ({} digits)", &p[..6], &p[p.len() - 4..], p.len())
+        }
+    };
+    match text.split_once('/') {
+        Some((n, d)) => format!("{}/{}", part(n), part(d)),
+        None => part(text),
+    }
+}
+
+/// Japanese name of a report section shown as its own block.
+fn block_ja(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "hits" => "ヒット数",
+        "p_done_by" => "k回以内に達成",
+        "policies" => "フェイト・ダイスの方針",
+        "by_level" => "レベル別",
+        "tiers" => "段階",
+        "achieved" => "達成値",
+        "vs_achieved" => "相手の達成値",
+        "distribution" => "分布",
+        "worth" => "価値",
+        _ => return None,
+    })
+}
+
+/// The label of index `k` of a list field: `p_done_by[k]` is "within k + 1
+/// rolls", every other list is indexed from 0 (`hits[k]` = k hits).
+fn list_label(name: &str, k: usize) -> usize {
+    if name == "p_done_by" {
+        k + 1
+    } else {
+        k
+    }
 }
 
 fn pad(s: &str, width: usize) -> String {
@@ -88,16 +119,10 @@ pub fn percent(p: f64) -> String {
 
 fn scalar_text<W: Weight>(f: &Field<W>) -> Option<String> {
     Some(match f {
-        Field::Prob(p) => {
-            if W::EXACT {
-                format!("{} ({})", percent(p.to_f64()), p.exact_text())
-            } else {
-                percent(p.to_f64())
-            }
-        }
+        Field::Prob(p) => prob_cell(p),
         Field::Value(v) => {
             if W::EXACT {
-                format!("{:.4} ({})", v.to_f64(), v.exact_text())
+                format!("{:.4} ({})", v.to_f64(), short_fraction(&v.exact_text()))
             } else {
                 format!("{:.4}", v.to_f64())
             }
@@ -111,7 +136,11 @@ fn scalar_text<W: Weight>(f: &Field<W>) -> Option<String> {
 
 fn prob_cell<W: Weight>(p: &W) -> String {
     if W::EXACT {
-        format!("{} ({})", percent(p.to_f64()), p.exact_text())
+        format!(
+            "{} ({})",
+            percent(p.to_f64()),
+            short_fraction(&p.exact_text())
+        )
     } else {
         percent(p.to_f64())
     }
@@ -120,6 +149,7 @@ fn prob_cell<W: Weight>(p: &W) -> String {
 fn params_line<W: Weight>(r: &Report<W>) -> String {
     r.params
         .iter()
+        .filter(|(_, v)| !v.is_null())
         .map(|(k, v)| match v {
             serde_json::Value::String(s) => format!("{k}={s}"),
             other => format!("{k}={other}"),
@@ -182,13 +212,25 @@ fn table<W: Weight>(r: &Report<W>) -> String {
         }
     }
     let w_name = scalars.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
+    let w_value = scalars
+        .iter()
+        .map(|(_, t)| display_width(t))
+        .max()
+        .unwrap_or(0);
     for (n, t) in &scalars {
-        let _ = writeln!(out, "  {}  {}", pad(n, w_name), t);
+        let _ = writeln!(out, "  {}  {}", pad(n, w_name), lpad(t, w_value));
     }
     for (name, f) in blocks {
         let _ = writeln!(out);
-        let _ = writeln!(out, "  {name}:");
-        write_block(&mut out, f, "    ");
+        match block_ja(name) {
+            Some(ja) => {
+                let _ = writeln!(out, "  {name} ({ja}):");
+            }
+            None => {
+                let _ = writeln!(out, "  {name}:");
+            }
+        }
+        write_block(&mut out, name, f, "    ");
     }
     for n in &r.notes {
         let _ = writeln!(out, "\n  note: {n}");
@@ -196,11 +238,13 @@ fn table<W: Weight>(r: &Report<W>) -> String {
     out
 }
 
-fn write_block<W: Weight>(out: &mut String, f: &Field<W>, indent: &str) {
+fn write_block<W: Weight>(out: &mut String, name: &str, f: &Field<W>, indent: &str) {
     match f {
         Field::Probs(ps) => {
-            for (k, p) in ps.iter().enumerate() {
-                let _ = writeln!(out, "{indent}{k:>3}  {}", prob_cell(p));
+            let cells: Vec<String> = ps.iter().map(prob_cell).collect();
+            let w = cells.iter().map(|c| display_width(c)).max().unwrap_or(0);
+            for (k, c) in cells.iter().enumerate() {
+                let _ = writeln!(out, "{indent}{:>3}  {}", list_label(name, k), lpad(c, w));
             }
         }
         Field::Rows(rows) => {
@@ -253,7 +297,7 @@ fn write_block<W: Weight>(out: &mut String, f: &Field<W>, indent: &str) {
                     }
                     None => {
                         let _ = writeln!(out, "{indent}{k}:");
-                        write_block(out, v, &format!("{indent}  "));
+                        write_block(out, k, v, &format!("{indent}  "));
                     }
                 }
             }
@@ -270,30 +314,15 @@ fn csv_value<W: Weight>(p: &W) -> String {
     if W::EXACT {
         p.exact_text()
     } else {
-        format!("{}", p.to_f64())
-    }
-}
-
-fn csv_escape(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
+        format!("{}", crate::weight::tidy(p.to_f64()))
     }
 }
 
 fn csv<W: Weight>(r: &Report<W>) -> String {
-    let mut out = String::from("section,name,label_en,label_ja,value\n");
+    let mut records: Vec<[String; 5]> =
+        vec![["section", "name", "label_en", "label_ja", "value"].map(String::from)];
     let mut row = |section: &str, name: &str, en: &str, ja: &str, value: String| {
-        let _ = writeln!(
-            out,
-            "{},{},{},{},{}",
-            csv_escape(section),
-            csv_escape(name),
-            csv_escape(en),
-            csv_escape(ja),
-            csv_escape(&value)
-        );
+        records.push([section.into(), name.into(), en.into(), ja.into(), value]);
     };
     row(
         "system",
@@ -351,7 +380,7 @@ fn csv<W: Weight>(r: &Report<W>) -> String {
     for (name, value) in rows {
         row("field", &name, "", "", value);
     }
-    out
+    String::from_utf8(crate::analysis::output::csv_bytes(records)).unwrap_or_default()
 }
 
 fn markdown<W: Weight>(r: &Report<W>) -> String {
@@ -379,12 +408,19 @@ fn markdown<W: Weight>(r: &Report<W>) -> String {
         }
     }
     for (name, f) in blocks {
-        let _ = writeln!(out, "\n**{name}**\n");
+        match block_ja(name) {
+            Some(ja) => {
+                let _ = writeln!(out, "\n**{name}** ({ja})\n");
+            }
+            None => {
+                let _ = writeln!(out, "\n**{name}**\n");
+            }
+        }
         match f {
             Field::Probs(ps) => {
                 let _ = writeln!(out, "| k | probability |\n|---:|---:|");
                 for (k, p) in ps.iter().enumerate() {
-                    let _ = writeln!(out, "| {k} | {} |", prob_cell(p));
+                    let _ = writeln!(out, "| {} | {} |", list_label(name, k), prob_cell(p));
                 }
             }
             Field::Rows(rows) if !rows.is_empty() => {

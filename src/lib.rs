@@ -10,6 +10,8 @@
 //!   there, next to the five).
 //! * [`report`], [`export`] — what a calculation says, and its renderings
 //!   (table, CSV, JSON, Markdown) as bytes.
+//! * [`request`] — the typed [`Request`] (a system and its parameters) that
+//!   every front end builds; [`odds`] turns it into a [`Report`].
 //! * [`cli`] — the `hantei` command line, a thin layer over the above.
 
 pub mod analysis;
@@ -21,6 +23,7 @@ pub mod export;
 pub mod extended;
 pub mod pmf;
 pub mod report;
+pub mod request;
 pub mod systems;
 pub mod tier;
 pub mod verify;
@@ -29,5 +32,6 @@ pub mod weight;
 pub use error::{Error, Result};
 pub use pmf::Pmf;
 pub use report::{Field, Report};
+pub use request::{odds, Request};
 pub use tier::{Tier, TierLaw};
 pub use weight::{Exact, Weight};

@@ -173,12 +173,13 @@ impl<W: Weight> Report<W> {
     }
 }
 
-/// A probability as JSON: `"num/den"` when exact, a number otherwise.
+/// A probability as JSON: `"num/den"` when exact, a number otherwise
+/// (tidied to 15 significant digits: [`crate::weight::tidy`]).
 pub fn prob_json<W: Weight>(p: &W) -> Value {
     if W::EXACT {
         Value::from(p.exact_text())
     } else {
-        serde_json::Number::from_f64(p.to_f64())
+        serde_json::Number::from_f64(crate::weight::tidy(p.to_f64()))
             .map(Value::Number)
             .unwrap_or(Value::Null)
     }

@@ -120,7 +120,21 @@ impl Weight for Exact {
     }
 }
 
-/// Parse `"num/den"` (or an integer) into an exact fraction.
+/// An `f64` probability as printed: rounded to 15 significant digits (all
+/// that an f64 carries through a law's sums and products), so that the
+/// shortest decimal that round-trips is printed. The floating-point law of
+/// +5 vs DC 15 gives 0.39999999999999997 for the exact 2/5; tidied, it
+/// prints as 0.4, the decimal of the correctly rounded value. Values that
+/// need all 17 digits to round-trip lose at most one unit in the 15th
+/// significant digit — far below anything a probability table shows.
+pub fn tidy(x: f64) -> f64 {
+    if !x.is_finite() || x == 0.0 {
+        return x;
+    }
+    format!("{x:.14e}").parse().unwrap_or(x)
+}
+
+/// Parse an exact fraction `"num/den"` (or an integer).
 pub fn parse_exact(text: &str) -> Option<Exact> {
     let text = text.trim();
     let (n, d) = match text.split_once('/') {

@@ -210,3 +210,42 @@ fn markdown_is_labelled_in_japanese_when_asked() {
     assert!(svg.contains("成功率"), "chart labels in Japanese");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn sweeps_are_the_same_bytes_on_any_thread_count() {
+    // Points are computed in parallel on rayon and collected in order: one
+    // thread and four threads write the same files, charts and checks
+    // included.
+    let file = repo("analyses/hit-pool.toml");
+    let mut outputs = Vec::new();
+    for threads in ["1", "4"] {
+        let out = temp_dir(&format!("threads-{threads}"));
+        let o = hantei()
+            .env("RAYON_NUM_THREADS", threads)
+            .arg("run")
+            .arg(&file)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&out)
+            .unwrap()
+            .map(|e| {
+                let p = e.unwrap().path();
+                (
+                    p.file_name().unwrap().to_string_lossy().into_owned(),
+                    std::fs::read(&p).unwrap(),
+                )
+            })
+            .collect();
+        files.sort();
+        assert!(files.len() >= 3, "{files:?}");
+        outputs.push(files);
+    }
+    assert_eq!(outputs[0].len(), outputs[1].len());
+    for (a, b) in outputs[0].iter().zip(&outputs[1]) {
+        assert_eq!(a.0, b.0);
+        assert!(a.1 == b.1, "{} differs between 1 and 4 threads", a.0);
+    }
+}

@@ -357,3 +357,176 @@ fn verify_rejects_bad_flags() {
     expect_usage_error(&["verify", "--alpha", "2"], "--alpha");
     expect_usage_error(&["verify", "--threads", "0"], "--threads");
 }
+
+#[test]
+fn d20_contest_fields_apply_the_tie_rule_like_every_system() {
+    // Active 1d20 (advantage and disadvantage cancel) against 1d20 + 10,
+    // ties to the attacker. By hand: P(d1 ≥ d2 + 10) = (10 + 9 + … + 1)/400
+    // = 55/400 = 11/80; strictly above: 45/400 = 9/80; ties 10/400.
+    let v = odds_json(&[
+        "d20",
+        "--advantage",
+        "--disadvantage",
+        "--vs-modifier",
+        "5",
+        "--vs-proficiency",
+        "5",
+        "--tie-rule",
+        "attacker",
+        "--exact",
+    ]);
+    assert_eq!(v["p_success"], "11/80");
+    assert_eq!(v["p_win"], "11/80");
+    assert_eq!(v["p_tie"], "0/1");
+    assert_eq!(v["p_loss"], "69/80");
+    assert_eq!(v["p_win_roll"], "9/80");
+    assert_eq!(v["p_tie_roll"], "1/40");
+    assert_eq!(v["p_loss_roll"], "69/80");
+}
+
+#[test]
+fn pushing_the_limit_ignores_it_unless_asked() {
+    // Shadowrun 5: dice pushed with Edge ignore the limit. With the default
+    // a pushed roll under a limit is the same roll without one; with
+    // `--edge-limit apply` no roll gets more hits than the limit.
+    let base = [
+        "hit-pool",
+        "--pool",
+        "4",
+        "--threshold",
+        "2",
+        "--edge",
+        "2",
+        "--exact",
+    ];
+    let no_limit = odds_json(&base);
+    let with = |extra: &[&str]| {
+        let mut a = base.to_vec();
+        a.extend_from_slice(extra);
+        odds_json(&a)
+    };
+    let pushed = with(&["--limit", "1"]);
+    assert_eq!(pushed["p_success"], no_limit["p_success"]);
+    assert_ne!(no_limit["p_success"], "0/1");
+    assert_eq!(pushed["params"]["edge_limit"], "ignore");
+    let strict = with(&["--limit", "1", "--edge-limit", "apply"]);
+    assert_eq!(strict["p_success"], "0/1");
+    // Second chance keeps the limit.
+    let second = with(&["--limit", "1", "--edge-use", "second-chance"]);
+    assert_eq!(second["p_success"], "0/1");
+}
+
+#[test]
+fn perception_needs_a_success_by_default() {
+    // Seed 000: only a success that beats the stealth result perceives. A
+    // perceiver who can only fail (rate 0 → every roll fails or fumbles)
+    // never notices by default, but beats a fumbled stealth roll under the
+    // literal tier order.
+    let seed = odds_json(&[
+        "multiplier",
+        "--rate",
+        "0",
+        "--perception",
+        "--vs-rate",
+        "50",
+        "--exact",
+    ]);
+    assert_eq!(seed["p_win"], "0/1");
+    assert_eq!(seed["params"]["perception_rule"], "needs-success");
+    let literal = odds_json(&[
+        "multiplier",
+        "--rate",
+        "0",
+        "--perception-rule",
+        "higher-tier",
+        "--vs-rate",
+        "50",
+        "--exact",
+    ]);
+    assert_ne!(literal["p_win"], "0/1");
+}
+
+#[test]
+fn several_main_persons_add_their_abilities_in_full() {
+    // Seed 000: メインの人物(能力値を半減しない)を増やしてもかまいません — two
+    // main persons of 12 and 8 roll as one of 20 (rate 100), while a
+    // supporter of 8 adds only 4 (rate 80).
+    let co = odds_json(&[
+        "multiplier",
+        "--ability",
+        "12",
+        "--co-ability",
+        "8",
+        "--exact",
+    ]);
+    let one = odds_json(&["multiplier", "--ability", "20", "--exact"]);
+    assert_eq!(co["p_success"], one["p_success"]);
+    assert_eq!(co["rate"], 100);
+    assert_eq!(co["params"]["ability"], 12);
+    assert_eq!(co["params"]["co_abilities"], serde_json::json!([8]));
+    let sup = odds_json(&[
+        "multiplier",
+        "--ability",
+        "12",
+        "--supporter",
+        "8",
+        "--exact",
+    ]);
+    assert_eq!(sup["rate"], 80);
+    expect_usage_error(
+        &[
+            "odds",
+            "multiplier",
+            "--ability",
+            "600",
+            "--co-ability",
+            "500",
+        ],
+        "--co-ability",
+    );
+}
+
+#[test]
+fn contests_of_more_than_two_sides_report_every_sides_chance_on_top() {
+    // Three equal sides: by symmetry each is on top with 1/3 after stalled
+    // rounds are rolled again.
+    let v = odds_json(&[
+        "multiplier",
+        "--ability",
+        "12",
+        "--vs-ability",
+        "12",
+        "--side",
+        "ability=12",
+        "--exact",
+    ]);
+    assert_eq!(v["p_top"], serde_json::json!(["1/3", "1/3", "1/3"]));
+    assert_eq!(v["p_win"], "1/3");
+    assert_eq!(v["p_success"], "1/3");
+    assert_eq!(v["p_tie"], "0/1");
+    // A further side needs the second one, and takes only a side's flags.
+    expect_usage_error(
+        &[
+            "odds",
+            "multiplier",
+            "--ability",
+            "12",
+            "--side",
+            "ability=10",
+        ],
+        "--side",
+    );
+    expect_usage_error(
+        &[
+            "odds",
+            "multiplier",
+            "--ability",
+            "12",
+            "--vs-rate",
+            "5",
+            "--side",
+            "vs-rate=3",
+        ],
+        "--side 'vs-rate=3'",
+    );
+}

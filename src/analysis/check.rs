@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 use super::metric::Metric;
 use super::output::human;
 use super::spec::CheckSpec;
-use super::{odds_json_in, value_text, Analysis, Grid, Point};
+use super::{value_text, Analysis, Grid, Point};
 use crate::error::Result;
 use crate::verify;
 use crate::weight::{parse_exact, Weight};
@@ -140,7 +140,7 @@ fn metric_of(a: &Analysis, c: &CheckSpec, side: Option<&toml::Table>) -> Result<
 }
 
 fn value(a: &Analysis, grid: &Grid, m: &Metric, i: usize, c: &CheckSpec) -> Result<f64> {
-    m.eval(&grid.reports[i]).ok_or_else(|| {
+    grid.value(m, i).ok_or_else(|| {
         a.error(
             "metric",
             Some(&format!("\"{}\"", c.name)),
@@ -186,7 +186,7 @@ pub fn evaluate(a: &Analysis, grid: &Grid, c: &CheckSpec) -> Result<CheckResult>
             ),
         ));
     }
-    if let Some([lo, hi]) = c.between {
+    if let Some(&[lo, hi]) = c.between.as_deref() {
         let m = metric_of(a, c, None)?;
         let prob = super::output::is_probability(m.text());
         r.expected = format!(
@@ -224,9 +224,13 @@ pub fn evaluate(a: &Analysis, grid: &Grid, c: &CheckSpec) -> Result<CheckResult>
                 r.expected = format!("{} = {} exactly", m.text(), want.exact_text());
                 let mut found = Vec::new();
                 for (_, p) in matching(a, grid, &c.at, c)? {
-                    let json = odds_json_in(&p.system, &p.params, true)
+                    let report = super::request(&p.system, &grid.params(p))
+                        .and_then(|r| {
+                            r.report::<crate::weight::Exact>()
+                                .map_err(|e| e.to_string())
+                        })
                         .map_err(|e| a.error("equals", Some(&c.name), e))?;
-                    let got = m.eval_exact(&json).ok_or_else(|| {
+                    let got = m.eval_report_exact(&report).ok_or_else(|| {
                         a.error(
                             "metric",
                             Some(m.text()),
@@ -314,7 +318,7 @@ pub fn evaluate(a: &Analysis, grid: &Grid, c: &CheckSpec) -> Result<CheckResult>
             for step in 1..grid.axes[ai].points.len() {
                 let mut want = p.coords.clone();
                 want[ai] = step;
-                let Some(j) = grid.points.iter().position(|q| q.coords == want) else {
+                let Some(j) = grid.index_of(&want) else {
                     continue;
                 };
                 let v = value(a, grid, &m, j, c)?;
@@ -385,7 +389,7 @@ pub fn evaluate(a: &Analysis, grid: &Grid, c: &CheckSpec) -> Result<CheckResult>
                     .position(|x| x.label == value_text(v))
                     .unwrap_or(0);
             }
-            let Some(j) = grid.points.iter().position(|q| q.coords == want) else {
+            let Some(j) = grid.index_of(&want) else {
                 continue;
             };
             pairs += 1;
@@ -418,9 +422,8 @@ pub fn evaluate(a: &Analysis, grid: &Grid, c: &CheckSpec) -> Result<CheckResult>
             human(Some(worst), prob)
         );
     } else if let Some(trials) = c.monte_carlo {
-        if trials == 0 {
-            return Err(a.error("monte_carlo", Some(&c.name), "must be at least 1 trial"));
-        }
+        crate::verify::check_trials("monte_carlo", trials)
+            .map_err(|e| a.error("monte_carlo", Some(&c.name), e.to_string()))?;
         let mut systems: Vec<&str> = grid.points.iter().map(|p| p.system.as_str()).collect();
         systems.sort();
         systems.dedup();

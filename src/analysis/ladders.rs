@@ -20,9 +20,9 @@
 
 use std::fmt::Write as _;
 
-use super::output::{csv_number, human, md_header, render_charts, OutFile};
+use super::output::{csv_bytes, csv_number, human, md_header, render_charts, OutFile};
 use super::spec::LadderSpec;
-use super::{odds_json, Analysis};
+use super::Analysis;
 use crate::chart::{Chart, ChartBody};
 use crate::error::Result;
 
@@ -56,25 +56,19 @@ pub fn compute(a: &Analysis) -> Result<Vec<LadderOdds>> {
                                 params.insert(k.clone(), x.clone());
                             }
                             params.insert(l.param.clone(), toml::Value::Integer(v));
-                            let json = odds_json(&l.system, &params).map_err(|msg| {
-                                a.error(
-                                    &l.param,
-                                    Some(&format!("\"{}\"", ch.name)),
-                                    format!(
-                                        "{} ladder, character {}, step {v}: {msg}",
-                                        l.system, ch.name
-                                    ),
-                                )
-                            })?;
-                            json.get("p_success")
-                                .and_then(|x| x.as_f64())
-                                .ok_or_else(|| {
+                            let report = super::request(&l.system, &params)
+                                .and_then(|r| r.report::<f64>().map_err(|e| e.to_string()))
+                                .map_err(|msg| {
                                     a.error(
-                                        "system",
-                                        Some(&l.system),
-                                        "the report has no p_success",
+                                        &l.param,
+                                        Some(&format!("\"{}\"", ch.name)),
+                                        format!(
+                                            "{} ladder, character {}, step {v}: {msg}",
+                                            l.system, ch.name
+                                        ),
                                     )
-                                })
+                                })?;
+                            Ok(report.p_success)
                         })
                         .collect::<Result<Vec<f64>>>()
                 })
@@ -170,21 +164,23 @@ pub fn files(a: &Analysis) -> Result<Vec<OutFile>> {
     };
 
     // CSV: long format.
-    let mut csv = String::from("system,ladder,step,character,p_success\n");
+    let mut rows: Vec<Vec<String>> = vec![["system", "ladder", "step", "character", "p_success"]
+        .map(String::from)
+        .to_vec()];
     for l in &ladders {
         for (c, row) in l.p.iter().enumerate() {
             for (v, p) in l.spec.values.iter().zip(row) {
-                let _ = writeln!(
-                    csv,
-                    "{},{},{v},{},{}",
-                    l.spec.system,
-                    l.spec.param,
-                    l.spec.character[c].name,
-                    csv_number(Some(*p))
-                );
+                rows.push(vec![
+                    l.spec.system.clone(),
+                    l.spec.param.clone(),
+                    v.to_string(),
+                    l.spec.character[c].name.clone(),
+                    csv_number(Some(*p)),
+                ]);
             }
         }
     }
+    let csv = csv_bytes(rows);
 
     // Markdown.
     let mut md = md_header(a);
@@ -374,7 +370,7 @@ pub fn files(a: &Analysis) -> Result<Vec<OutFile>> {
         },
     };
     let mut out = vec![
-        (format!("{name}.csv"), csv.into_bytes()),
+        (format!("{name}.csv"), csv),
         (format!("{name}.md"), md.into_bytes()),
     ];
     out.extend(render_charts(a, vec![(name.clone(), chart)])?);

@@ -11,7 +11,110 @@
 
 use serde_json::Value;
 
+use crate::report::{Field, OutcomeRow, Report};
 use crate::weight::{parse_exact, Exact, Weight};
+
+/// A place in a report, read through its typed fields (no JSON text is
+/// made): the same tree as [`Report::to_json`].
+enum Node<'a, W> {
+    Report(&'a Report<W>),
+    Outcomes(&'a [OutcomeRow<W>]),
+    Field(&'a Field<W>),
+    Rows(&'a [Vec<(String, Field<W>)>]),
+    Row(&'a [(String, Field<W>)]),
+    Weight(&'a W),
+    Params(&'a [(String, Value)]),
+    Json(&'a Value),
+}
+
+impl<'a, W: Weight> Node<'a, W> {
+    fn of_field(f: &'a Field<W>) -> Self {
+        match f {
+            Field::Prob(p) | Field::Value(p) => Node::Weight(p),
+            Field::Rows(rows) => Node::Rows(rows),
+            Field::Object(items) => Node::Row(items),
+            other => Node::Field(other),
+        }
+    }
+
+    fn get(&self, name: &str) -> Option<Node<'a, W>> {
+        match self {
+            Node::Report(r) => match name {
+                "outcomes" => Some(Node::Outcomes(&r.outcomes)),
+                "p_success" => Some(Node::Weight(&r.p_success)),
+                "params" => Some(Node::Params(&r.params)),
+                "labels" | "system" | "notes" | "exact" => None,
+                _ => r.get(name).map(Node::of_field),
+            },
+            Node::Outcomes(o) => o.iter().find(|x| x.key == name).map(|x| Node::Weight(&x.p)),
+            Node::Row(items) => items
+                .iter()
+                .find(|(k, _)| k == name)
+                .map(|(_, f)| Node::of_field(f)),
+            Node::Params(p) => p
+                .iter()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| Node::Json(v)),
+            Node::Json(v) => v.get(name).map(Node::Json),
+            _ => None,
+        }
+    }
+
+    fn index(&self, i: usize) -> Option<Node<'a, W>> {
+        match self {
+            Node::Field(Field::Probs(ps)) => ps.get(i).map(Node::Weight),
+            Node::Rows(rows) => rows.get(i).map(|r| Node::Row(r)),
+            Node::Json(v) => v.get(i).map(Node::Json),
+            _ => None,
+        }
+    }
+
+    fn items(&self) -> Option<Vec<Node<'a, W>>> {
+        match self {
+            Node::Field(Field::Probs(ps)) => Some(ps.iter().map(Node::Weight).collect()),
+            Node::Rows(rows) => Some(rows.iter().map(|r| Node::Row(r)).collect()),
+            Node::Outcomes(o) => Some(o.iter().map(|x| Node::Weight(&x.p)).collect()),
+            Node::Row(items) => Some(items.iter().map(|(_, f)| Node::of_field(f)).collect()),
+            Node::Json(Value::Array(a)) => Some(a.iter().map(Node::Json).collect()),
+            Node::Json(Value::Object(o)) => Some(o.values().map(Node::Json).collect()),
+            _ => None,
+        }
+    }
+
+    /// Whether this node equals the selector text `want`.
+    fn matches(&self, want: &str) -> bool {
+        let num = || want.parse::<f64>().ok();
+        match self {
+            Node::Field(Field::Text(s)) => s == want,
+            Node::Field(Field::Int(n)) => num() == Some(*n as f64),
+            Node::Field(Field::Bool(b)) => want.parse::<bool>().ok() == Some(*b),
+            Node::Weight(w) => num() == Some(w.to_f64()),
+            Node::Json(Value::String(s)) => s == want,
+            Node::Json(Value::Number(n)) => num() == n.as_f64(),
+            Node::Json(Value::Bool(b)) => want.parse::<bool>().ok() == Some(*b),
+            _ => false,
+        }
+    }
+}
+
+/// How a typed leaf becomes the evaluation's number type `T`.
+struct Leaves<W, T> {
+    weight: fn(&W) -> T,
+    json: fn(&Value) -> Option<T>,
+    int: fn(i64) -> T,
+}
+
+impl<W, T> Leaves<W, T> {
+    fn leaf(&self, n: &Node<'_, W>) -> Option<T> {
+        match n {
+            Node::Weight(w) => Some((self.weight)(w)),
+            Node::Field(Field::Int(i)) => Some((self.int)(*i)),
+            Node::Field(Field::Bool(b)) => Some((self.int)(i64::from(*b))),
+            Node::Json(v) => (self.json)(v),
+            _ => None,
+        }
+    }
+}
 
 /// A parsed metric path.
 #[derive(Clone, Debug, PartialEq)]
@@ -124,6 +227,78 @@ impl Metric {
             (_, true) => return None,
             _ => v,
         })
+    }
+
+    /// The value in a typed report, as a number, read through its fields
+    /// (the same answer as [`Metric::eval`] on its JSON, without making
+    /// the JSON).
+    pub fn eval_report<W: Weight>(&self, report: &Report<W>) -> Option<f64> {
+        let leaves = Leaves {
+            weight: |w: &W| w.to_f64(),
+            json: number,
+            int: |i| i as f64,
+        };
+        let v = self.eval_typed(report, &leaves, |a, b| a + b, 0.0)?;
+        Some(match (self.complement, self.reciprocal) {
+            (true, _) => 1.0 - v,
+            (_, true) => 1.0 / v,
+            _ => v,
+        })
+    }
+
+    /// The value in an exact typed report, as an exact fraction.
+    pub fn eval_report_exact(&self, report: &Report<Exact>) -> Option<Exact> {
+        let leaves = Leaves {
+            weight: |w: &Exact| w.clone(),
+            json: exact_number,
+            int: Exact::int,
+        };
+        let v = self.eval_typed(report, &leaves, |a, b| a + b, Exact::int(0))?;
+        Some(match (self.complement, self.reciprocal) {
+            (true, _) => Exact::int(1) - v,
+            (_, true) if !Weight::is_zero(&v) => Exact::int(1) / v,
+            (_, true) => return None,
+            _ => v,
+        })
+    }
+
+    fn eval_typed<W: Weight, T: Clone>(
+        &self,
+        report: &Report<W>,
+        leaves: &Leaves<W, T>,
+        add: fn(T, T) -> T,
+        zero: T,
+    ) -> Option<T> {
+        let mut v = Node::Report(report);
+        for (i, s) in self.segments.iter().enumerate() {
+            v = match s {
+                Segment::Field(name) => v.get(name)?,
+                Segment::Index(i) => v.index(*i)?,
+                Segment::Select(k, want) => v
+                    .items()?
+                    .into_iter()
+                    .find(|e| e.get(k).is_some_and(|x| x.matches(want)))?,
+                Segment::All => {
+                    if i + 1 != self.segments.len() {
+                        return None;
+                    }
+                    return v
+                        .items()?
+                        .iter()
+                        .map(|n| leaves.leaf(n))
+                        .try_fold(zero, |acc, x| Some(add(acc, x?)));
+                }
+            };
+        }
+        match self.at_least {
+            Some(k) => v
+                .items()?
+                .iter()
+                .skip(k)
+                .map(|n| leaves.leaf(n))
+                .try_fold(zero, |acc, x| Some(add(acc, x?))),
+            None => leaves.leaf(&v),
+        }
     }
 
     fn eval_with<T: Clone>(

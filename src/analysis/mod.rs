@@ -2,10 +2,12 @@
 //! turned into CSV tables, rulebook Markdown and charts (`hantei run`).
 //!
 //! Every number of an analysis is computed by the same path as `hantei
-//! odds`: the point's flags are parsed by the CLI's own argument structs and
-//! the system's report is evaluated, then a [`metric::Metric`] path picks
-//! the number out of its JSON. So the tables always agree with `hantei
-//! odds`. [`spec`] is the file format, [`output`] renders the files,
+//! odds`: each point's keys become the system's typed
+//! [`Request`] (the same fields as the CLI's flags, validated by the same
+//! code), its report is computed — points in parallel on rayon, collected
+//! in order — and a [`metric::Metric`] path reads the number from the
+//! report's typed fields. So the tables always agree with `hantei odds`,
+//! and are the same bytes on any number of threads. [`spec`] is the file format, [`output`] renders the files,
 //! [`ladders`] is the cross-system difficulty comparison.
 
 pub mod check;
@@ -16,11 +18,11 @@ pub mod spec;
 
 use std::path::{Path, PathBuf};
 
-use clap::Parser;
+use rayon::prelude::*;
 use serde_json::Value;
 
-use crate::cli::{Cli, Command};
 use crate::error::{Error, Result};
+use crate::request::Request;
 use metric::Metric;
 use spec::{AxisSpec, Lang, Spec};
 
@@ -88,8 +90,7 @@ pub fn load(path: &Path) -> Result<Analysis> {
             .span()
             .map(|s| source[..s.start.min(source.len())].matches('\n').count() + 1);
         let message = e.message().to_string();
-        // serde names the field in backticks ("unknown field `x`").
-        let key = message.split('`').nth(1).unwrap_or("(file)").to_string();
+        let key = toml_error_key(&source, e.span(), &message);
         Error::Analysis {
             file: path.display().to_string(),
             line,
@@ -104,6 +105,37 @@ pub fn load(path: &Path) -> Result<Analysis> {
     };
     validate(&a)?;
     Ok(a)
+}
+
+/// The key a TOML error is about: serde names an unknown field in
+/// backticks; otherwise it is the key assigned on the line where the bad
+/// value starts (`range = [5.5, 10]` → `range`), or `(file)` when the text
+/// is not key = value TOML at all.
+fn toml_error_key(source: &str, span: Option<std::ops::Range<usize>>, message: &str) -> String {
+    if message.starts_with("unknown field") || message.starts_with("missing field") {
+        if let Some(k) = message.split('`').nth(1) {
+            return k.to_string();
+        }
+    }
+    let Some(span) = span else {
+        return "(file)".into();
+    };
+    let start = span.start.min(source.len());
+    let line_start = source[..start].rfind('\n').map_or(0, |i| i + 1);
+    let before = &source[line_start..start];
+    // The last `key =` before the value (inline tables: `{ a = 1, b = x }`).
+    before
+        .rsplit_once('=')
+        .map(|(left, _)| {
+            left.rsplit(['{', ',', '['])
+                .next()
+                .unwrap_or(left)
+                .trim()
+                .trim_matches('"')
+                .to_string()
+        })
+        .filter(|k| !k.is_empty() && !k.contains(char::is_whitespace))
+        .unwrap_or_else(|| "(file)".into())
 }
 
 /// Every `*.toml` under `dir`, sorted by name.
@@ -138,8 +170,97 @@ pub fn collect_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     Ok(files)
 }
 
+/// Why `stem` cannot be an output file stem, if it cannot: it must be a
+/// plain name, with no directory part.
+pub fn stem_problem(stem: &str) -> Option<&'static str> {
+    if stem.is_empty() {
+        Some("it is empty")
+    } else if stem.contains(['/', '\\']) {
+        Some("it contains a path separator")
+    } else if stem.contains("..") || stem.starts_with('.') {
+        Some("it starts with '.' or contains '..'")
+    } else if stem
+        .chars()
+        .any(|c| c.is_control() || "<>:\"|?*".contains(c))
+    {
+        Some("it contains a control character or one of < > : \" | ? *")
+    } else {
+        None
+    }
+}
+
 fn validate(a: &Analysis) -> Result<()> {
     let s = &a.spec;
+    if let Some(name) = &s.name {
+        if let Some(why) = stem_problem(name) {
+            return Err(a.error(
+                "name",
+                None,
+                format!("'{name}' cannot name the output files: {why} (use a plain file stem like \"d20-success\")"),
+            ));
+        }
+    }
+    let mut ids: Vec<&str> = Vec::new();
+    for c in &s.chart {
+        if let Some(id) = &c.id {
+            if let Some(why) = stem_problem(id) {
+                return Err(a.error(
+                    "id",
+                    Some(&format!("\"{id}\"")),
+                    format!("chart id '{id}' cannot name a file: {why} (use a plain stem like \"by-roll\")"),
+                ));
+            }
+        }
+        let id = c.id.as_deref().unwrap_or("");
+        if ids.contains(&id) {
+            let shown = if id.is_empty() {
+                "(none: the main chart)"
+            } else {
+                id
+            };
+            return Err(a.error(
+                "id",
+                (!id.is_empty()).then(|| format!("\"{id}\"")).as_deref(),
+                format!(
+                    "two charts have the id {shown}: each chart needs its own `id` (its file name)"
+                ),
+            ));
+        }
+        ids.push(id);
+    }
+    let mut names: Vec<&str> = Vec::new();
+    for c in &s.check {
+        if names.contains(&c.name.as_str()) {
+            return Err(a.error(
+                "name",
+                Some(&format!("\"{}\"", c.name)),
+                format!(
+                    "two checks are named '{}': check names must be unique",
+                    c.name
+                ),
+            ));
+        }
+        names.push(&c.name);
+        if let Some(b) = &c.between {
+            match b.as_slice() {
+                [lo, hi] if lo <= hi => {}
+                [lo, hi] => {
+                    return Err(a.error(
+                        "between",
+                        Some(&c.name),
+                        format!("check '{}': between = [{lo}, {hi}] has its bounds reversed (write [low, high])", c.name),
+                    ))
+                }
+                other => {
+                    return Err(a.error(
+                        "between",
+                        Some(&c.name),
+                        format!("check '{}': between takes two numbers [low, high], not {}", c.name, other.len()),
+                    ))
+                }
+            }
+        }
+    }
     let known = |id: &str| crate::systems::IDS.contains(&id);
     if let Some(sys) = &s.system {
         if !known(sys) {
@@ -259,7 +380,17 @@ fn axis(a: &Analysis, ax: &AxisSpec) -> Result<Axis> {
     };
     let points: Vec<AxisPoint> = match (&ax.values, &ax.range, &ax.variants, &ax.param) {
         (Some(vals), None, None, Some(p)) => vals.iter().map(|v| single(p, v.clone())).collect(),
-        (None, Some([lo, hi]), None, Some(p)) => {
+        (None, Some(range), None, Some(p)) => {
+            let &[lo, hi] = range.as_slice() else {
+                return Err(a.error(
+                    "range",
+                    Some(&needle),
+                    format!(
+                        "axis '{id}': a range is two numbers [from, to] (with an optional `step` key), not {} numbers; use `values` for a list",
+                        range.len()
+                    ),
+                ));
+            };
             let step = ax.step.unwrap_or(1);
             if step <= 0 || hi < lo {
                 return Err(a.error(
@@ -268,10 +399,21 @@ fn axis(a: &Analysis, ax: &AxisSpec) -> Result<Axis> {
                     format!("range [{lo}, {hi}] step {step}: need from ≤ to and step ≥ 1"),
                 ));
             }
-            (0..)
-                .map(|i| lo + i * step)
-                .take_while(|x| x <= hi)
-                .map(|x| single(p, toml::Value::Integer(x)))
+            // Count before making any point: a range may be astronomically
+            // long.
+            let len = (i128::from(hi) - i128::from(lo)) / i128::from(step) + 1;
+            let limit = a.spec.max_points.unwrap_or(spec::DEFAULT_MAX_POINTS);
+            if len > i128::from(limit) {
+                return Err(a.error(
+                    "range",
+                    Some(&needle),
+                    format!(
+                        "axis '{id}': range [{lo}, {hi}] step {step} has {len} values, above the sweep limit of {limit} points (set `max_points = N` at the top of the file to allow more)"
+                    ),
+                ));
+            }
+            (0..len as i64)
+                .map(|i| single(p, toml::Value::Integer(lo + i * step)))
                 .collect()
         }
         (None, None, Some(vars), None) => vars
@@ -305,6 +447,18 @@ fn axis(a: &Analysis, ax: &AxisSpec) -> Result<Axis> {
     if points.is_empty() {
         return Err(a.error("axis", Some(&needle), format!("axis '{id}' has no values")));
     }
+    for (i, x) in points.iter().enumerate() {
+        if points[..i].iter().any(|y| y.label == x.label) {
+            return Err(a.error(
+                "label",
+                Some(&format!("\"{}\"", x.label)),
+                format!(
+                    "axis '{id}' has two values labelled '{}' (rows could not be told apart; give each a distinct label)",
+                    x.label
+                ),
+            ));
+        }
+    }
     Ok(Axis {
         label: ax.label.clone().unwrap_or_else(|| id.clone()),
         label_ja: ax.label_ja.clone(),
@@ -333,8 +487,111 @@ pub fn axes(a: &Analysis) -> Result<Vec<Axis>> {
     Ok(axes)
 }
 
-/// Evaluate `hantei odds <system>` with `params` (flag → value), exactly as
-/// the CLI would, and return its JSON report (f64).
+/// A TOML value as JSON (for building a request).
+fn toml_json(v: &toml::Value) -> Value {
+    match v {
+        toml::Value::String(s) => Value::from(s.as_str()),
+        toml::Value::Integer(i) => Value::from(*i),
+        toml::Value::Float(f) => Value::from(*f),
+        toml::Value::Boolean(b) => Value::from(*b),
+        toml::Value::Datetime(d) => Value::from(d.to_string()),
+        toml::Value::Array(a) => Value::Array(a.iter().map(toml_json).collect()),
+        toml::Value::Table(t) => {
+            Value::Object(t.iter().map(|(k, v)| (k.clone(), toml_json(v))).collect())
+        }
+    }
+}
+
+/// The request of an analysis point: `system` with `params` (keys as in
+/// the file: flag names, dashes or underscores). The error is the one-line
+/// message the CLI gives for the same values.
+pub fn request(system: &str, params: &toml::Table) -> std::result::Result<Request, String> {
+    let mut fields: serde_json::Map<String, Value> = params
+        .iter()
+        .map(|(k, v)| (k.replace('-', "_"), toml_json(v)))
+        .collect();
+    fill_placeholders(&mut fields)?;
+    Request::from_fields(system, &fields).map_err(|e| e.to_string())
+}
+
+/// Fill `{name}` placeholders in text fields (a dice expression such as
+/// `"1D20+{mod}>={dc}"`) from the point's other fields — typically sweep
+/// axes — and drop the fields used that way: they are the placeholders'
+/// values, not the system's parameters. `{{` and `}}` are literal braces.
+pub fn fill_placeholders(
+    fields: &mut serde_json::Map<String, Value>,
+) -> std::result::Result<(), String> {
+    if !fields
+        .values()
+        .any(|v| v.as_str().is_some_and(|s| s.contains(['{', '}'])))
+    {
+        return Ok(());
+    }
+    let mut used: Vec<String> = Vec::new();
+    let mut filled: Vec<(String, String)> = Vec::new();
+    for (key, v) in fields.iter() {
+        let Some(text) = v.as_str().filter(|s| s.contains(['{', '}'])) else {
+            continue;
+        };
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text;
+        while let Some(i) = rest.find(['{', '}']) {
+            out.push_str(&rest[..i]);
+            let tail = &rest[i..];
+            if tail.starts_with("{{") || tail.starts_with("}}") {
+                out.push_str(&tail[..1]);
+                rest = &tail[2..];
+                continue;
+            }
+            if tail.starts_with('}') {
+                return Err(format!(
+                    "'{text}' in {key}: unmatched '}}' (write '}}}}' for a brace)"
+                ));
+            }
+            let close = tail.find('}').ok_or_else(|| {
+                format!("'{text}' in {key}: unclosed '{{' (placeholders look like {{name}})")
+            })?;
+            let name = tail[1..close].trim().replace('-', "_");
+            let value = fields.get(&name).filter(|_| name != *key).ok_or_else(|| {
+                let known: Vec<&str> = fields
+                    .keys()
+                    .map(String::as_str)
+                    .filter(|k| k != key)
+                    .collect();
+                format!(
+                    "'{text}' in {key}: no value for placeholder {{{name}}} (give an axis or param named '{name}'; known: {})",
+                    known.join(", ")
+                )
+            })?;
+            match value {
+                Value::String(s) => out.push_str(s),
+                Value::Number(n) => out.push_str(&n.to_string()),
+                Value::Bool(b) => out.push_str(&b.to_string()),
+                other => {
+                    return Err(format!(
+                        "'{text}' in {key}: placeholder {{{name}}} is {other}, not a number or text"
+                    ))
+                }
+            }
+            if !used.contains(&name) {
+                used.push(name);
+            }
+            rest = &tail[close + 1..];
+        }
+        out.push_str(rest);
+        filled.push((key.clone(), out));
+    }
+    for (k, text) in filled {
+        fields.insert(k, Value::from(text));
+    }
+    for k in used {
+        fields.remove(&k);
+    }
+    Ok(())
+}
+
+/// The JSON report (`hantei odds --format json`, f64) of `system` with
+/// `params`.
 pub fn odds_json(system: &str, params: &toml::Table) -> std::result::Result<Value, String> {
     odds_json_in(system, params, false)
 }
@@ -345,45 +602,26 @@ pub fn odds_json_in(
     params: &toml::Table,
     exact: bool,
 ) -> std::result::Result<Value, String> {
-    let mut argv = vec!["hantei".to_string(), "odds".into(), system.to_string()];
-    for (k, v) in params {
-        match v {
-            toml::Value::Boolean(true) => argv.push(format!("--{k}")),
-            toml::Value::Boolean(false) => {}
-            toml::Value::Array(items) => {
-                for x in items {
-                    argv.push(format!("--{k}={}", value_text(x)));
-                }
-            }
-            other => argv.push(format!("--{k}={}", value_text(other))),
-        }
-    }
-    let cli =
-        Cli::try_parse_from(&argv).map_err(|e| crate::cli::one_line(&e.render().to_string()))?;
-    match cli.command {
-        Command::Odds(o) if exact => o
-            .system
-            .report::<crate::weight::Exact>()
+    let req = request(system, params)?;
+    if exact {
+        req.report::<crate::weight::Exact>()
             .map(|r| r.to_json())
-            .map_err(|e| e.to_string()),
-        Command::Odds(o) => o
-            .system
-            .report::<f64>()
+            .map_err(|e| e.to_string())
+    } else {
+        req.report::<f64>()
             .map(|r| r.to_json())
-            .map_err(|e| e.to_string()),
-        _ => Err("not an odds command".into()),
+            .map_err(|e| e.to_string())
     }
 }
 
-/// One point of a sweep: a value index per axis, and its flags.
+/// One point of a sweep: a value index per axis (its flags are the fixed
+/// params, then each axis value's: [`Grid::params`]).
 #[derive(Clone, Debug)]
 pub struct Point {
     /// Index into each axis's points.
     pub coords: Vec<usize>,
     /// System id.
     pub system: String,
-    /// All flags (fixed params, then each axis's).
-    pub params: toml::Table,
 }
 
 /// A computed sweep: points and metric values.
@@ -401,8 +639,12 @@ pub struct Grid {
     pub points: Vec<Point>,
     /// `values[point][metric]` (`None`: the metric does not apply there).
     pub values: Vec<Vec<Option<f64>>>,
-    /// Each point's full `hantei odds` JSON (checks read any field).
-    pub reports: Vec<Value>,
+    /// The fixed params of the file.
+    pub base: toml::Table,
+    /// Further metrics the file's checks read (not tabulated).
+    pub extra: Vec<Metric>,
+    /// `extra_values[point][extra metric]`.
+    pub extra_values: Vec<Vec<Option<f64>>>,
 }
 
 impl Grid {
@@ -420,11 +662,61 @@ impl Grid {
             .or_else(|| self.metrics.iter().position(|(m, _)| m.text() == name))
     }
 
+    /// All flags of point `p`: the fixed params, then each axis value's.
+    pub fn params(&self, p: &Point) -> toml::Table {
+        let mut params = self.base.clone();
+        for (ax, &c) in self.axes.iter().zip(&p.coords) {
+            for (k, v) in &ax.points[c].params {
+                if k != "system" {
+                    params.insert(k.clone(), v.clone());
+                }
+            }
+        }
+        params
+    }
+
+    /// Index of the point at `coords` (points run in odometer order, the
+    /// last axis fastest), without searching.
+    pub fn index_of(&self, coords: &[usize]) -> Option<usize> {
+        index_of(&self.axes, coords)
+    }
+
+    /// The value of metric `m` at point `i`: a tabulated metric, or one the
+    /// checks read. `None` when the report has no such field there.
+    pub fn value(&self, m: &Metric, i: usize) -> Option<f64> {
+        if let Some(k) = self.metrics.iter().position(|(x, _)| x.text() == m.text()) {
+            // Tabulated values may be worths (minus/scale); a check reads
+            // the raw metric, kept in `extra` when the two differ.
+            if let Some(e) = self.extra.iter().position(|x| x.text() == m.text()) {
+                return self.extra_values[i][e];
+            }
+            return self.values[i][k];
+        }
+        let e = self.extra.iter().position(|x| x.text() == m.text())?;
+        self.extra_values[i][e]
+    }
+
     /// Label of a point's value on axis `i` in `lang`.
     pub fn coord_label(&self, p: &Point, i: usize, lang: Lang) -> String {
         let ap = &self.axes[i].points[p.coords[i]];
         lang.pick(&ap.label, ap.label_ja.as_deref()).to_string()
     }
+}
+
+/// Index of the point at `coords` in a sweep over `axes` (odometer order,
+/// last axis fastest).
+fn index_of(axes: &[Axis], coords: &[usize]) -> Option<usize> {
+    if coords.len() != axes.len() {
+        return None;
+    }
+    let mut i = 0usize;
+    for (ax, &c) in axes.iter().zip(coords) {
+        if c >= ax.points.len() {
+            return None;
+        }
+        i = i * ax.points.len() + c;
+    }
+    Some(i)
 }
 
 /// Compute a sweep.
@@ -440,24 +732,36 @@ pub fn sweep(a: &Analysis) -> Result<Grid> {
                 .map_err(|e| a.error("metrics", Some(m.path()), e))
         })
         .collect::<Result<_>>()?;
-    let mut points = Vec::new();
+    let limit = a.spec.max_points.unwrap_or(spec::DEFAULT_MAX_POINTS);
+    let count = axes
+        .iter()
+        .try_fold(1u64, |n, ax| n.checked_mul(ax.points.len() as u64))
+        .filter(|&n| n <= limit)
+        .ok_or_else(|| {
+            let shown = axes
+                .iter()
+                .try_fold(1u128, |n, ax| n.checked_mul(ax.points.len() as u128))
+                .map_or("more than 2^128".to_string(), |n| n.to_string());
+            a.error(
+                "axis",
+                Some("[[axis]]"),
+                format!(
+                    "the sweep has {shown} points, above the limit of {limit} (set `max_points = N` at the top of the file to allow more)"
+                ),
+            )
+        })?;
+    let mut points = Vec::with_capacity(count as usize);
     let mut coords = vec![0usize; axes.len()];
     loop {
-        let mut params = a.spec.params.clone();
         let mut system = a.spec.system.clone();
         for (ax, &c) in axes.iter().zip(&coords) {
-            for (k, v) in &ax.points[c].params {
-                if k == "system" {
-                    system = Some(value_text(v));
-                } else {
-                    params.insert(k.clone(), v.clone());
-                }
+            if let Some(v) = ax.points[c].params.get("system") {
+                system = Some(value_text(v));
             }
         }
         points.push(Point {
             coords: coords.clone(),
             system: system.unwrap_or_default(),
-            params,
         });
         // Odometer, last axis fastest.
         let mut i = axes.len();
@@ -476,10 +780,49 @@ pub fn sweep(a: &Analysis) -> Result<Grid> {
             break;
         }
     }
+    let extra = check_metrics(a, &metrics);
+    // Every point's report, in parallel; results are collected in point
+    // order, so the grid (and its files) are the same on any thread count.
+    type Values = (Vec<Option<f64>>, Vec<Option<f64>>);
+    // Each point's fields as JSON, from pieces converted once: the fixed
+    // params, then each axis value's.
+    let json_of = |t: &toml::Table| -> serde_json::Map<String, Value> {
+        t.iter()
+            .filter(|(k, _)| k.as_str() != "system")
+            .map(|(k, v)| (k.replace('-', "_"), toml_json(v)))
+            .collect()
+    };
+    let base = json_of(&a.spec.params);
+    let axis_json: Vec<Vec<serde_json::Map<String, Value>>> = axes
+        .iter()
+        .map(|ax| ax.points.iter().map(|ap| json_of(&ap.params)).collect())
+        .collect();
+    let evaluated: Vec<std::result::Result<Values, String>> = points
+        .par_iter()
+        .map(|p| {
+            let mut fields = base.clone();
+            for (ax, &c) in axis_json.iter().zip(&p.coords) {
+                for (k, v) in &ax[c] {
+                    fields.insert(k.clone(), v.clone());
+                }
+            }
+            fill_placeholders(&mut fields)?;
+            let report = Request::from_fields(&p.system, &fields)
+                .and_then(|r| r.report::<f64>())
+                .map_err(|e| e.to_string())?;
+            Ok((
+                metrics
+                    .iter()
+                    .map(|(m, _)| m.eval_report(&report))
+                    .collect(),
+                extra.iter().map(|m| m.eval_report(&report)).collect(),
+            ))
+        })
+        .collect();
     let mut values: Vec<Vec<Option<f64>>> = Vec::with_capacity(points.len());
-    let mut reports = Vec::with_capacity(points.len());
-    for p in &points {
-        let json = odds_json(&p.system, &p.params).map_err(|msg| {
+    let mut extra_values = Vec::with_capacity(points.len());
+    for (p, result) in points.iter().zip(evaluated) {
+        let (v, e) = result.map_err(|msg| {
             let at: Vec<String> = axes
                 .iter()
                 .zip(&p.coords)
@@ -496,8 +839,38 @@ pub fn sweep(a: &Analysis) -> Result<Grid> {
                 .to_string();
             a.error(&key, None, format!("at point [{}]: {msg}", at.join(" ")))
         })?;
-        values.push(metrics.iter().map(|(m, _)| m.eval(&json)).collect());
-        reports.push(json);
+        values.push(v);
+        extra_values.push(e);
+    }
+    // A metric found at no point is a misspelt path, not an empty column.
+    for (mi, (m, _)) in metrics.iter().enumerate() {
+        if !values.is_empty() && values.iter().all(|v| v[mi].is_none()) {
+            let first = &points[0];
+            let mut fields = base.clone();
+            for (ax, &c) in axis_json.iter().zip(&first.coords) {
+                for (k, v) in &ax[c] {
+                    fields.insert(k.clone(), v.clone());
+                }
+            }
+            let _ = fill_placeholders(&mut fields);
+            let known = Request::from_fields(&first.system, &fields)
+                .and_then(|r| r.report::<f64>())
+                .map(|r| report_paths(&r))
+                .unwrap_or_default();
+            let nearest = nearest(m.text(), &known)
+                .map(|n| format!("; did you mean '{n}'?"))
+                .unwrap_or_default();
+            return Err(a.error(
+                "metrics",
+                Some(m.text()),
+                format!(
+                    "metric '{}' is in no point's report{nearest} (the {} report has: {})",
+                    m.text(),
+                    first.system,
+                    known.join(", ")
+                ),
+            ));
+        }
     }
     // Worths: subtract the baseline point's value, then scale.
     let raw = values.clone();
@@ -529,10 +902,7 @@ pub fn sweep(a: &Analysis) -> Result<Grid> {
         for (pi, p) in points.iter().enumerate() {
             let bc = base_coords(p)?;
             let base = match ms.minus() {
-                Some(_) => points
-                    .iter()
-                    .position(|q| q.coords == bc)
-                    .and_then(|bi| raw[bi][mi]),
+                Some(_) => index_of(&axes, &bc).and_then(|bi| raw[bi][mi]),
                 None => Some(0.0),
             };
             values[pi][mi] = match (raw[pi][mi], base) {
@@ -542,7 +912,9 @@ pub fn sweep(a: &Analysis) -> Result<Grid> {
         }
     }
     Ok(Grid {
-        reports,
+        base: a.spec.params.clone(),
+        extra,
+        extra_values,
         ids: a.spec.metrics.iter().map(|m| m.label(Lang::En)).collect(),
         percent: a
             .spec
@@ -555,4 +927,108 @@ pub fn sweep(a: &Analysis) -> Result<Grid> {
         points,
         values,
     })
+}
+
+/// The metrics the file's checks read that the table does not show as
+/// they are (derived worths show a difference, checks read the raw value).
+fn check_metrics(a: &Analysis, shown: &[(Metric, String)]) -> Vec<Metric> {
+    let mut out: Vec<Metric> = Vec::new();
+    let derived: Vec<&str> = a
+        .spec
+        .metrics
+        .iter()
+        .filter(|m| m.is_derived())
+        .map(|m| m.path())
+        .collect();
+    for c in &a.spec.check {
+        let texts = [
+            c.metric.clone(),
+            c.left
+                .as_ref()
+                .and_then(|t| t.get("metric"))
+                .map(value_text),
+            c.right
+                .as_ref()
+                .and_then(|t| t.get("metric"))
+                .map(value_text),
+        ];
+        for text in texts.into_iter().flatten() {
+            let Ok(m) = Metric::parse(&text) else {
+                continue;
+            };
+            let plain_shown =
+                shown.iter().any(|(x, _)| x.text() == m.text()) && !derived.contains(&m.text());
+            if !plain_shown && !out.iter().any(|x| x.text() == m.text()) {
+                out.push(m);
+            }
+        }
+    }
+    out
+}
+
+/// The metric paths a report offers at its top level: `p_success`, each
+/// `outcomes.<tier>`, and its fields.
+fn report_paths(r: &crate::report::Report<f64>) -> Vec<String> {
+    let mut v = vec!["p_success".to_string()];
+    v.extend(r.outcomes.iter().map(|o| format!("outcomes.{}", o.key)));
+    v.extend(r.fields.iter().map(|(n, _)| n.clone()));
+    v
+}
+
+/// The candidate nearest to `text` by edit distance, if any is close (at
+/// most a third of its length away).
+fn nearest<'a>(text: &str, candidates: &'a [String]) -> Option<&'a str> {
+    fn distance(a: &str, b: &str) -> usize {
+        let b: Vec<char> = b.chars().collect();
+        let mut row: Vec<usize> = (0..=b.len()).collect();
+        for (i, ca) in a.chars().enumerate() {
+            let mut prev = row[0];
+            row[0] = i + 1;
+            for (j, cb) in b.iter().enumerate() {
+                let cur = row[j + 1];
+                row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
+                prev = cur;
+            }
+        }
+        row[b.len()]
+    }
+    let head = text.split(['[', '>']).next().unwrap_or(text);
+    candidates
+        .iter()
+        .map(|c| (distance(head, c), c))
+        .filter(|(d, c)| *d <= c.len().div_ceil(3))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c.as_str())
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    #[test]
+    fn placeholders_are_filled_from_other_fields_and_consumed() {
+        let mut m = json!({"expr": "1D20+{mod}>={dc}", "mod": 5, "dc": 15, "tier": "x"})
+            .as_object()
+            .unwrap()
+            .clone();
+        super::fill_placeholders(&mut m).unwrap();
+        assert_eq!(m["expr"], "1D20+5>=15");
+        assert!(m.get("mod").is_none() && m.get("dc").is_none());
+        assert_eq!(m["tier"], "x");
+        let mut m = json!({"expr": "{{}}{n}D6", "n": 2})
+            .as_object()
+            .unwrap()
+            .clone();
+        super::fill_placeholders(&mut m).unwrap();
+        assert_eq!(m["expr"], "{}2D6");
+        for bad in [
+            json!({"expr": "1D20+{mod"}),
+            json!({"expr": "1D20+{x}"}),
+            json!({"expr": "}"}),
+        ] {
+            let mut m = bad.as_object().unwrap().clone();
+            let e = super::fill_placeholders(&mut m).unwrap_err();
+            assert!(e.contains("expr") && !e.contains('\n'), "{e}");
+        }
+    }
 }

@@ -28,12 +28,22 @@ pub fn csv_number(x: Option<f64>) -> String {
     }
 }
 
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
+/// CSV bytes of `rows` (the first is the header), written by the `csv`
+/// crate: RFC 4180 quoting where a field needs it, `\n` line ends.
+pub fn csv_bytes<I, R>(rows: I) -> Vec<u8>
+where
+    I: IntoIterator<Item = R>,
+    R: IntoIterator,
+    R::Item: AsRef<[u8]>,
+{
+    let mut w = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::Any(b'\n'))
+        .from_writer(Vec::new());
+    for row in rows {
+        // Writing to a Vec cannot fail.
+        let _ = w.write_record(row);
     }
+    w.into_inner().unwrap_or_default()
 }
 
 /// Whether a metric is a probability (shown as a percentage).
@@ -87,29 +97,21 @@ pub fn human(x: Option<f64>, probability: bool) -> String {
 /// `NAME.csv`: `system`, one column per axis, one per metric; one row per
 /// point, first axis outermost.
 pub fn csv(grid: &Grid) -> Vec<u8> {
-    let mut out = String::from("system");
-    for ax in &grid.axes {
-        let _ = write!(out, ",{}", csv_field(&ax.id));
-    }
-    for (m, _) in &grid.metrics {
-        let _ = write!(out, ",{}", csv_field(m.text()));
-    }
-    out.push('\n');
-    for (p, vals) in grid.points.iter().zip(&grid.values) {
-        out.push_str(&csv_field(&p.system));
-        for (i, _) in grid.axes.iter().enumerate() {
-            let _ = write!(
-                out,
-                ",{}",
-                csv_field(&grid.axes[i].points[p.coords[i]].label)
-            );
-        }
-        for v in vals {
-            let _ = write!(out, ",{}", csv_number(*v));
-        }
-        out.push('\n');
-    }
-    out.into_bytes()
+    let mut header = vec!["system".to_string()];
+    header.extend(grid.axes.iter().map(|ax| ax.id.clone()));
+    header.extend(grid.metrics.iter().map(|(m, _)| m.text().to_string()));
+    let rows = grid.points.iter().zip(&grid.values).map(|(p, vals)| {
+        let mut row = vec![p.system.clone()];
+        row.extend(
+            grid.axes
+                .iter()
+                .zip(&p.coords)
+                .map(|(ax, &c)| ax.points[c].label.clone()),
+        );
+        row.extend(vals.iter().map(|v| csv_number(*v)));
+        row
+    });
+    csv_bytes(std::iter::once(header).chain(rows))
 }
 
 /// Whether point `p` matches every `where` entry (axis id → value label).
@@ -143,16 +145,33 @@ pub fn md_header(a: &Analysis) -> String {
     if let Some(d) = &a.spec.description {
         let _ = writeln!(out, "{}\n", d.trim());
     }
-    let file = a
-        .path
-        .file_name()
-        .map(|f| f.to_string_lossy().into_owned())
-        .unwrap_or_default();
     let _ = writeln!(
         out,
-        "_Exact odds computed by `hantei run` from `analyses/{file}`; regenerate, don't edit._\n"
+        "_Exact odds computed by `hantei run` from `{}`; regenerate, don't edit._\n",
+        source_path(a)
     );
     out
+}
+
+/// The analysis file as the reader should find it: relative to the current
+/// directory when it is below it (`analyses/d20-success.toml`), else as
+/// given, with `/` separators.
+fn source_path(a: &Analysis) -> String {
+    let cwd = std::env::current_dir().ok();
+    let abs = if a.path.is_absolute() {
+        a.path.clone()
+    } else {
+        cwd.as_ref().map_or(a.path.clone(), |c| c.join(&a.path))
+    };
+    let shown = cwd
+        .and_then(|c| abs.strip_prefix(&c).ok().map(std::path::Path::to_path_buf))
+        .unwrap_or_else(|| a.path.clone());
+    shown
+        .components()
+        .filter(|c| !matches!(c, std::path::Component::CurDir))
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join("/")
 }
 
 /// `NAME.md`: title, description, and the table (a pivot when `[table]`
@@ -219,11 +238,7 @@ pub fn markdown(a: &Analysis, grid: &Grid) -> Result<Vec<u8>> {
                         let mut want = key.clone();
                         want[r] = ri;
                         want[c] = ci;
-                        let v = grid
-                            .points
-                            .iter()
-                            .position(|q| q.coords == want)
-                            .and_then(|i| grid.values[i][m]);
+                        let v = grid.index_of(&want).and_then(|i| grid.values[i][m]);
                         let _ = write!(out, " {} |", human(v, prob));
                     }
                     out.push('\n');
@@ -316,12 +331,7 @@ pub fn build_chart(a: &Analysis, grid: &Grid, c: &ChartSpec) -> Result<Chart> {
             c.title_ja.as_deref().or(a.spec.title_ja.as_deref()),
         )
         .to_string();
-    let value_at = |p: &Point, m: usize| {
-        grid.points
-            .iter()
-            .position(|q| std::ptr::eq(q, p))
-            .and_then(|i| grid.values[i][m])
-    };
+    let value_at = |p: &Point, m: usize| grid.index_of(&p.coords).and_then(|i| grid.values[i][m]);
     let series_axis = match &c.series {
         Some(s) => Some(need_axis(a, grid, s, "series")?),
         None => None,

@@ -46,7 +46,16 @@ pub struct Spec {
     /// Probability invariants (`hantei check`).
     #[serde(default)]
     pub check: Vec<CheckSpec>,
+    /// Most points a sweep may have (default [`DEFAULT_MAX_POINTS`]); raise
+    /// it here for a bigger sweep.
+    pub max_points: Option<u64>,
 }
+
+/// Most points a sweep may have unless the file raises `max_points`: a
+/// point costs about 1–10 µs and well under 1 KB, so a million points is
+/// seconds and tens of MB, while a typo in a range is not hours and
+/// gigabytes.
+pub const DEFAULT_MAX_POINTS: u64 = 1_000_000;
 
 /// One invariant. Exactly one of `between`, `equals`, `monotone`, `op`
 /// (with `left` / `right`) or `monte_carlo` says what kind it is.
@@ -63,7 +72,7 @@ pub struct CheckSpec {
     #[serde(default)]
     pub at: toml::Table,
     /// Bounds: `[lo, hi]`, inclusive.
-    pub between: Option<[f64; 2]>,
+    pub between: Option<Vec<f64>>,
     /// An exact fraction (`"3/5"`, checked in exact arithmetic) or a
     /// number (within `tolerance`, default 1e-12).
     pub equals: Option<toml::Value>,
@@ -136,7 +145,7 @@ pub struct AxisSpec {
     /// Explicit values.
     pub values: Option<Vec<Value>>,
     /// Inclusive integer range `[from, to]`.
-    pub range: Option<[i64; 2]>,
+    pub range: Option<Vec<i64>>,
     /// Step of `range` (default 1).
     pub step: Option<i64>,
     /// Named sets of flags (tables with `label`, optional `label_ja`, and

@@ -39,7 +39,7 @@ pub struct CheckOutput {
 /// Every check result of the files under `paths`.
 pub fn results(paths: &[PathBuf]) -> Result<Vec<CheckResult>> {
     let mut out = Vec::new();
-    for f in &analysis::collect_files(paths)? {
+    for f in &super::run::analysis_files(paths)? {
         let a = analysis::load(f)?;
         if a.spec.check.is_empty() {
             continue;

@@ -1,15 +1,11 @@
 //! The `hantei` command line (clap derive). It turns arguments into typed
-//! parameters, calls the library, and renders the result; it does no math.
+//! requests, calls the library, and renders the result; it does no math.
 //!
-//! Each system's `hantei odds <system>` flags live in their own file here,
-//! next to the system's module in `src/systems/`.
+//! `hantei odds <system>`'s flags are the fields of that system's request
+//! ([`crate::request`]): clap parses them straight into a [`Request`].
 
 pub mod check;
-pub mod d20;
-pub mod hit_pool;
-pub mod keep_highest;
-pub mod levels;
-pub mod multiplier;
+pub mod completions;
 pub mod run;
 pub mod verify;
 
@@ -18,8 +14,8 @@ use std::ffi::OsString;
 use clap::{Parser, Subcommand};
 
 use crate::export::{render, Format};
-use crate::report::Report;
-use crate::weight::{Exact, Weight};
+use crate::request::Request;
+use crate::weight::Exact;
 
 /// hantei (判定): exact odds of tabletop-RPG action-resolution rules.
 #[derive(Parser, Debug)]
@@ -40,6 +36,10 @@ pub enum Command {
     Run(run::Args),
     /// Evaluate the probability invariants ([[check]]) of analysis files.
     Check(check::Args),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
+    Completions(completions::Args),
+    /// Print the man page hantei(1) (roff; `hantei man > hantei.1`).
+    Man,
 }
 
 /// `hantei odds`.
@@ -52,38 +52,9 @@ pub struct OddsArgs {
     /// "num/den" in JSON and CSV).
     #[arg(long, global = true)]
     pub exact: bool,
+    /// The system and its parameters.
     #[command(subcommand)]
-    pub system: OddsSystem,
-}
-
-/// One subcommand per system.
-#[derive(Subcommand, Debug)]
-pub enum OddsSystem {
-    /// d100 roll-under, rate = ability × multiplier (seed 000, 成功倍率).
-    Multiplier(multiplier::Args),
-    /// 1d20 + modifier + proficiency vs DC (seed 001, 判定値 vs 目標値).
-    D20(d20::Args),
-    /// Keep the highest of n dice sized by ability (seed 002, 達成値 vs 難易度).
-    #[command(name = "keep-highest")]
-    KeepHighest(keep_highest::Args),
-    /// Levelled d100 roll-under with level bidding (seed 003, レベル付き下方判定).
-    Levels(levels::Args),
-    /// Nd6 hit pool, hits on 5+, glitches, Edge (seed 004, ダイス・プール).
-    #[command(name = "hit-pool")]
-    HitPool(hit_pool::Args),
-}
-
-impl OddsSystem {
-    /// The report for these arguments, in weight type `W`.
-    pub fn report<W: Weight>(&self) -> crate::Result<Report<W>> {
-        match self {
-            OddsSystem::Multiplier(a) => a.report(),
-            OddsSystem::D20(a) => a.report(),
-            OddsSystem::KeepHighest(a) => a.report(),
-            OddsSystem::Levels(a) => a.report(),
-            OddsSystem::HitPool(a) => a.report(),
-        }
-    }
+    pub system: Request,
 }
 
 /// What a run prints and how it exits.
@@ -159,6 +130,16 @@ where
                 code: out.code,
             })
         }
+        Command::Completions(a) => Ok(Output {
+            stdout: completions::completions(&a),
+            stderr: Vec::new(),
+            code: 0,
+        }),
+        Command::Man => Ok(Output {
+            stdout: completions::man().map_err(|e| e.to_string())?,
+            stderr: Vec::new(),
+            code: 0,
+        }),
         Command::Verify(a) => {
             let out = verify::run(&a).map_err(|e| e.to_string())?;
             Ok(Output {
@@ -179,15 +160,4 @@ pub(crate) fn one_line(text: &str) -> String {
         .map(|l| l.strip_prefix("error: ").unwrap_or(l))
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// Parse a comma-separated list of integers (`50,30,15`).
-pub fn parse_list(s: &str) -> Result<Vec<i64>, String> {
-    s.split(',')
-        .map(|x| {
-            x.trim()
-                .parse::<i64>()
-                .map_err(|_| format!("'{x}' is not an integer (expected a list like 50,30,15)"))
-        })
-        .collect()
 }

@@ -71,9 +71,8 @@ pub fn render(a: &Analysis) -> Result<Vec<OutFile>> {
         Kind::Ladders => ladders::files(a)?,
     };
     if let Some(mc) = &a.spec.monte_carlo {
-        if mc.trials == 0 {
-            return Err(a.error("trials", None, "monte_carlo.trials must be at least 1"));
-        }
+        verify::check_trials("monte_carlo.trials", mc.trials)
+            .map_err(|e| a.error("trials", None, e.to_string()))?;
         let used = systems(a);
         let points: Vec<verify::Point> = verify::default_grid()
             .into_iter()
@@ -125,15 +124,56 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         })
 }
 
-/// Run `hantei run`.
-pub fn run(args: &Args) -> Result<RunOutput> {
-    let defaulted = args.paths.is_empty();
-    let paths = if defaulted {
-        vec![PathBuf::from("analyses")]
-    } else {
-        args.paths.clone()
+/// Write every file, or none: each goes to a temporary file beside its
+/// target first, and only when all of them are written (and no target is a
+/// directory) are they renamed into place. A failure removes the temporary
+/// files and leaves every target as it was.
+pub fn write_all_or_nothing(files: &[(PathBuf, &Vec<u8>)]) -> Result<()> {
+    let tmp_of = |path: &Path| {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        path.parent()
+            .unwrap_or(Path::new("."))
+            .join(format!(".{name}.tmp"))
     };
-    let files = analysis::collect_files(&paths)?;
+    let mut written: Vec<PathBuf> = Vec::new();
+    let cleanup = |written: &[PathBuf]| {
+        for t in written {
+            let _ = std::fs::remove_file(t);
+        }
+    };
+    for (path, bytes) in files {
+        if path.is_dir() {
+            cleanup(&written);
+            return Err(Error::Io(format!(
+                "cannot write {}: it is a directory (nothing was written)",
+                path.display()
+            )));
+        }
+        let tmp = tmp_of(path);
+        if let Err(e) = std::fs::write(&tmp, bytes) {
+            let _ = std::fs::remove_file(&tmp);
+            cleanup(&written);
+            return Err(Error::Io(format!(
+                "cannot write {}: {e} (nothing was written)",
+                path.display()
+            )));
+        }
+        written.push(tmp);
+    }
+    for ((path, _), tmp) in files.iter().zip(&written) {
+        std::fs::rename(tmp, path)
+            .map_err(|e| Error::Io(format!("cannot write {}: {e}", path.display())))?;
+    }
+    Ok(())
+}
+
+/// The analysis files under `paths`; none is an error (exit 2), for `run`
+/// and `check` alike.
+pub fn analysis_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let files = analysis::collect_files(paths)?;
     if files.is_empty() {
         return Err(Error::param(
             "PATHS",
@@ -145,6 +185,18 @@ pub fn run(args: &Args) -> Result<RunOutput> {
             "holds no .toml analysis files",
         ));
     }
+    Ok(files)
+}
+
+/// Run `hantei run`.
+pub fn run(args: &Args) -> Result<RunOutput> {
+    let defaulted = args.paths.is_empty();
+    let paths = if defaulted {
+        vec![PathBuf::from("analyses")]
+    } else {
+        args.paths.clone()
+    };
+    let files = analysis_files(&paths)?;
     let show = std::io::stderr().is_terminal() && std::env::var_os("CI").is_none();
     let bar = if show {
         let bar = ProgressBar::new(files.len() as u64);
@@ -198,9 +250,10 @@ pub fn run(args: &Args) -> Result<RunOutput> {
             }
         }
         let summary = format!(
-            "checked {} files from {} analyses: {}\n",
+            "checked {} files from {} {}: {}\n",
             outputs.len(),
             files.len(),
+            plural(files.len(), "analysis", "analyses"),
             if stale.is_empty() {
                 "all current".to_string()
             } else {
@@ -228,19 +281,18 @@ pub fn run(args: &Args) -> Result<RunOutput> {
 
     std::fs::create_dir_all(&args.out)
         .map_err(|e| Error::Io(format!("cannot create {}: {e}", args.out.display())))?;
-    let mut changed = 0;
-    for (name, (bytes, _)) in &outputs {
-        let path = args.out.join(name);
-        if std::fs::read(&path).is_ok_and(|cur| cur == *bytes) {
-            continue;
-        }
-        write_atomic(&path, bytes)?;
-        changed += 1;
-    }
+    let todo: Vec<(PathBuf, &Vec<u8>)> = outputs
+        .iter()
+        .map(|(name, (bytes, _))| (args.out.join(name), bytes))
+        .filter(|(path, bytes)| !std::fs::read(path).is_ok_and(|cur| cur == **bytes))
+        .collect();
+    write_all_or_nothing(&todo)?;
+    let changed = todo.len();
     Ok(RunOutput {
         stdout: format!(
-            "{} analyses → {} files in {} ({} changed)\n",
+            "{} {} → {} files in {} ({} changed)\n",
             files.len(),
+            plural(files.len(), "analysis", "analyses"),
             outputs.len(),
             args.out.display(),
             changed
@@ -249,4 +301,13 @@ pub fn run(args: &Args) -> Result<RunOutput> {
         stderr: Vec::new(),
         code: 0,
     })
+}
+
+/// `one` for 1, `many` otherwise.
+fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
+    if n == 1 {
+        one
+    } else {
+        many
+    }
 }

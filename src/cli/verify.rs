@@ -27,13 +27,15 @@ pub struct Args {
     #[arg(long, value_name = "ID")]
     pub system: Option<String>,
     /// Simulated checks per parameter point.
-    #[arg(long, default_value_t = DEFAULT_TRIALS)]
+    #[arg(long, default_value_t = DEFAULT_TRIALS, allow_negative_numbers = true,
+          value_parser = crate::request::whole_flag("10000..=100000000"))]
     pub trials: u64,
     /// Seed: the same seed gives the same counts on any number of threads.
-    #[arg(long, default_value_t = DEFAULT_SEED)]
+    #[arg(long, default_value_t = DEFAULT_SEED, allow_negative_numbers = true,
+          value_parser = crate::request::whole_flag("0..=18446744073709551615"))]
     pub seed: u64,
     /// Worker threads (default: all cores).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = threads_flag)]
     pub threads: Option<usize>,
     /// Family-wise error rate of the whole run (Holm–Bonferroni).
     #[arg(long, default_value_t = DEFAULT_ALPHA)]
@@ -53,14 +55,14 @@ pub struct VerifyOutput {
     pub code: u8,
 }
 
+fn threads_flag(s: &str) -> std::result::Result<usize, String> {
+    s.trim()
+        .parse::<usize>()
+        .map_err(|_| format!("'{s}' is not a whole number of threads (allowed 1..=1024)"))
+}
+
 fn validate(a: &Args) -> crate::Result<Vec<Point>> {
-    if a.trials == 0 || a.trials > 10_000_000_000 {
-        return Err(Error::param(
-            "--trials",
-            a.trials,
-            "allowed 1..=10000000000",
-        ));
-    }
+    crate::verify::check_trials("--trials", a.trials)?;
     if !(a.alpha > 0.0 && a.alpha < 1.0) {
         return Err(Error::param(
             "--alpha",

@@ -1043,8 +1043,11 @@ pub fn check_report<W: Weight>(plan: &FatePlan) -> Result<Report<W>> {
     Ok(r)
 }
 
-/// Report of a contest: `p_success` is P(the active side wins) after the
-/// tie rule.
+/// Report of a contest: `p_success` = `p_win`, and `p_win`, `p_tie`,
+/// `p_loss` are after the tie rule, as in every other system (a tie given
+/// to a side counts as its win; under `reroll` ties are rolled again until
+/// someone wins). The chances of one roll of each side, before the tie rule,
+/// are `p_win_roll`, `p_tie_roll`, `p_loss_roll`.
 pub fn contest_report<W: Weight>(contest: &Contest) -> Report<W> {
     let c = contest.comparison::<W>();
     let after = c.with_tie_rule(contest.tie.rule());
@@ -1054,9 +1057,12 @@ pub fn contest_report<W: Weight>(contest: &Contest) -> Report<W> {
         .opposing
         .params(r, "vs_")
         .param("tie_rule", contest.tie.key())
-        .prob("p_win", c.win.clone())
-        .prob("p_tie", c.tie.clone())
-        .prob("p_loss", c.loss.clone())
+        .prob("p_win", after.win.clone())
+        .prob("p_tie", after.tie.clone())
+        .prob("p_loss", after.loss.clone())
+        .prob("p_win_roll", c.win.clone())
+        .prob("p_tie_roll", c.tie.clone())
+        .prob("p_loss_roll", c.loss.clone())
         .note("contest: totals compared; natural 20 and natural 1 have no effect");
     if contest.tie == TieBreak::Reroll {
         if let Some(e) = c.expected_rolls() {

@@ -21,9 +21,10 @@
 //! * Buying hits (成功数の購入, [`Check::Buy`]): `floor(n/4)` hits, no roll,
 //!   no glitch.
 //! * Limit (option, Shadowrun 5): hits above the limit are cut after the
-//!   glitch (and the critical glitch, on the raw hits) has been judged. The
-//!   limit applies to every kind of roll, Edge included (Shadowrun 5's "Push
-//!   the Limit" ignores limits: model it by giving no limit).
+//!   glitch (and the critical glitch, on the raw hits) has been judged. A
+//!   roll pushed with Edge (`push`, `push-after`) ignores the limit
+//!   (Shadowrun 5's "Push the Limit"; option `edge_limit = apply` keeps it,
+//!   the strict reading). Second chance and negate-glitch keep the limit.
 //! * Opposed test (対抗テスト, [`Check::Opposed`]): net = hits_A − hits_B;
 //!   P(A>B), P(tie), P(A<B) with a tie rule (default `defender`: ties go to
 //!   the defender). `p_critical` there is P(net ≥ 4).
@@ -195,6 +196,16 @@ pub enum ExplodeGlitch {
     Bcdice,
 }
 
+/// Whether a limit holds for a roll pushed with Edge (`push`, `push-after`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum EdgeLimit {
+    /// Pushed dice ignore the limit (Shadowrun 5, "Push the Limit"; default).
+    #[default]
+    Ignore,
+    /// The limit holds for a pushed roll too (the strict reading).
+    Apply,
+}
+
 /// How an Edge point is used.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum EdgeUse {
@@ -294,6 +305,8 @@ pub struct Roll {
     pub team_cap: Option<u32>,
     /// Largest dropped mass allowed when dice explode.
     pub tail_eps: f64,
+    /// Whether the limit holds when Edge pushes the roll.
+    pub edge_limit: EdgeLimit,
 }
 
 impl Roll {
@@ -310,7 +323,14 @@ impl Roll {
             helpers: Vec::new(),
             team_cap: None,
             tail_eps: DEFAULT_TAIL_EPS,
+            edge_limit: EdgeLimit::default(),
         })
+    }
+
+    /// Set whether the limit holds for a roll pushed with Edge.
+    pub fn with_edge_limit(mut self, edge_limit: EdgeLimit) -> Self {
+        self.edge_limit = edge_limit;
+        self
     }
 
     /// Set the limit (Shadowrun 5).
@@ -409,8 +429,20 @@ impl Roll {
         }
     }
 
-    /// Hits after the limit.
+    /// Hits after the limit. A roll pushed with Edge (`push`,
+    /// `push-after`) ignores the limit unless `edge_limit` is `apply`
+    /// (Shadowrun 5: "Push the Limit").
     fn limited(&self, raw_hits: u32) -> u32 {
+        let pushed = matches!(
+            self.edge,
+            Some(Edge {
+                use_: EdgeUse::Push | EdgeUse::PushAfter,
+                ..
+            })
+        );
+        if pushed && self.edge_limit == EdgeLimit::Ignore {
+            return raw_hits;
+        }
         self.limit.map_or(raw_hits, |l| raw_hits.min(l))
     }
 
@@ -500,6 +532,16 @@ impl Extended {
             shrink,
             critical_glitch_ends,
         })
+    }
+
+    /// How many rolls can be made: a roll with no dice is not a roll, so
+    /// the test ends when the pool (shrinking with `shrink`) reaches 0.
+    pub fn rolls_with_dice(&self) -> u32 {
+        match self.roll.pool {
+            p if p <= 0 => 0,
+            p if self.shrink => self.max_rolls.min(u32::try_from(p).unwrap_or(u32::MAX)),
+            _ => self.max_rolls,
+        }
     }
 
     /// The roll made at roll `i` (0-based): the pool shrinks with `shrink`.
@@ -776,9 +818,11 @@ pub struct ExtendedVerdict {
 
 /// Judge an extended test from its rolls (`rolls[i]` = the faces of roll
 /// `i`, made with [`Extended::roll_at`]). Rolls after the test has ended
-/// are not allowed. `None` if a roll is invalid or the sequence is not a
-/// whole test (too many rolls, or it stops while the test goes on).
+/// are not allowed; nor is a roll with no dice (the test ends when the pool
+/// is gone). `None` if a roll is invalid or the sequence is not a whole
+/// test (too many rolls, or it stops while the test goes on).
 pub fn classify_extended(ext: &Extended, rolls: &[Vec<u32>]) -> Option<ExtendedVerdict> {
+    let limit = ext.rolls_with_dice() as usize;
     let mut sum = 0u32;
     if ext.target == 0 {
         return rolls.is_empty().then_some(ExtendedVerdict {
@@ -788,7 +832,7 @@ pub fn classify_extended(ext: &Extended, rolls: &[Vec<u32>]) -> Option<ExtendedV
         });
     }
     for (i, faces) in rolls.iter().enumerate() {
-        if i >= ext.max_rolls as usize {
+        if i >= limit {
             return None;
         }
         let v = classify_roll(&ext.roll_at(i), faces)?;
@@ -807,7 +851,7 @@ pub fn classify_extended(ext: &Extended, rolls: &[Vec<u32>]) -> Option<ExtendedV
             return end(true, false);
         }
     }
-    (rolls.len() == ext.max_rolls as usize).then_some(ExtendedVerdict {
+    (rolls.len() == limit).then_some(ExtendedVerdict {
         rolls: rolls.len(),
         done: false,
         aborted: false,
@@ -1384,7 +1428,8 @@ fn roll_params<W: Weight>(mut r: Report<W>, prefix: &str, roll: &Roll) -> Report
             .param("glitch_rule", option_name(roll.glitch_rule))
             .param("explode_glitch", option_name(roll.explode_glitch))
             .param("negate_critical", option_name(roll.negated_critical))
-            .param("tail_eps", roll.tail_eps);
+            .param("tail_eps", roll.tail_eps)
+            .param("edge_limit", option_name(roll.edge_limit));
     }
     r.param(&p("helpers"), roll.helpers.clone())
         .param(&p("team_cap"), roll.team_cap)
@@ -1402,7 +1447,7 @@ fn roll_notes<W: Weight>(mut r: Report<W>, roll: &Roll, law: &RollLaw<W>, who: &
         r = r.note(format!(
             "{who}exploding dice are cut where their hits get too many: tail_mass = {} \
              is left out, and the probabilities are those of the truncated law",
-            law.tail.to_f64()
+            crate::export::percent(law.tail.to_f64())
         ));
     }
     r
@@ -1433,6 +1478,12 @@ pub fn report<W: Weight>(check: &Check) -> Report<W> {
             r = glitch_fields(r, "", &law);
             if roll.explodes() {
                 r = r.prob("tail_mass", law.tail.clone());
+            }
+            if *threshold == 0 {
+                r = r.note(
+                    "threshold 0 (the default): every roll that is made succeeds; \
+                     give --threshold for the hits needed (基準値)",
+                );
             }
             roll_notes(r, roll, &law, "")
         }
@@ -1516,11 +1567,23 @@ fn extended_step<W: Weight>(ext: &Extended, i: usize) -> Pmf<W> {
     Pmf::from_pairs(pairs)
 }
 
-/// The exact law of an extended test (連続テスト).
+/// The exact law of an extended test (連続テスト). The test ends when a
+/// roll would have no dice ([`Extended::rolls_with_dice`]): such a roll is
+/// not made (nor counted in `expected_rolls`), and `p_done_by` stays flat
+/// from there to the roll limit.
 pub fn extended_law<W: Weight>(ext: &Extended) -> extended::ExtendedLaw<W> {
-    extended::run(ext.target as i64, ext.max_rolls as usize, |i| {
+    let mut law = extended::run(ext.target as i64, ext.rolls_with_dice() as usize, |i| {
         extended_step(ext, i)
-    })
+    });
+    let last = law.p_done_by.last().cloned().unwrap_or_else(|| {
+        if ext.target == 0 {
+            W::one()
+        } else {
+            W::zero()
+        }
+    });
+    law.p_done_by.resize(ext.max_rolls as usize, last);
+    law
 }
 
 fn extended_report<W: Weight>(ext: &Extended) -> Report<W> {
@@ -1861,9 +1924,40 @@ mod tests {
     }
 
     #[test]
+    fn extended_tests_end_when_the_pool_is_gone() {
+        // The issue's examples, by hand: one die, threshold 1, shrink: the
+        // second roll would have no dice, so exactly one roll is made.
+        let e = |pool, target, max, shrink| {
+            let ext = Extended::new(plain(pool), target, max, shrink, false).unwrap();
+            match report::<Exact>(&Check::Extended(ext)).get("expected_rolls") {
+                Some(Field::Value(v)) => v.clone(),
+                other => panic!("{other:?}"),
+            }
+        };
+        assert_eq!(e(1, 1, Some(13), true), Exact::int(1));
+        assert_eq!(e(0, 2, None, false), Exact::int(0));
+        // Pool 3, shrink, threshold 4, at most 5 rolls: rolls of 3, 2, 1
+        // dice. E = 1 + P(3 dice give < 4 hits) + P(3 then 2 dice give < 4)
+        // = 1 + 1 + (1 − P(≥4 hits in 5 dice)) where P(≥4 of 5) =
+        // (5·2 + 1)/243 = 11/243: 3 − 11/243 = 718/243.
+        assert_eq!(e(3, 4, Some(5), true), Exact::ratio(718, 243));
+    }
+
+    #[test]
     fn brute_force_extended() {
-        for (pool, target, max_rolls) in [(2, 2, 3), (2, 3, 3), (3, 2, 2)] {
-            for shrink in [false, true] {
+        // Pools that run out (shrink, or ≤ 0): a roll with no dice is not
+        // made, so it is not counted (issue 13).
+        let both: &[bool] = &[false, true];
+        for (pool, target, max_rolls, shrinks) in [
+            (2, 2, 3, both),
+            (2, 3, 3, both),
+            (3, 2, 2, both),
+            (1, 1, 13, &[true][..]),
+            (3, 4, 5, &[true][..]),
+            (0, 2, 3, both),
+            (-1, 1, 2, both),
+        ] {
+            for &shrink in shrinks {
                 for ends in [false, true] {
                     let ext =
                         Extended::new(plain(pool), target, Some(max_rolls), shrink, ends).unwrap();
@@ -1890,7 +1984,7 @@ mod tests {
                     seq(&ext, &mut Vec::new(), &one(), &mut |v, w| {
                         rolls += Exact::int(v.rolls as i64) * w;
                         if v.done {
-                            for d in done_by.iter_mut().skip(v.rolls - 1) {
+                            for d in done_by.iter_mut().skip(v.rolls.saturating_sub(1)) {
                                 *d += w;
                             }
                         }

@@ -37,7 +37,7 @@
 //! P(passive higher), and the tie rule is an option ([`TieRule`], default
 //! `separate`: the tie is reported on its own). `p_critical` is P(the active
 //! side wins — after the tie rule — and its kept die shows its maximum face),
-//! the seed's "[勝利]している場合". `p_fumble` is P(active `X = 1`), reported
+//! the seed's "\[勝利\]している場合". `p_fumble` is P(active `X = 1`), reported
 //! whatever the contest's result.
 //!
 //! # Decisions where the seed and RULES.md are silent

@@ -459,7 +459,8 @@ pub fn report<W: Weight>(check: &Check) -> Report<W> {
     let law = check.law::<W>();
     let mut r = Report::from_tiers(ID, JA, &law)
         .param("skill", check.skill.json())
-        .param("level", level);
+        .param("level", level)
+        .param("level_declared", check.declared.is_some());
     r = match &check.required {
         Required::Known(d) => r.param("difficulty", *d),
         Required::Prior(p) => r.param("prior", p.weights.clone()),
@@ -699,6 +700,7 @@ pub fn contest_report<W: Weight>(contest: &Contest) -> Report<W> {
         .param("skill", contest.attacker.json())
         .param("vs_skill", contest.defender.json())
         .param("level", level)
+        .param("level_declared", contest.declared.is_some())
         .param("vs_level", reply)
         .param("critical", contest.critical.key())
         .prob("p_win", law.p_success())

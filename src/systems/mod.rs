@@ -3,8 +3,8 @@
 //! Every module holds its parameters (validated constructors), its ordered
 //! outcome tiers, its options with documented defaults, `classify` (the
 //! plain rule applied to one set of rolled faces) and its exact law. To add
-//! a sixth system, add a module here, its CLI arguments in `src/cli/`, and a
-//! line in [`IDS`].
+//! a sixth system, add a module here, its request (`Params`: CLI flags and
+//! JSON/TOML fields) in `src/request/`, and a line in [`IDS`].
 
 pub mod d20;
 pub mod hit_pool;

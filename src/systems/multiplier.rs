@@ -53,10 +53,12 @@
 //!   `p_tie_per_roll`. When every roll ties (both sides impossible) the
 //!   contest never resolves: `p_tie` = 1, no `expected_rolls`, and a note.
 //! * Perception vs stealth (知覚対隠密, [`Mode::Perception`]): one roll each,
-//!   no reroll; the perceiver notices only with a strictly higher tier than
-//!   the stealth roll. [`PerceptionRule::HigherTier`] (default) takes the tier
-//!   order literally, so a plain failure beats a fumbled stealth roll;
-//!   [`PerceptionRule::NeedsSuccess`] also requires the perceiver to succeed.
+//!   no reroll; the perceiver notices only with a *success* of a strictly
+//!   higher tier than the stealth roll ([`PerceptionRule::NeedsSuccess`],
+//!   default: the seed's 「…上回る成功を知覚判定で出せた場合のみ」).
+//!   [`PerceptionRule::HigherTier`] (`--perception-rule higher-tier`) takes
+//!   the tier order literally, as RULES.md did, so a plain failure beats a
+//!   fumbled stealth roll.
 //! * Extended check (継続的な行為判定, [`Mode::Extended`]): `K` successes are
 //!   needed, one attempt per time unit, within `n` attempts (default
 //!   [`DEFAULT_ATTEMPTS`]). [`Counting::Degrees`] counts an effective success
@@ -573,14 +575,21 @@ fn effective(ability: i64, supporters: &[i64]) -> Value {
 }
 
 /// Who notices in perception vs stealth.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+///
+/// Seed 000: 「<隠密>の成功度を上回る成功を知覚判定で出せた場合のみ、対象を
+/// 知覚することが出来ます」 — only a *success* that beats the stealth result
+/// perceives, so that is the default. The literal tier order of RULES.md
+/// (where a failed perception roll beats a fumbled stealth roll) is the
+/// option `higher-tier`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum PerceptionRule {
-    /// A strictly higher tier than the stealth roll (literal tier order: a
-    /// failure beats a fumble). Default.
+    /// A strictly higher tier, and the perception roll must succeed (the
+    /// seed's words; default).
     #[default]
-    HigherTier,
-    /// A strictly higher tier, and the perception roll must succeed.
     NeedsSuccess,
+    /// A strictly higher tier than the stealth roll (literal tier order: a
+    /// failure beats a fumble).
+    HigherTier,
 }
 
 impl PerceptionRule {
@@ -823,6 +832,96 @@ pub fn report<W: Weight>(query: &Query) -> Report<W> {
     r.param("hundred_is_doubles", opts.hundred_is_doubles)
 }
 
+/// A contest of more than two sides (seed 000: 「2者以上の参加者が対抗して行為
+/// 判定を行う」): every side rolls once; the side with a strictly higher tier
+/// than every other wins; when the top tier is shared, the contest is
+/// stalled and everyone rolls again (「膠着し、再度判定を行います」, applied
+/// to the whole contest). `laws[0]` is the acting side. Returns each side's
+/// chance to be strictly on top in one round, and P(someone is).
+pub fn multi_contest_per_roll<W: Weight>(laws: &[TierLaw<Outcome, W>]) -> (Vec<W>, W) {
+    let pmfs: Vec<Pmf<W>> = laws.iter().map(TierLaw::to_pmf).collect();
+    let top: Vec<W> = (0..pmfs.len())
+        .map(|i| {
+            pmfs[i].iter().fold(W::zero(), |acc, (t, p)| {
+                let below = pmfs
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, _)| *j != i)
+                    .fold(W::one(), |prod, (_, q)| prod * &q.cdf(t - 1));
+                acc + p.clone() * &below
+            })
+        })
+        .collect();
+    let someone = top.iter().fold(W::zero(), |a, b| a + b);
+    (top, someone)
+}
+
+/// A two-sided contest report made a contest of `query`'s side, its `vs`
+/// side and `more` sides: `p_top` (each side's chance to come out on top,
+/// after stalled rounds are rolled again), `p_top_per_roll`, and `p_win`
+/// = `p_success` = the acting side's `p_top`, `p_loss` = 1 − `p_win`,
+/// `p_tie` = 0, `expected_rolls` = 1 / P(someone on top in a round).
+pub fn with_more_sides<W: Weight>(mut r: Report<W>, query: &Query, more: &[Check]) -> Report<W> {
+    let Mode::Contest { vs } = &query.mode else {
+        return r;
+    };
+    let mut laws = vec![
+        query.check.law::<W>(&query.options),
+        vs.law::<W>(&query.options),
+    ];
+    laws.extend(more.iter().map(|c| c.law::<W>(&query.options)));
+    let (per_roll, someone) = multi_contest_per_roll(&laws);
+    let resolves = !someone.is_zero();
+    let top: Vec<W> = per_roll
+        .iter()
+        .map(|p| {
+            if resolves {
+                p.clone() / &someone
+            } else {
+                W::zero()
+            }
+        })
+        .collect();
+    let win = top[0].clone();
+    r.fields
+        .retain(|(n, _)| !matches!(n.as_str(), "p_win" | "p_tie" | "p_loss" | "expected_rolls"));
+    r.p_success = win.clone();
+    let mut fields = vec![
+        ("p_win".to_string(), Field::Prob(win.clone())),
+        (
+            "p_tie".to_string(),
+            Field::Prob(if resolves { W::zero() } else { W::one() }),
+        ),
+        (
+            "p_loss".to_string(),
+            Field::Prob(if resolves {
+                win.complement()
+            } else {
+                W::zero()
+            }),
+        ),
+        ("p_top".to_string(), Field::Probs(top)),
+        ("p_top_per_roll".to_string(), Field::Probs(per_roll)),
+    ];
+    if resolves {
+        fields.push((
+            "expected_rolls".to_string(),
+            Field::Value(W::one() / &someone),
+        ));
+    }
+    fields.append(&mut r.fields);
+    r.fields = fields;
+    for (i, c) in more.iter().enumerate() {
+        r.fields.extend(c.fields(&format!("side{}_", i + 3)));
+    }
+    r.note(format!(
+        "contest of {} sides (2者以上の対抗判定): p_top lists each side's chance to come out on top \
+         (acting side, --vs- side, then each --side in order); when the top tier is shared the \
+         whole contest is rolled again",
+        laws.len()
+    ))
+}
+
 /// Fields and notes describing both sides of a two-sided report.
 fn two_sided<W: Weight>(
     r: Report<W>,
@@ -883,9 +982,11 @@ fn perception_report<W: Weight>(
     let r = match rule {
         PerceptionRule::HigherTier => r.note(
             "tier order is literal: a plain failed perception roll beats a fumbled stealth \
-             roll (use --perception-needs-success to require a success)",
+             roll (--perception-rule higher-tier; the seed requires a success)",
         ),
-        PerceptionRule::NeedsSuccess => r.note("the perception roll must also succeed"),
+        PerceptionRule::NeedsSuccess => r.note(
+            "the perception roll must also succeed (seed 000: 上回る成功を知覚判定で出せた場合のみ)",
+        ),
     };
     two_sided(r, query, law, stealth, &vs_law)
 }
@@ -1278,6 +1379,47 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn brute_force_contests_of_three_sides() {
+        // Seed 000: 2者以上の対抗判定. Count all 10⁶ triples of rolls: a side
+        // is on top when its tier beats both others strictly.
+        let o = opts();
+        for rates in [
+            [Rate::Roll(60), Rate::Roll(45), Rate::Roll(30)],
+            [
+                Rate::Roll(125),
+                Rate::Roll(7),
+                Rate::Impossible(Impossibility::VeryDifficult),
+            ],
+            [Rate::Roll(50), Rate::Roll(50), Rate::Roll(99)],
+        ] {
+            let mut top = [0i64; 3];
+            for x in 1..=100u32 {
+                let ta = classify(rates[0], &[x], &o);
+                for y in 1..=100u32 {
+                    let tb = classify(rates[1], &[y], &o);
+                    for z in 1..=100u32 {
+                        let tc = classify(rates[2], &[z], &o);
+                        if ta > tb && ta > tc {
+                            top[0] += 1;
+                        } else if tb > ta && tb > tc {
+                            top[1] += 1;
+                        } else if tc > ta && tc > tb {
+                            top[2] += 1;
+                        }
+                    }
+                }
+            }
+            let laws: Vec<TierLaw<Outcome, Exact>> =
+                rates.iter().map(|&r| law_for_rate(r, &o)).collect();
+            let (per_roll, someone) = multi_contest_per_roll(&laws);
+            for i in 0..3 {
+                assert_eq!(per_roll[i], q(top[i], 1_000_000), "{rates:?} side {i}");
+            }
+            assert_eq!(someone, q(top.iter().sum(), 1_000_000));
         }
     }
 

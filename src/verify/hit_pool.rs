@@ -232,7 +232,8 @@ impl Sampler for ExtendedSampler {
     fn trial(&self, dice: &mut Dice) -> usize {
         let mut rolls: Vec<Vec<u32>> = Vec::new();
         let mut sum = 0;
-        for i in 0..self.ext.max_rolls as usize {
+        // A roll with no dice is not made: the test ends there.
+        for i in 0..self.ext.rolls_with_dice() as usize {
             let roll = self.ext.roll_at(i);
             let mut faces = Vec::new();
             roll_faces(&roll, dice, &mut faces);
@@ -384,6 +385,12 @@ pub fn grid() -> Vec<Point> {
             pool(5),
             pool(5),
             TieRuleOpt::Separate,
+        ),
+        opposed_point(
+            "pool=4 vs 3+helpers:2,2 cap:2 tie=defender",
+            pool(4),
+            pool(3).with_helpers(&[2, 2], Some(2)).expect("valid team"),
+            TieRuleOpt::Defender,
         ),
         opposed_point(
             "pool=3 vs 4 tie=reroll",

@@ -19,6 +19,30 @@ pub mod stats;
 
 pub use runner::Sampler;
 
+/// Fewest trials per point that can test a grid: below this the
+/// chi-square test pools most cells away (a cell needs an expected count of
+/// 5, so 10,000 trials still test every cell of probability ≥ 0.05%) and a
+/// "disagreement" says nothing.
+pub const MIN_TRIALS: u64 = 10_000;
+
+/// Most trials per point: 10⁸ is about ten minutes for the whole default
+/// grid on two cores; more is a typo, not a test.
+pub const MAX_TRIALS: u64 = 100_000_000;
+
+/// Check a trial count (`name` is the flag or key that gave it).
+pub fn check_trials(name: &str, trials: u64) -> crate::Result<()> {
+    if !(MIN_TRIALS..=MAX_TRIALS).contains(&trials) {
+        return Err(crate::Error::param(
+            name,
+            trials,
+            format!(
+                "allowed {MIN_TRIALS}..={MAX_TRIALS} (fewer cannot test the grid's cells; more takes hours)"
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// One parameter point to verify: a sampler of the dice procedure and the
 /// exact law of its outcome cells.
 pub struct Point {

@@ -224,6 +224,63 @@ fn contest(label: &str, a: Check, b: Check, options: Options) -> Point {
     }
 }
 
+/// A contest of three or more sides: everyone rolls; a side strictly on
+/// top wins; otherwise the whole contest is rolled again (seed 000).
+struct MultiContest {
+    rates: Vec<Rate>,
+    options: Options,
+}
+
+impl Sampler for MultiContest {
+    fn cells(&self) -> usize {
+        self.rates.len()
+    }
+    fn trial(&self, dice: &mut Dice) -> usize {
+        loop {
+            let tiers: Vec<Outcome> = self
+                .rates
+                .iter()
+                .map(|&r| roll_check(r, &self.options, dice))
+                .collect();
+            let best = *tiers.iter().max().expect("at least one side");
+            let mut at_top = tiers.iter().enumerate().filter(|(_, &t)| t == best);
+            if let (Some((i, _)), None) = (at_top.next(), at_top.next()) {
+                return i;
+            }
+        }
+    }
+}
+
+fn multi_contest(label: &str, sides: Vec<Check>, options: Options) -> Point {
+    let laws: Vec<_> = sides.iter().map(|c| c.law::<Exact>(&options)).collect();
+    let (per_roll, someone) = crate::systems::multiplier::multi_contest_per_roll(&laws);
+    assert!(!someone.is_zero(), "a stalled contest is not in the grid");
+    Point {
+        system: ID,
+        label: format!(
+            "contest of {} {label} ({}){}",
+            sides.len(),
+            sides
+                .iter()
+                .map(|c| rate_text(c.rate()))
+                .collect::<Vec<_>>()
+                .join(" vs "),
+            options_text(&options)
+        ),
+        cells: (1..=sides.len())
+            .map(|i| format!("side {i} on top"))
+            .collect(),
+        exact: per_roll
+            .iter()
+            .map(|p| (p.clone() / &someone).to_f64())
+            .collect(),
+        sampler: Box::new(MultiContest {
+            rates: sides.iter().map(Check::rate).collect(),
+            options,
+        }),
+    }
+}
+
 // ---- perception ------------------------------------------------------------
 
 /// Perception vs stealth: one roll each, no reroll.
@@ -426,6 +483,12 @@ pub fn grid() -> Vec<Point> {
             on,
         ),
         contest("random 125 vs 125", random(125), random(125), off),
+        multi_contest("random", vec![random(60), random(45), random(30)], off),
+        multi_contest(
+            "random",
+            vec![random(50), random(50), random(90), random(10)],
+            off,
+        ),
         contest(
             "random 30 vs very difficult skill",
             random(30),

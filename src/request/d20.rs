@@ -1,5 +1,6 @@
-//! `hantei odds d20`: flags for the 1d20 check (seed 001). Validation and
-//! parameter building only; the math is in [`crate::systems::d20`].
+//! The d20 request (seed 001): `hantei odds d20` flags, and the same
+//! fields in JSON and analysis files. Validation and parameter building
+//! only; the math is in [`crate::systems::d20`].
 //!
 //! Any `--vs-*` flag makes the report a contest (対抗判定) against that side.
 use crate::error::{Error, Result};
@@ -10,68 +11,134 @@ use crate::systems::d20::{
 };
 use crate::weight::Weight;
 
-/// Flags of `hantei odds d20`.
-#[derive(clap::Args, Debug)]
-pub struct Args {
+use serde_json::{Map, Value};
+
+use super::de;
+use serde::{Deserialize, Serialize};
+
+/// A d20 check or contest: the flags of `hantei odds d20`, and the same
+/// fields (snake_case) in a request.
+///
+/// ```
+/// use hantei::Weight as _;
+/// use hantei::request::{d20, Request};
+///
+/// // RULES.md §2: 1d20 + 5 against DC 15 succeeds on 10..=20: 55%.
+/// let req = Request::D20(d20::Params { modifier: Some(5), dc: Some(15), ..Default::default() });
+/// let report = hantei::odds::<hantei::Exact>(&req)?;
+/// assert_eq!(report.p_success, hantei::Exact::ratio(11, 20));
+/// # Ok::<(), hantei::Error>(())
+/// ```
+#[derive(clap::Args, Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Params {
     /// Ability modifier (ステータス修正値), −50..=50 [default: 0].
-    #[arg(long, allow_negative_numbers = true)]
+    #[serde(deserialize_with = "de::opt_int")]
+    #[arg(long, allow_negative_numbers = true, value_parser = super::int_flag("-50..=50"))]
     pub modifier: Option<i64>,
     /// Ability score (能力値) 1..=30, giving the modifier floor((s − 10)/2).
-    #[arg(long, allow_negative_numbers = true)]
+    #[serde(deserialize_with = "de::opt_int")]
+    #[arg(long, allow_negative_numbers = true, value_parser = super::int_flag("1..=30"))]
     pub score: Option<i64>,
     /// Proficiency bonus (習熟ボーナス), 0..=20 [default: 0].
-    #[arg(long, allow_negative_numbers = true)]
+    #[serde(deserialize_with = "de::opt_int")]
+    #[arg(long, allow_negative_numbers = true, value_parser = super::int_flag("0..=20"))]
     pub proficiency: Option<i64>,
     /// Level 1..=20, giving the proficiency 2 + floor((L − 1)/4).
-    #[arg(long, allow_negative_numbers = true)]
+    #[serde(deserialize_with = "de::opt_int")]
+    #[arg(long, allow_negative_numbers = true, value_parser = super::int_flag("1..=20"))]
     pub level: Option<i64>,
     /// Extra flat bonus added to the total, −50..=50.
-    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+    #[serde(deserialize_with = "de::int")]
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = super::int_flag("-50..=50"))]
     pub bonus: i64,
     /// Target value (目標値, DC), −50..=100. Required unless a contest.
-    #[arg(long, allow_negative_numbers = true)]
+    #[serde(deserialize_with = "de::opt_int")]
+    #[arg(long, allow_negative_numbers = true, value_parser = super::int_flag("-50..=100"))]
     pub dc: Option<i64>,
     /// 有利: roll 2d20, keep the higher (with --disadvantage too: neither).
+    #[serde(deserialize_with = "de::switch")]
     #[arg(long)]
     pub advantage: bool,
     /// 不利: roll 2d20, keep the lower (with --advantage too: neither).
+    #[serde(deserialize_with = "de::switch")]
     #[arg(long)]
     pub disadvantage: bool,
     /// A natural N or more on the kept die is critical (BCDice AT@N), 2..=20
     /// [default: 20].
-    #[arg(long, allow_negative_numbers = true)]
+    #[serde(deserialize_with = "de::opt_int")]
+    #[arg(long, allow_negative_numbers = true, value_parser = super::int_flag("2..=20"))]
     pub crit_on: Option<i64>,
     /// Fate dice (フェイト・ダイス) available for this check, 0..=10.
-    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+    #[serde(deserialize_with = "de::int")]
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = super::int_flag("0..=10"))]
     pub fate: i64,
     /// Fate-dice policy whose outcomes are reported [default: optimal with
     /// --fate > 0, else none].
+    #[serde(
+        deserialize_with = "de::opt_option",
+        serialize_with = "de::ser_opt_option"
+    )]
     #[arg(long, value_enum)]
     pub policy: Option<Policy>,
     /// Opposing side's ability modifier (makes a contest).
-    #[arg(long, allow_negative_numbers = true)]
+    #[serde(deserialize_with = "de::opt_int")]
+    #[arg(long, allow_negative_numbers = true, value_parser = super::int_flag("-50..=50"))]
     pub vs_modifier: Option<i64>,
     /// Opposing side's ability score (makes a contest).
-    #[arg(long, allow_negative_numbers = true)]
+    #[serde(deserialize_with = "de::opt_int")]
+    #[arg(long, allow_negative_numbers = true, value_parser = super::int_flag("1..=30"))]
     pub vs_score: Option<i64>,
     /// Opposing side's proficiency bonus (makes a contest).
-    #[arg(long, allow_negative_numbers = true)]
+    #[serde(deserialize_with = "de::opt_int")]
+    #[arg(long, allow_negative_numbers = true, value_parser = super::int_flag("0..=20"))]
     pub vs_proficiency: Option<i64>,
     /// Opposing side's level (makes a contest).
-    #[arg(long, allow_negative_numbers = true)]
+    #[serde(deserialize_with = "de::opt_int")]
+    #[arg(long, allow_negative_numbers = true, value_parser = super::int_flag("1..=20"))]
     pub vs_level: Option<i64>,
     /// Opposing side's extra bonus (makes a contest).
-    #[arg(long, allow_negative_numbers = true)]
+    #[serde(deserialize_with = "de::opt_int")]
+    #[arg(long, allow_negative_numbers = true, value_parser = super::int_flag("-50..=50"))]
     pub vs_bonus: Option<i64>,
     /// Opposing side rolls with advantage (makes a contest).
+    #[serde(deserialize_with = "de::switch")]
     #[arg(long)]
     pub vs_advantage: bool,
     /// Opposing side rolls with disadvantage (makes a contest).
+    #[serde(deserialize_with = "de::switch")]
     #[arg(long)]
     pub vs_disadvantage: bool,
     /// Who takes a tied contest [default: defender].
+    #[serde(
+        deserialize_with = "de::opt_option",
+        serialize_with = "de::ser_opt_option"
+    )]
     #[arg(long, value_enum)]
     pub tie_rule: Option<TieBreak>,
+}
+
+/// A report's `params` block as request fields: `mode` follows from the
+/// fields, a score or level gives the modifier or proficiency shown, and
+/// `roll` becomes the switch.
+pub(super) fn unreport(m: &mut Map<String, Value>) {
+    m.remove("mode");
+    for side in ["", "vs_"] {
+        let key = |name: &str| format!("{side}{name}");
+        let given =
+            |m: &Map<String, Value>, name: &str| m.get(&key(name)).is_some_and(|v| !v.is_null());
+        if given(m, "score") {
+            m.remove(&key("modifier"));
+        }
+        if given(m, "level") {
+            m.remove(&key("proficiency"));
+        }
+        if let Some(Value::String(roll)) = m.remove(&key("roll")) {
+            if roll == "advantage" || roll == "disadvantage" {
+                m.insert(key(&roll), Value::Bool(true));
+            }
+        }
+    }
 }
 
 /// One side's flags, before validation.
@@ -108,7 +175,7 @@ impl SideFlags {
     }
 }
 
-impl Args {
+impl Params {
     fn active(&self) -> SideFlags {
         SideFlags {
             modifier: self.modifier,

@@ -1,0 +1,171 @@
+//! What a newcomer sees (issue 14) and how exact tables read (issue 13):
+//! labels, number formatting, help texts, summaries.
+
+use crate::common::{hantei, repo};
+
+fn stdout(args: &[&str]) -> String {
+    let out = hantei().args(args).output().expect("runs");
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+#[test]
+fn done_by_rows_are_labelled_by_the_number_of_rolls() {
+    // Rate 60, 4 successes needed: done within 4 rolls = 0.6⁴ = 12.96%; the
+    // rows run 1..=10 for a limit of 10 attempts.
+    let t = stdout(&[
+        "odds",
+        "multiplier",
+        "--rate",
+        "60",
+        "--successes",
+        "4",
+        "--attempts",
+        "10",
+    ]);
+    let row = |k: usize| {
+        t.lines()
+            .find(|l| l.trim_start().starts_with(&format!("{k} ")))
+            .unwrap_or_else(|| panic!("no row {k} in\n{t}"))
+            .to_string()
+    };
+    assert!(row(4).contains("12.96%"), "{}", row(4));
+    assert!(row(3).trim_end().ends_with("0%"), "{}", row(3));
+    row(10);
+    assert!(!t.contains("\n      0  "), "no row 0:\n{t}");
+    let md = stdout(&[
+        "odds",
+        "--format",
+        "md",
+        "multiplier",
+        "--rate",
+        "60",
+        "--successes",
+        "4",
+    ]);
+    assert!(md.contains("| 4 | 12.96% |"), "{md}");
+}
+
+#[test]
+fn json_and_csv_print_the_shortest_decimal_of_the_rounded_value() {
+    // +5 vs DC 15: failure 9/20 = 0.45 … success 0.5 (10..19), critical
+    // 0.05. The f64 law carries 0.39999999999999997-style noise; printed
+    // values are the decimals of the correctly rounded fractions.
+    let j = stdout(&[
+        "odds",
+        "--format",
+        "json",
+        "d20",
+        "--modifier",
+        "5",
+        "--dc",
+        "15",
+    ]);
+    assert!(!j.contains("9999999"), "{j}");
+    assert!(!j.contains("0000000001"), "{j}");
+    let v: serde_json::Value = serde_json::from_str(&j).unwrap();
+    assert_eq!(v["p_success"].as_f64(), Some(0.55));
+    assert_eq!(v["outcomes"]["success"].as_f64(), Some(0.5));
+    assert_eq!(v["outcomes"]["failure"].as_f64(), Some(0.4));
+    let c = stdout(&[
+        "odds",
+        "--format",
+        "csv",
+        "d20",
+        "--modifier",
+        "5",
+        "--dc",
+        "15",
+    ]);
+    assert!(c.contains("outcome,failure,failure,失敗,0.4\n"), "{c}");
+}
+
+#[test]
+fn exact_tables_shorten_long_fractions_and_align_numbers() {
+    let args = [
+        "odds",
+        "hit-pool",
+        "--pool",
+        "60",
+        "--threshold",
+        "20",
+        "--exact",
+    ];
+    let t = stdout(&args);
+    assert!(t.contains("digits)"), "{t}");
+    let j = stdout(&[&args[..], &["--format", "json"][..]].concat());
+    let v: serde_json::Value = serde_json::from_str(&j).unwrap();
+    let frac = v["p_success"].as_str().unwrap();
+    assert!(frac.len() > 40 && !frac.contains('…'), "{frac}");
+    // The scalar values end in one column.
+    let ends: Vec<usize> = t
+        .lines()
+        .filter(|l| l.starts_with("  p_"))
+        .map(|l| hantei::export::display_width(l.trim_end()))
+        .collect();
+    assert!(
+        ends.len() >= 3 && ends.windows(2).all(|w| w[0] == w[1]),
+        "{t}"
+    );
+}
+
+#[test]
+fn parameter_lines_leave_out_unset_values_and_sections_have_japanese_names() {
+    let t = stdout(&["odds", "d20", "--modifier", "5", "--dc", "15"]);
+    assert!(!t.contains("null"), "{t}");
+    let t = stdout(&["odds", "hit-pool", "--pool", "3"]);
+    assert!(t.contains("hits (ヒット数):"), "{t}");
+    assert!(t.contains("threshold 0 (the default)"), "{t}");
+    let h = stdout(&["odds", "hit-pool", "--help"]);
+    assert!(
+        h.contains("Default 0: any roll that is made succeeds"),
+        "{h}"
+    );
+    let t = stdout(&["odds", "multiplier", "--rate", "60", "--successes", "2"]);
+    assert!(t.contains("p_done_by (k回以内に達成):"), "{t}");
+}
+
+#[test]
+fn run_summaries_count_in_words_and_headers_name_the_real_file() {
+    let out = std::env::temp_dir().join(format!("hantei-newcomer-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let dir = std::env::temp_dir().join(format!("hantei-newcomer-src-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("mine.toml");
+    std::fs::copy(repo("analyses/d20-success.toml"), &file).unwrap();
+    let s = stdout(&[
+        "run",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(s.starts_with("1 analysis →"), "{s}");
+    let md = std::fs::read_to_string(out.join("mine.md")).unwrap();
+    assert!(!md.contains("analyses/mine.toml"), "{md}");
+    assert!(md.contains("mine.toml"), "{md}");
+}
+
+#[test]
+fn shell_completions_and_man_page_cover_every_command() {
+    for shell in ["bash", "zsh", "fish", "powershell"] {
+        let s = stdout(&["completions", shell]);
+        for word in ["odds", "hit-pool", "vs-helper", "verify"] {
+            assert!(s.contains(word), "{shell} completions lack {word}");
+        }
+    }
+    let man = stdout(&["man"]);
+    assert!(
+        man.contains(".TH hantei 1"),
+        "{}",
+        &man[..200.min(man.len())]
+    );
+    for cmd in ["odds", "run", "check", "verify"] {
+        assert!(man.contains(cmd), "man page lacks {cmd}");
+    }
+    let o = hantei().args(["completions", "tcsh"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+}

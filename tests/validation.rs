@@ -1,0 +1,334 @@
+//! Malformed or runaway analysis files (issues 13 and 14): refused with
+//! exit 2, one line naming the key and what is allowed, nothing written.
+
+use std::path::PathBuf;
+
+use crate::common::hantei;
+
+fn temp(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("hantei-valid-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+const HEAD: &str = r#"title = "t"
+system = "d20"
+metrics = ["p_success"]
+"#;
+
+const AXIS: &str = r#"
+[[axis]]
+param = "dc"
+range = [5, 6]
+"#;
+
+/// Run `cmd` on a file with `body`; expect exit 2, one line on stderr
+/// holding every needle, and an empty output directory.
+fn refused(cmd: &str, tag: &str, body: &str, needles: &[&str]) {
+    let dir = temp(tag);
+    let file = dir.join("a.toml");
+    std::fs::write(&file, body).unwrap();
+    let out_dir = dir.join("out");
+    let mut c = hantei();
+    c.arg(cmd).arg(&file);
+    if cmd == "run" {
+        c.arg("--out").arg(&out_dir);
+    }
+    let o = c.output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{tag}: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{tag}: {err}");
+    for n in needles {
+        assert!(err.contains(n), "{tag}: '{err}' lacks '{n}'");
+    }
+    let written: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .filter(|n| n != "a.toml" && n != "out")
+        .collect();
+    assert!(written.is_empty(), "{tag}: wrote {written:?}");
+    assert!(
+        std::fs::read_dir(&out_dir).map_or(true, |mut d| d.next().is_none()),
+        "{tag}: wrote into out/"
+    );
+}
+
+#[test]
+fn names_and_chart_ids_are_plain_unique_stems() {
+    for (tag, name) in [("up", "../escape"), ("empty", ""), ("slash", "a/b")] {
+        let body = format!("name = \"{name}\"\n{HEAD}{AXIS}");
+        refused("run", tag, &body, &["key 'name'", "plain file stem"]);
+    }
+    for (tag, id) in [("id-up", "/../../x"), ("id-empty", ""), ("id-slash", "a/b")] {
+        let body = format!("{HEAD}{AXIS}\n[[chart]]\nid = \"{id}\"\nkind = \"line\"\nx = \"dc\"\ny = \"p_success\"\n");
+        refused("run", tag, &body, &["key 'id'"]);
+    }
+    let body = format!(
+        "{HEAD}{AXIS}\n[[chart]]\nid = \"c\"\nkind = \"line\"\nx = \"dc\"\ny = \"p_success\"\n\n[[chart]]\nid = \"c\"\nkind = \"bar\"\nx = \"dc\"\ny = \"p_success\"\n"
+    );
+    refused("run", "id-twice", &body, &["two charts have the id c"]);
+}
+
+#[test]
+fn runaway_sweeps_are_counted_and_refused_before_any_work() {
+    let body = format!(
+        "{HEAD}\n[[axis]]\nparam = \"dc\"\nrange = [-9223372036854775808, 9223372036854775807]\n"
+    );
+    refused(
+        "run",
+        "huge-range",
+        &body,
+        &["key 'range'", "above the sweep limit", "max_points"],
+    );
+    refused(
+        "check",
+        "huge-range-check",
+        &body,
+        &["key 'range'", "max_points"],
+    );
+    let body = "title = \"t\"\nsystem = \"multiplier\"\nmetrics = [\"p_success\"]\n\n[[axis]]\nparam = \"ability\"\nrange = [0, 1000]\n\n[[axis]]\nparam = \"multiplier\"\nrange = [-1000, 1000]\n\n[[axis]]\nparam = \"modifier\"\nrange = [0, 4]\n";
+    refused(
+        "run",
+        "product",
+        body,
+        &["10015005 points", "limit of 1000000"],
+    );
+}
+
+#[test]
+fn malformed_files_are_errors_not_empty_columns() {
+    let body = format!("title = \"t\"\nsystem = \"d20\"\nmetrics = [\"p_sucess\"]\n{AXIS}");
+    refused(
+        "run",
+        "metric",
+        &body,
+        &["p_sucess", "did you mean 'p_success'"],
+    );
+    let body = format!("{HEAD}\n[[axis]]\nparam = \"dc\"\nrange = [5, 10, 15]\n");
+    refused("run", "range3", &body, &["key 'range'", "two numbers"]);
+    let body = format!(
+        "{HEAD}{AXIS}\n[[axis]]\nname = \"roll\"\nvariants = [{{ label = \"x\" }}, {{ label = \"x\", advantage = true }}]\n"
+    );
+    refused("run", "labels", &body, &["two values labelled 'x'"]);
+    let check = |extra: &str| {
+        format!("{HEAD}{AXIS}\n[[check]]\nname = \"c\"\nmessage = \"m\"\nmetric = \"p_success\"\n{extra}")
+    };
+    refused(
+        "check",
+        "between",
+        &check("between = [0.9, 0.1]\n"),
+        &["reversed"],
+    );
+    let twice = format!(
+        "{}\n[[check]]\nname = \"c\"\nmessage = \"m\"\nmetric = \"p_success\"\nbetween = [0, 1]\n",
+        check("between = [0, 1]\n")
+    );
+    refused("check", "names", &twice, &["two checks are named 'c'"]);
+    refused(
+        "check",
+        "mc",
+        &check("monte_carlo = 100000000000\n"),
+        &["100000000000", "allowed 10000..=100000000"],
+    );
+}
+
+#[test]
+fn toml_type_errors_name_the_key() {
+    for (tag, body, key) in [
+        (
+            "sys5",
+            "title = \"t\"\nsystem = 5\nmetrics = [\"p_success\"]\n".to_string(),
+            "key 'system'",
+        ),
+        (
+            "labels",
+            format!("labels = \"fr\"\n{HEAD}{AXIS}"),
+            "key 'labels'",
+        ),
+        (
+            "float",
+            format!("{HEAD}\n[[axis]]\nparam = \"dc\"\nrange = [5.5, 10]\n"),
+            "key 'range'",
+        ),
+        (
+            "strings",
+            format!("{HEAD}\n[[axis]]\nparam = \"dc\"\nrange = [\"a\", \"b\"]\n"),
+            "key 'range'",
+        ),
+    ] {
+        refused("run", tag, &body, &[key]);
+    }
+}
+
+#[test]
+fn an_empty_directory_is_an_error_for_run_and_check() {
+    let dir = temp("emptydir");
+    for cmd in ["run", "check"] {
+        let o = hantei().arg(cmd).arg(&dir).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{cmd}");
+        assert!(String::from_utf8_lossy(&o.stderr).contains("holds no .toml analysis files"));
+    }
+}
+
+#[test]
+fn a_failed_write_changes_nothing() {
+    let dir = temp("dirtarget");
+    let file = dir.join("good.toml");
+    std::fs::write(&file, format!("{HEAD}{AXIS}")).unwrap();
+    let out = dir.join("out");
+    std::fs::create_dir_all(out.join("good.md")).unwrap();
+    let o = hantei()
+        .arg("run")
+        .arg(&file)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        !out.join("good.csv").exists(),
+        "good.csv was moved into place"
+    );
+    let leftovers: Vec<_> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(leftovers.len(), 1, "{leftovers:?}");
+}
+
+#[test]
+fn verify_refuses_trial_counts_that_cannot_test_or_never_end() {
+    for n in ["1", "10000000000"] {
+        let o = hantei().args(["verify", "--trials", n]).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{n}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("--trials") && err.contains("10000..=100000000"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn flag_errors_name_the_flag_and_what_is_allowed() {
+    for (args, needles) in [
+        (
+            &["odds", "d20", "--dc", "1e9"][..],
+            &["--dc", "'1e9' is not an integer", "-50..=100"][..],
+        ),
+        (
+            &["odds", "hit-pool", "--pool", "99999999999999999999"],
+            &["--pool", "too large", "-100..=300"],
+        ),
+        (
+            &["odds", "hit-pool", "--pool", "5", "--threshold", "-1"],
+            &["--threshold", "-1"],
+        ),
+        (
+            &["odds", "hit-pool", "--pool", "5", "--limit", "-1"],
+            &["--limit", "0..=1000"],
+        ),
+        (
+            &[
+                "odds",
+                "hit-pool",
+                "--pool",
+                "5",
+                "--helper",
+                "2",
+                "--team-cap",
+                "-1",
+            ],
+            &["--team-cap"],
+        ),
+        (
+            &["odds", "hit-pool", "--pool", "5", "--tail-eps", "-1"],
+            &["--tail-eps"],
+        ),
+        (
+            &["odds", "hit-pool", "--pool", "5", "--vs-pool", "100000"],
+            &["--vs-pool", "-100..=300"],
+        ),
+        (
+            &[
+                "odds",
+                "hit-pool",
+                "--pool",
+                "5",
+                "--vs-pool",
+                "5",
+                "--vs-edge",
+                "99",
+            ],
+            &["--vs-edge"],
+        ),
+        (
+            &[
+                "odds",
+                "hit-pool",
+                "--pool",
+                "5",
+                "--vs-pool",
+                "5",
+                "--vs-limit",
+                "-2",
+            ],
+            &["--vs-limit"],
+        ),
+        (
+            &[
+                "odds",
+                "keep-highest",
+                "--ability",
+                "5",
+                "--tie-rule",
+                "active",
+            ],
+            &["--tie-rule applies only to a contest"],
+        ),
+        (
+            &[
+                "odds", "hit-pool", "--pool", "50", "--edge", "50", "--exact",
+            ],
+            &["at most 30 dice", "drop --exact"],
+        ),
+        (
+            &[
+                "odds",
+                "multiplier",
+                "--ability",
+                "12",
+                "--successes",
+                "1000",
+                "--attempts",
+                "1000",
+                "--exact",
+            ],
+            &["at most 40000", "drop --exact"],
+        ),
+        (
+            &[
+                "odds", "hit-pool", "--pool", "3", "--helper", "1", "--helper", "1", "--helper",
+                "1", "--helper", "1", "--helper", "1", "--helper", "1", "--helper", "1",
+                "--helper", "1", "--helper", "1", "--helper", "1", "--helper", "1", "--helper",
+                "1", "--helper", "1", "--helper", "1", "--helper", "1", "--helper", "1",
+                "--helper", "1", "--helper", "1", "--helper", "1", "--helper", "1", "--helper",
+                "1",
+            ],
+            &["21 helpers", "at most 20"],
+        ),
+        (&["verify", "--trials", "-1"], &["--trials", "whole number"]),
+        (&["verify", "--threads", "-1"], &["--threads", "1..=1024"]),
+        (&["verify", "--seed", "-1"], &["--seed", "whole number"]),
+    ] {
+        let o = hantei().args(args).output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(!err.contains("unexpected argument"), "{args:?}: {err}");
+        for n in needles {
+            assert!(err.contains(n), "{args:?}: '{err}' lacks '{n}'");
+        }
+    }
+}
