@@ -40,6 +40,15 @@ pub enum Error {
     },
     /// A file could not be read or written.
     Io(String),
+    /// A dice expression (BCDice notation) that does not parse.
+    Notation {
+        /// The expression (half-width, trimmed).
+        expr: String,
+        /// Character position of the fault.
+        pos: usize,
+        /// What was wrong and what was expected there.
+        message: String,
+    },
 }
 
 impl Error {
@@ -104,6 +113,17 @@ impl fmt::Display for Error {
                 "invalid skill list: level {level} (value {value}) {reason}"
             ),
             Error::Conflict(msg) | Error::Io(msg) => write!(f, "{msg}"),
+            Error::Notation { expr, pos, message } => {
+                use unicode_width::UnicodeWidthStr;
+                let before: String = expr.chars().take(*pos).collect();
+                let col = before.width();
+                write!(
+                    f,
+                    "bad dice expression '{expr}' at character {}: {message}\n  {expr}\n  {}^",
+                    pos + 1,
+                    " ".repeat(col)
+                )
+            }
             Error::Analysis {
                 file,
                 line,

@@ -166,14 +166,14 @@ fn table<W: Weight>(r: &Report<W>) -> String {
         let w_en = r
             .outcomes
             .iter()
-            .map(|o| display_width(o.en))
+            .map(|o| display_width(&o.en))
             .max()
             .unwrap_or(0)
             .max(7);
         let w_ja = r
             .outcomes
             .iter()
-            .map(|o| display_width(o.ja))
+            .map(|o| display_width(&o.ja))
             .max()
             .unwrap_or(0)
             .max(4);
@@ -196,14 +196,17 @@ fn table<W: Weight>(r: &Report<W>) -> String {
             let _ = writeln!(
                 out,
                 "  {}  {}  {}",
-                pad(o.en, w_en),
-                pad(o.ja, w_ja),
+                pad(&o.en, w_en),
+                pad(&o.ja, w_ja),
                 lpad(c, w_p)
             );
         }
     }
     let _ = writeln!(out);
-    let mut scalars: Vec<(String, String)> = vec![("p_success".into(), prob_cell(&r.p_success))];
+    let mut scalars: Vec<(String, String)> = Vec::new();
+    if r.has_success {
+        scalars.push(("p_success".into(), prob_cell(&r.p_success)));
+    }
     let mut blocks: Vec<(&str, &Field<W>)> = Vec::new();
     for (name, f) in &r.fields {
         match scalar_text(f) {
@@ -339,15 +342,17 @@ fn csv<W: Weight>(r: &Report<W>) -> String {
         row("param", k, "", "", text);
     }
     for o in &r.outcomes {
-        row("outcome", o.key, o.en, o.ja, csv_value(&o.p));
+        row("outcome", &o.key, &o.en, &o.ja, csv_value(&o.p));
     }
-    row(
-        "field",
-        "p_success",
-        "success or better",
-        "成功以上",
-        csv_value(&r.p_success),
-    );
+    if r.has_success {
+        row(
+            "field",
+            "p_success",
+            "success or better",
+            "成功以上",
+            csv_value(&r.p_success),
+        );
+    }
     fn flatten<W: Weight>(prefix: &str, f: &Field<W>, rows: &mut Vec<(String, String)>) {
         match f {
             Field::Prob(p) | Field::Value(p) => rows.push((prefix.into(), csv_value(p))),
@@ -397,7 +402,9 @@ fn markdown<W: Weight>(r: &Report<W>) -> String {
     }
     let _ = writeln!(out, "| measure | value |");
     let _ = writeln!(out, "|---|---:|");
-    let _ = writeln!(out, "| p_success | {} |", prob_cell(&r.p_success));
+    if r.has_success {
+        let _ = writeln!(out, "| p_success | {} |", prob_cell(&r.p_success));
+    }
     let mut blocks = Vec::new();
     for (name, f) in &r.fields {
         match scalar_text(f) {

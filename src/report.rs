@@ -5,6 +5,8 @@
 //! contract (see the README): `system`, `params`, `outcomes`, `p_success`,
 //! and the optional fields named by each system.
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value};
 
 use crate::tier::{Tier, TierLaw};
@@ -14,13 +16,31 @@ use crate::weight::Weight;
 #[derive(Clone, Debug, PartialEq)]
 pub struct OutcomeRow<W> {
     /// Machine key (JSON object key).
-    pub key: &'static str,
+    pub key: Cow<'static, str>,
     /// English label.
-    pub en: &'static str,
+    pub en: Cow<'static, str>,
     /// Japanese label.
-    pub ja: &'static str,
+    pub ja: Cow<'static, str>,
     /// Probability.
     pub p: W,
+}
+
+impl<W> OutcomeRow<W> {
+    /// A row from its key, labels and probability (a system's tier names
+    /// are `&'static str`; a house rule's are its own strings).
+    pub fn new(
+        key: impl Into<Cow<'static, str>>,
+        en: impl Into<Cow<'static, str>>,
+        ja: impl Into<Cow<'static, str>>,
+        p: W,
+    ) -> Self {
+        OutcomeRow {
+            key: key.into(),
+            en: en.into(),
+            ja: ja.into(),
+            p,
+        }
+    }
 }
 
 /// A named value in a report.
@@ -57,6 +77,9 @@ pub struct Report<W> {
     pub outcomes: Vec<OutcomeRow<W>>,
     /// P(success or better).
     pub p_success: W,
+    /// Whether `p_success` means anything (a dice roll with no comparison
+    /// and no tiers has none: the field is left out).
+    pub has_success: bool,
     /// Further named fields (`p_critical`, `hits`, `p_win`, …).
     pub fields: Vec<(String, Field<W>)>,
     /// Remarks a designer should see (impossible checks, truncation, …).
@@ -76,14 +99,10 @@ impl<W: Weight> Report<W> {
             params: Vec::new(),
             outcomes: law
                 .iter()
-                .map(|(t, p)| OutcomeRow {
-                    key: t.key(),
-                    en: t.en(),
-                    ja: t.ja(),
-                    p: p.clone(),
-                })
+                .map(|(t, p)| OutcomeRow::new(t.key(), t.en(), t.ja(), p.clone()))
                 .collect(),
             p_success: law.p_success(),
+            has_success: true,
             fields: Vec::new(),
             notes: Vec::new(),
         }
@@ -97,9 +116,16 @@ impl<W: Weight> Report<W> {
             params: Vec::new(),
             outcomes: Vec::new(),
             p_success,
+            has_success: true,
             fields: Vec::new(),
             notes: Vec::new(),
         }
+    }
+
+    /// A report with no success probability (`p_success` left out).
+    pub fn without_success(mut self) -> Self {
+        self.has_success = false;
+        self
     }
 
     /// Add an effective parameter.
@@ -160,7 +186,9 @@ impl<W: Weight> Report<W> {
             })
             .collect();
         m.insert("labels".into(), Value::Object(labels));
-        m.insert("p_success".into(), prob_json(&self.p_success));
+        if self.has_success {
+            m.insert("p_success".into(), prob_json(&self.p_success));
+        }
         for (name, f) in &self.fields {
             m.insert(name.clone(), field_json(f));
         }

@@ -47,6 +47,9 @@ pub trait Weight:
         Self::ratio(n, 1)
     }
     fn to_f64(&self) -> f64;
+    /// A float as a weight (exactly, for [`Exact`]); NaN and infinities
+    /// give 0.
+    fn from_f64(x: f64) -> Self;
     fn is_zero(&self) -> bool;
     /// `self^n` by repeated squaring.
     fn powi(&self, mut n: u32) -> Self {
@@ -86,6 +89,13 @@ impl Weight for f64 {
     fn to_f64(&self) -> f64 {
         *self
     }
+    fn from_f64(x: f64) -> Self {
+        if x.is_finite() {
+            x
+        } else {
+            0.0
+        }
+    }
     fn is_zero(&self) -> bool {
         *self == 0.0
     }
@@ -111,6 +121,9 @@ impl Weight for Exact {
     fn to_f64(&self) -> f64 {
         // Ratio::to_f64 handles numerators and denominators beyond f64 range.
         ToPrimitive::to_f64(self).unwrap_or(f64::NAN)
+    }
+    fn from_f64(x: f64) -> Self {
+        Exact::from_float(x).unwrap_or_else(Zero::zero)
     }
     fn is_zero(&self) -> bool {
         Zero::is_zero(self)

@@ -41,7 +41,7 @@ impl<'a, W: Weight> Node<'a, W> {
         match self {
             Node::Report(r) => match name {
                 "outcomes" => Some(Node::Outcomes(&r.outcomes)),
-                "p_success" => Some(Node::Weight(&r.p_success)),
+                "p_success" if r.has_success => Some(Node::Weight(&r.p_success)),
                 "params" => Some(Node::Params(&r.params)),
                 "labels" | "system" | "notes" | "exact" => None,
                 _ => r.get(name).map(Node::of_field),

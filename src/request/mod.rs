@@ -17,6 +17,7 @@
 
 pub mod d20;
 mod de;
+pub mod dice;
 pub mod hit_pool;
 pub mod keep_highest;
 pub mod levels;
@@ -45,6 +46,8 @@ pub enum Request {
     /// Nd6 hit pool, hits on 5+, glitches, Edge (seed 004, ダイス・プール).
     #[command(name = "hit-pool")]
     HitPool(hit_pool::Params),
+    /// Any check in BCDice notation: 2D6+1>=7, 4D6DL1, 5B6>=4, 10R6[6]>=5, with house-rule tiers (ダイス表記).
+    Dice(dice::Params),
 }
 
 impl Request {
@@ -57,6 +60,7 @@ impl Request {
             Request::KeepHighest(_) => "keep-highest",
             Request::Levels(_) => "levels",
             Request::HitPool(_) => "hit-pool",
+            Request::Dice(_) => "dice",
         }
     }
 
@@ -69,6 +73,7 @@ impl Request {
             Request::KeepHighest(p) => p.report(),
             Request::Levels(p) => p.report(),
             Request::HitPool(p) => p.report(),
+            Request::Dice(p) => p.report(),
         }
     }
 
@@ -97,6 +102,7 @@ impl Request {
             "keep-highest" => Request::KeepHighest(read(system, fields)?),
             "levels" => Request::Levels(read(system, fields)?),
             "hit-pool" => Request::HitPool(read(system, fields)?),
+            "dice" => Request::Dice(read(system, fields)?),
             other => {
                 return Err(Error::param(
                     "system",

@@ -1,4 +1,5 @@
-//! The five resolution systems, one module each.
+//! The five resolution systems, one module each, and `dice`: any check
+//! typed in BCDice notation.
 //!
 //! Every module holds its parameters (validated constructors), its ordered
 //! outcome tiers, its options with documented defaults, `classify` (the
@@ -7,10 +8,18 @@
 //! JSON/TOML fields) in `src/request/`, and a line in [`IDS`].
 
 pub mod d20;
+pub mod dice;
 pub mod hit_pool;
 pub mod keep_highest;
 pub mod levels;
 pub mod multiplier;
 
 /// System ids as used by the CLI, analysis files and output names.
-pub const IDS: &[&str] = &["multiplier", "d20", "keep-highest", "levels", "hit-pool"];
+pub const IDS: &[&str] = &[
+    "multiplier",
+    "d20",
+    "keep-highest",
+    "levels",
+    "hit-pool",
+    "dice",
+];

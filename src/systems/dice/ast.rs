@@ -1,0 +1,456 @@
+//! The parsed command: BCDice's five common dice commands.
+//!
+//! `Display` echoes a command as BCDice does (`(2+3)d6-1` → `5D6-1`,
+//! `2d10--3` → `2D10+3`, `1d6>=1+2` → `1D6>=3`, `2R6>=3` → `2R6[3]>=3`).
+
+use std::fmt;
+
+/// A comparison (比較記号).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cmp {
+    /// `>=` 以上
+    Ge,
+    /// `>` より大きい
+    Gt,
+    /// `<=` 以下
+    Le,
+    /// `<` 未満
+    Lt,
+    /// `=`, `==` 等しい
+    Eq,
+    /// `!=`, `<>` 異なる
+    Ne,
+}
+
+impl Cmp {
+    /// BCDice's spellings (`=>` and `=<` as well, as its normaliser reads them).
+    pub fn from_text(s: &str) -> Option<Cmp> {
+        Some(match s {
+            ">=" | "=>" => Cmp::Ge,
+            ">" => Cmp::Gt,
+            "<=" | "=<" => Cmp::Le,
+            "<" => Cmp::Lt,
+            "=" | "==" => Cmp::Eq,
+            "!=" | "<>" | "=!" => Cmp::Ne,
+            _ => return None,
+        })
+    }
+
+    /// Whether `a cmp b`.
+    pub fn holds(self, a: i64, b: i64) -> bool {
+        match self {
+            Cmp::Ge => a >= b,
+            Cmp::Gt => a > b,
+            Cmp::Le => a <= b,
+            Cmp::Lt => a < b,
+            Cmp::Eq => a == b,
+            Cmp::Ne => a != b,
+        }
+    }
+
+    /// As BCDice echoes it (`=` and `<>`).
+    pub fn text(self) -> &'static str {
+        match self {
+            Cmp::Ge => ">=",
+            Cmp::Gt => ">",
+            Cmp::Le => "<=",
+            Cmp::Lt => "<",
+            Cmp::Eq => "=",
+            Cmp::Ne => "<>",
+        }
+    }
+}
+
+/// `cmp value`: a comparison against a number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Condition {
+    /// The comparison.
+    pub cmp: Cmp,
+    /// The number compared with.
+    pub value: i64,
+}
+
+impl Condition {
+    /// Whether `x` meets the condition.
+    pub fn holds(self, x: i64) -> bool {
+        self.cmp.holds(x, self.value)
+    }
+}
+
+impl fmt::Display for Condition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.cmp.text(), self.value)
+    }
+}
+
+/// Rounding of a division (`/2`, `/2F`, `/2U` or `/2C`, `/2R`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rounding {
+    /// No suffix: the game system's default, which is floor for BCDice's
+    /// common DiceBot.
+    Default,
+    /// `F`: floor (切り捨て).
+    Floor,
+    /// `U`, `C`: ceiling (切り上げ).
+    Ceil,
+    /// `R`: round half away from zero (四捨五入).
+    Round,
+}
+
+/// An arithmetic operator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/` with its rounding.
+    Div(Rounding),
+}
+
+impl Op {
+    /// `a op b` as BCDice computes it (division by zero gives 1, as in
+    /// BCDice); `None` on overflow.
+    pub fn apply(self, a: i64, b: i64) -> Option<i64> {
+        match self {
+            Op::Add => a.checked_add(b),
+            Op::Sub => a.checked_sub(b),
+            Op::Mul => a.checked_mul(b),
+            Op::Div(r) => Some(divide(a, b, r)),
+        }
+    }
+}
+
+/// BCDice's integer division: `/0` gives 1; floor (Ruby's `Integer#/`),
+/// ceiling and round-half-away-from-zero (Ruby's `Float#round`).
+pub fn divide(a: i64, b: i64, r: Rounding) -> i64 {
+    if b == 0 {
+        return 1;
+    }
+    let (a, b) = (a as i128, b as i128);
+    let (q, rem) = (a / b, a % b);
+    let floor = if rem != 0 && ((rem < 0) != (b < 0)) {
+        q - 1
+    } else {
+        q
+    };
+    let v = match r {
+        Rounding::Default | Rounding::Floor => floor,
+        Rounding::Ceil => {
+            if floor * b == a {
+                floor
+            } else {
+                floor + 1
+            }
+        }
+        Rounding::Round => {
+            // Half away from zero: |a|/|b| rounded, with the sign of a/b.
+            let (n, d) = (a.abs(), b.abs());
+            let q = (2 * n + d) / (2 * d);
+            if (a < 0) != (b < 0) {
+                -q
+            } else {
+                q
+            }
+        }
+    };
+    v as i64
+}
+
+/// Keep or drop (出目を選別する).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Filter {
+    /// `KHn`, `MAX`: keep the n highest.
+    KeepHighest,
+    /// `KLn`, `MIN`: keep the n lowest.
+    KeepLowest,
+    /// `DHn`: drop the n highest.
+    DropHighest,
+    /// `DLn`: drop the n lowest.
+    DropLowest,
+}
+
+impl Filter {
+    fn abbr(self) -> &'static str {
+        match self {
+            Filter::KeepHighest => "KH",
+            Filter::KeepLowest => "KL",
+            Filter::DropHighest => "DH",
+            Filter::DropLowest => "DL",
+        }
+    }
+
+    /// As "keep the `k` highest (or lowest)" of `count` dice.
+    pub fn as_keep(self, n: i64, count: i64) -> (bool, i64) {
+        let n = n.max(0);
+        match self {
+            Filter::KeepHighest => (true, n.min(count)),
+            Filter::KeepLowest => (false, n.min(count)),
+            Filter::DropHighest => (false, (count - n).max(0)),
+            Filter::DropLowest => (true, (count - n).max(0)),
+        }
+    }
+}
+
+/// The faces of a die.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sides {
+    /// 1..=n.
+    N(i64),
+    /// D66: two d6 read as tens and ones (BCDice's common bot does not sort them).
+    D66,
+}
+
+/// `xDy` with an optional keep/drop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DiceTerm {
+    /// Number of dice.
+    pub count: i64,
+    /// Faces.
+    pub sides: Sides,
+    /// Keep/drop and its number.
+    pub filter: Option<(Filter, i64)>,
+}
+
+/// An arithmetic expression over dice terms.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Node {
+    /// A number.
+    Num(i64),
+    /// A dice term (its kept dice's sum).
+    Dice(DiceTerm),
+    /// `-x`.
+    Neg(Box<Node>),
+    /// `a op b`.
+    Bin(Op, Box<Node>, Box<Node>),
+    /// `(x)`.
+    Paren(Box<Node>),
+}
+
+impl Node {
+    /// Whether any dice are rolled.
+    pub fn has_dice(&self) -> bool {
+        match self {
+            Node::Num(_) => false,
+            Node::Dice(_) => true,
+            Node::Neg(b) | Node::Paren(b) => b.has_dice(),
+            Node::Bin(_, a, b) => a.has_dice() || b.has_dice(),
+        }
+    }
+
+    /// The value of an expression without dice (`None` on overflow or dice).
+    pub fn eval_const(&self) -> Option<i64> {
+        match self {
+            Node::Num(v) => Some(*v),
+            Node::Dice(_) => None,
+            Node::Neg(b) => b.eval_const()?.checked_neg(),
+            Node::Paren(b) => b.eval_const(),
+            Node::Bin(op, a, b) => op.apply(a.eval_const()?, b.eval_const()?),
+        }
+    }
+
+    /// Every dice term, left to right (the order BCDice rolls them).
+    pub fn terms(&self) -> Vec<DiceTerm> {
+        let mut out = Vec::new();
+        self.collect_terms(&mut out);
+        out
+    }
+
+    fn collect_terms(&self, out: &mut Vec<DiceTerm>) {
+        match self {
+            Node::Num(_) => {}
+            Node::Dice(t) => out.push(*t),
+            Node::Neg(b) | Node::Paren(b) => b.collect_terms(out),
+            Node::Bin(_, a, b) => {
+                a.collect_terms(out);
+                b.collect_terms(out);
+            }
+        }
+    }
+}
+
+impl fmt::Display for Node {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Node::Num(v) => write!(f, "{v}"),
+            Node::Dice(t) => {
+                match t.sides {
+                    Sides::N(s) => write!(f, "{}D{}", t.count, s)?,
+                    Sides::D66 => write!(f, "{}D66", t.count)?,
+                }
+                if let Some((filter, n)) = t.filter {
+                    write!(f, "{}{}", filter.abbr(), n)?;
+                }
+                Ok(())
+            }
+            Node::Neg(b) => write!(f, "-{b}"),
+            Node::Paren(b) => write!(f, "({b})"),
+            Node::Bin(op, a, b) => match op {
+                Op::Add => write!(f, "{a}+{b}"),
+                Op::Sub => write!(f, "{a}-{b}"),
+                Op::Mul => write!(f, "{a}*{b}"),
+                Op::Div(r) => {
+                    let suffix = match r {
+                        Rounding::Default | Rounding::Floor => "",
+                        Rounding::Ceil => "U",
+                        Rounding::Round => "R",
+                    };
+                    write!(f, "{a}/{b}{suffix}")
+                }
+            },
+        }
+    }
+}
+
+/// 加算ダイス: an expression, optionally compared with a target.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AddCommand {
+    /// The expression.
+    pub expr: Node,
+    /// `cmp target`.
+    pub target: Option<(Cmp, i64)>,
+}
+
+/// `xBy`, `xRy`, `xUy`: a group of dice of one size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Group {
+    /// Number of dice.
+    pub count: i64,
+    /// Sides.
+    pub sides: i64,
+}
+
+/// バラバラダイス: every die compared with the target.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CountCommand {
+    /// The groups (`2B6+3B8`).
+    pub groups: Vec<Group>,
+    /// `cmp target`.
+    pub target: Option<(Cmp, i64)>,
+}
+
+/// 個数振り足しダイス: dice that meet the reroll condition add a die.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RerollCommand {
+    /// The groups.
+    pub groups: Vec<Group>,
+    /// 振り足し条件.
+    pub reroll: Condition,
+    /// 成功条件 (none: BCDice counts 0 successes).
+    pub target: Option<Condition>,
+}
+
+/// 上方無限ロール: each die rerolls on `threshold` or more and adds up.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UpperCommand {
+    /// The groups.
+    pub groups: Vec<Group>,
+    /// 振り足し閾値.
+    pub threshold: i64,
+    /// 修正値, added to each group's total.
+    pub modifier: i64,
+    /// 成功条件 (none: the maximum and the total).
+    pub target: Option<Condition>,
+}
+
+/// How D66 orders its two dice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum D66Sort {
+    /// `D66`, `D66N`: as rolled (そのまま).
+    None,
+    /// `D66A`, `D66S`: smaller die as tens (昇順).
+    Ascending,
+    /// `D66D`: larger die as tens (降順).
+    Descending,
+}
+
+/// The command's body.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Body {
+    /// 加算ダイス `xDy`.
+    Add(AddCommand),
+    /// バラバラダイス `xBy`.
+    Barabara(CountCommand),
+    /// 個数振り足しダイス `xRy`.
+    Reroll(RerollCommand),
+    /// 上方無限ロール `xUy`.
+    Upper(UpperCommand),
+    /// `D66`.
+    D66(D66Sort),
+}
+
+/// A parsed BCDice command.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Command {
+    /// What it rolls.
+    pub body: Body,
+    /// Whether it was a secret roll (`S` prefix; no effect on the odds).
+    pub secret: bool,
+}
+
+fn groups(f: &mut fmt::Formatter<'_>, gs: &[Group], letter: char) -> fmt::Result {
+    for (i, g) in gs.iter().enumerate() {
+        if i > 0 {
+            f.write_str("+")?;
+        }
+        write!(f, "{}{}{}", g.count, letter, g.sides)?;
+    }
+    Ok(())
+}
+
+fn modifier(m: i64) -> String {
+    match m.cmp(&0) {
+        std::cmp::Ordering::Greater => format!("+{m}"),
+        std::cmp::Ordering::Less => format!("{m}"),
+        std::cmp::Ordering::Equal => String::new(),
+    }
+}
+
+impl fmt::Display for Command {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.body {
+            Body::Add(a) => {
+                write!(f, "{}", a.expr)?;
+                if let Some((cmp, t)) = a.target {
+                    write!(f, "{}{}", cmp.text(), t)?;
+                }
+                Ok(())
+            }
+            Body::Barabara(b) => {
+                groups(f, &b.groups, 'B')?;
+                if let Some((cmp, t)) = b.target {
+                    write!(f, "{}{}", cmp.text(), t)?;
+                }
+                Ok(())
+            }
+            Body::Reroll(r) => {
+                groups(f, &r.groups, 'R')?;
+                let same = r.target.map(|t| t.cmp) == Some(r.reroll.cmp);
+                if same {
+                    write!(f, "[{}]", r.reroll.value)?;
+                } else {
+                    write!(f, "[{}]", r.reroll)?;
+                }
+                if let Some(t) = r.target {
+                    write!(f, "{t}")?;
+                }
+                Ok(())
+            }
+            Body::Upper(u) => {
+                groups(f, &u.groups, 'U')?;
+                write!(f, "[{}]{}", u.threshold, modifier(u.modifier))?;
+                if let Some(t) = u.target {
+                    write!(f, "{t}")?;
+                }
+                Ok(())
+            }
+            Body::D66(s) => f.write_str(match s {
+                D66Sort::None => "D66",
+                D66Sort::Ascending => "D66A",
+                D66Sort::Descending => "D66D",
+            }),
+        }
+    }
+}

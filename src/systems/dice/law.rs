@@ -1,0 +1,524 @@
+//! Exact laws of BCDice commands, without enumerating faces.
+//!
+//! * Sums are convolutions; `*` and `/` of two random terms combine the two
+//!   laws pairwise (they are independent: every die appears once).
+//! * Keep/drop (`KHn`, `KLn`, `DHn`, `DLn`) is a dynamic programme over the
+//!   faces from the best down (icepool's method, AIIDE 2022): the state is
+//!   how many dice are placed and the kept sum; placing `m` of the `r`
+//!   remaining dice on face `v` weighs `C(r, m)·p_v^m`. Θ(ℓ·n²·k·ℓ) for n
+//!   dice of ℓ faces keeping k, never ℓⁿ.
+//! * バラバラダイス counts are binomials per group, convolved.
+//! * 個数振り足しダイス: each die starts a chain (a rerolled face adds one
+//!   die); the chain's success count is built depth by depth until the
+//!   mass still rerolling is below the per-die share of `tail_eps`; that
+//!   mass is the reported tail. Groups are n-fold convolutions.
+//! * 上方無限ロール: each group's total is built the same way; with a
+//!   target, each group succeeds independently (a sum of binomials);
+//!   without one, the maximum is the product of the groups' cdfs and the
+//!   total a convolution.
+
+use std::collections::HashMap;
+
+use super::ast::*;
+use crate::error::{Error, Result};
+use crate::pmf::Pmf;
+use crate::weight::Weight;
+
+/// Widest law (largest − smallest result + 1) hantei builds.
+pub const MAX_SPAN: i64 = 2_000_000;
+/// Most pairs combined by one `*` or `/` of two random terms, or by the
+/// joint law of result and natural dice.
+pub const MAX_PAIRS: u64 = 50_000_000;
+/// Most rerolls in a chain before the tail bound is reached.
+pub const MAX_DEPTH: usize = 20_000;
+/// Most work (faces × dice² × kept sums) of one keep/drop term.
+pub const MAX_KEEP_WORK: u64 = 400_000_000;
+
+/// The exact law of a command's result.
+#[derive(Clone, Debug)]
+pub struct Law<W> {
+    /// The result's law (see [`super::roll::Rolled::value`]).
+    pub value: Pmf<W>,
+    /// xU without a target: the total's law.
+    pub total: Option<Pmf<W>>,
+    /// Probability cut from exploding dice (0 when nothing explodes).
+    pub tail: W,
+    /// Whether any dice explode (xR, xU).
+    pub explodes: bool,
+}
+
+fn too_wide(what: &str, span: i64) -> Error {
+    Error::Conflict(format!(
+        "dice: {what} spans {span} values (at most {MAX_SPAN}); use fewer dice or smaller multipliers"
+    ))
+}
+
+fn check_span<W: Weight>(p: &Pmf<W>, what: &str) -> Result<()> {
+    let span = p.max() - p.min() + 1;
+    if span > MAX_SPAN {
+        return Err(too_wide(what, span));
+    }
+    Ok(())
+}
+
+/// One die's law: 1..=s, or D66's 36 values read as rolled.
+pub fn die<W: Weight>(sides: Sides) -> Pmf<W> {
+    match sides {
+        Sides::N(s) => Pmf::uniform(1, s),
+        Sides::D66 => Pmf::from_pairs(
+            (1..=6).flat_map(|a| (1..=6).map(move |b| (10 * a + b, W::ratio(1, 36)))),
+        ),
+    }
+}
+
+/// D66 with its sort.
+pub fn d66<W: Weight>(sort: D66Sort) -> Pmf<W> {
+    Pmf::from_pairs((1..=6i64).flat_map(|a| {
+        (1..=6i64).map(move |b| {
+            let (hi, lo) = (a.max(b), a.min(b));
+            let v = match sort {
+                D66Sort::None => 10 * a + b,
+                D66Sort::Ascending => 10 * lo + hi,
+                D66Sort::Descending => 10 * hi + lo,
+            };
+            (v, W::ratio(1, 36))
+        })
+    }))
+}
+
+/// Sum of `n` dice of law `d`.
+pub fn sum_of<W: Weight>(d: &Pmf<W>, n: i64) -> Result<Pmf<W>> {
+    let span = (d.max() - d.min()) * n + 1;
+    if span > MAX_SPAN {
+        return Err(too_wide("the sum", span));
+    }
+    Ok(d.sum_n(n as u32))
+}
+
+/// The kept sum of `n` dice of law `d`, keeping the `k` highest (`high`)
+/// or lowest.
+pub fn keep<W: Weight>(d: &Pmf<W>, n: i64, k: i64, high: bool) -> Result<Pmf<W>> {
+    if k <= 0 || n == 0 {
+        return Ok(Pmf::point(0));
+    }
+    if k >= n {
+        return sum_of(d, n);
+    }
+    let faces: Vec<(i64, W)> = {
+        let mut f: Vec<(i64, W)> = d
+            .iter()
+            .filter(|(_, p)| !p.is_zero())
+            .map(|(x, p)| (x, p.clone()))
+            .collect();
+        if high {
+            f.reverse();
+        }
+        f
+    };
+    let n = n as usize;
+    let k = k as usize;
+    let lo = d.min().min(0);
+    let hi = d.max().max(0);
+    // Kept sums lie in k·lo ..= k·hi.
+    let base = k as i64 * lo;
+    let width = (k as i64 * (hi - lo) + 1) as usize;
+    let work = faces.len() as u64 * (n as u64 + 1).pow(2) * width as u64 / 2;
+    if work > MAX_KEEP_WORK {
+        return Err(Error::Conflict(format!(
+            "dice: keeping {k} of {n} dice of {} faces is too much work for the exact law (about {work} steps, at most {MAX_KEEP_WORK}); use fewer dice",
+            faces.len()
+        )));
+    }
+    // coef[r][m] = C(r, m)
+    let mut binom: Vec<Vec<W>> = Vec::with_capacity(n + 1);
+    for r in 0..=n {
+        let mut row = vec![W::one(); r + 1];
+        for m in 1..r {
+            row[m] = binom[r - 1][m - 1].clone() + &binom[r - 1][m];
+        }
+        binom.push(row);
+    }
+    // state[c] = law of the kept sum (offset base) with c dice placed.
+    let mut state: Vec<Option<Vec<W>>> = vec![None; n + 1];
+    state[0] = Some({
+        let mut v = vec![W::zero(); width];
+        v[(-base) as usize] = W::one();
+        v
+    });
+    for (face, p) in &faces {
+        let powers: Vec<W> = {
+            let mut v = Vec::with_capacity(n + 1);
+            let mut acc = W::one();
+            for _ in 0..=n {
+                v.push(acc.clone());
+                acc = acc * p;
+            }
+            v
+        };
+        let mut next: Vec<Option<Vec<W>>> = vec![None; n + 1];
+        for c in 0..=n {
+            let Some(cur) = &state[c] else { continue };
+            let r = n - c;
+            for m in 0..=r {
+                let w = binom[r][m].clone() * &powers[m];
+                if w.is_zero() {
+                    continue;
+                }
+                let kept_here = m.min(k.saturating_sub(c)) as i64;
+                let shift = kept_here * face;
+                let dst = next[c + m].get_or_insert_with(|| vec![W::zero(); width]);
+                for (i, x) in cur.iter().enumerate() {
+                    if x.is_zero() {
+                        continue;
+                    }
+                    let j = (i as i64 + shift) as usize;
+                    dst[j] += x.clone() * &w;
+                }
+            }
+        }
+        state = next;
+    }
+    let last = state[n].take().unwrap_or_else(|| vec![W::zero(); width]);
+    Ok(Pmf::from_weights(base, last))
+}
+
+/// The law of one dice term.
+pub fn term<W: Weight>(t: &DiceTerm) -> Result<Pmf<W>> {
+    let d = die::<W>(t.sides);
+    match t.filter {
+        None => sum_of(&d, t.count),
+        Some((filter, n)) => {
+            let (high, k) = filter.as_keep(n, t.count);
+            keep(&d, t.count, k, high)
+        }
+    }
+}
+
+fn combine<W: Weight>(op: Op, a: &Pmf<W>, b: &Pmf<W>) -> Result<Pmf<W>> {
+    let (la, lb) = (a.weights().len() as i64, b.weights().len() as i64);
+    let overflow = || Error::Conflict(format!(
+        "dice: a result is out of range (the values must stay within ±{})",
+        i64::MAX / 4
+    ));
+    match op {
+        Op::Add | Op::Sub => {
+            if la == 1 && a.weights()[0] == W::one() {
+                let x = a.min();
+                return map_checked(b, |y| op.apply(x, y)).ok_or_else(overflow);
+            }
+            let b2 = if op == Op::Sub { b.map(|y| -y) } else { b.clone() };
+            if lb == 1 {
+                let y = b2.min();
+                return map_checked(a, |x| x.checked_add(y)).ok_or_else(overflow);
+            }
+            let span = la + lb - 1;
+            if span > MAX_SPAN {
+                return Err(too_wide("the sum", span));
+            }
+            Ok(a.convolve(&b2))
+        }
+        Op::Mul | Op::Div(_) => {
+            let pairs = la as u64 * lb as u64;
+            if pairs > MAX_PAIRS {
+                return Err(Error::Conflict(format!(
+                    "dice: combining laws of {la} and {lb} values is {pairs} pairs (at most {MAX_PAIRS}); use fewer dice"
+                )));
+            }
+            let mut acc: HashMap<i64, W> = HashMap::new();
+            for (x, p) in a.iter() {
+                if p.is_zero() {
+                    continue;
+                }
+                for (y, q) in b.iter() {
+                    if q.is_zero() {
+                        continue;
+                    }
+                    let v = op.apply(x, y).ok_or_else(overflow)?;
+                    *acc.entry(v).or_insert_with(W::zero) += p.clone() * q;
+                }
+            }
+            let lo = acc.keys().min().copied().unwrap_or(0);
+            let hi = acc.keys().max().copied().unwrap_or(0);
+            if hi - lo + 1 > MAX_SPAN {
+                return Err(too_wide("a product or quotient", hi - lo + 1));
+            }
+            Ok(Pmf::from_pairs(acc))
+        }
+    }
+}
+
+fn map_checked<W: Weight>(p: &Pmf<W>, f: impl Fn(i64) -> Option<i64>) -> Option<Pmf<W>> {
+    let mut pairs = Vec::with_capacity(p.weights().len());
+    for (x, w) in p.iter() {
+        pairs.push((f(x)?, w.clone()));
+    }
+    Some(Pmf::from_pairs(pairs))
+}
+
+/// The law of an arithmetic expression.
+pub fn node<W: Weight>(n: &Node) -> Result<Pmf<W>> {
+    let law = match n {
+        Node::Num(v) => Pmf::point(*v),
+        Node::Dice(t) => term(t)?,
+        Node::Neg(b) => node::<W>(b)?.map(|x| -x),
+        Node::Paren(b) => node(b)?,
+        Node::Bin(op, a, b) => combine(*op, &node(a)?, &node(b)?)?,
+    };
+    check_span(&law, "the result")?;
+    Ok(law)
+}
+
+/// The joint law of (result, natural dice) of an expression: sparse.
+pub fn joint<W: Weight>(n: &Node) -> Result<HashMap<(i64, i64), W>> {
+    Ok(match n {
+        Node::Num(v) => HashMap::from([((*v, 0), W::one())]),
+        Node::Dice(t) => term::<W>(t)?
+            .iter()
+            .filter(|(_, p)| !p.is_zero())
+            .map(|(x, p)| ((x, x), p.clone()))
+            .collect(),
+        Node::Neg(b) => joint::<W>(b)?
+            .into_iter()
+            .map(|((v, nat), p)| ((-v, nat), p))
+            .collect(),
+        Node::Paren(b) => joint(b)?,
+        Node::Bin(op, a, b) => {
+            let (ja, jb) = (joint::<W>(a)?, joint::<W>(b)?);
+            let pairs = ja.len() as u64 * jb.len() as u64;
+            if pairs > MAX_PAIRS {
+                return Err(Error::Conflict(format!(
+                    "dice: the joint law of result and natural dice needs {pairs} pairs (at most {MAX_PAIRS}); drop the natural conditions or use fewer dice"
+                )));
+            }
+            let mut out: HashMap<(i64, i64), W> = HashMap::new();
+            for ((x, nx), p) in &ja {
+                for ((y, ny), q) in &jb {
+                    let v = op.apply(*x, *y).ok_or_else(|| {
+                        Error::Conflict("dice: a result is out of range".into())
+                    })?;
+                    *out.entry((v, nx + ny)).or_insert_with(W::zero) += p.clone() * q;
+                }
+            }
+            out
+        }
+    })
+}
+
+/// Per-face reroll chain, generic in what a face contributes: `step(face)`
+/// gives the face's contribution to the chain's score. Returns the chain's
+/// law and the mass cut off (still rerolling).
+fn chain<W: Weight>(
+    sides: i64,
+    reroll: impl Fn(i64) -> bool,
+    score: impl Fn(i64) -> i64,
+    eps: f64,
+) -> Result<(Pmf<W>, W)> {
+    let p = W::ratio(1, sides);
+    let r = (1..=sides).filter(|&f| reroll(f)).count() as f64 / sides as f64;
+    if r >= 1.0 {
+        return Err(Error::Conflict(
+            "dice: every face rerolls, so the roll never ends".into(),
+        ));
+    }
+    if r > 0.0 {
+        let depth = (eps.ln() / r.ln()).ceil();
+        if depth > MAX_DEPTH as f64 {
+            return Err(Error::Conflict(format!(
+                "dice: a die rerolls with probability {r:.4}, so the tail bound {eps:e} takes about {depth} rerolls (reroll depth at most {MAX_DEPTH}); raise --tail-eps or reroll on fewer faces"
+            )));
+        }
+    }
+    let stop: Vec<(i64, bool)> = (1..=sides).map(|f| (score(f), reroll(f))).collect();
+    // Compress the face law: score → (P(score, stop), P(score, go on)).
+    let mut end: HashMap<i64, W> = HashMap::new();
+    let mut go: HashMap<i64, W> = HashMap::new();
+    for (s, again) in stop {
+        let m = if again { &mut go } else { &mut end };
+        *m.entry(s).or_insert_with(W::zero) += p.clone();
+    }
+    let end = Pmf::from_pairs(end);
+    let go = if go.is_empty() {
+        None
+    } else {
+        Some(Pmf::from_pairs(go))
+    };
+    let mut done: Pmf<W> = end.clone();
+    let mut alive = match &go {
+        Some(g) => g.clone(),
+        None => return Ok((done, W::zero())),
+    };
+    let mut alive_mass = alive.total();
+    let mut depth = 0;
+    while alive_mass.to_f64() > eps {
+        depth += 1;
+        if depth > MAX_DEPTH {
+            break;
+        }
+        let g = go.as_ref().expect("go is set when alive");
+        done = add_pmf(&done, &alive.convolve(&end));
+        alive = alive.convolve(g);
+        alive_mass = alive.total();
+        check_span(&done, "an exploding roll")?;
+    }
+    Ok((done, alive_mass))
+}
+
+/// Sum of two sub-probability laws over the same values.
+fn add_pmf<W: Weight>(a: &Pmf<W>, b: &Pmf<W>) -> Pmf<W> {
+    Pmf::from_pairs(
+        a.iter()
+            .map(|(x, p)| (x, p.clone()))
+            .chain(b.iter().map(|(x, p)| (x, p.clone()))),
+    )
+}
+
+/// n-fold sum of a (sub-)probability law (0 → certainly 0).
+fn n_fold<W: Weight>(d: &Pmf<W>, n: i64) -> Result<Pmf<W>> {
+    sum_of(d, n)
+}
+
+fn tail_of<W: Weight>(law: &Pmf<W>, parts: &[(f64, i64)]) -> W {
+    if W::EXACT {
+        W::one() - law.total()
+    } else {
+        // 1 − Π (1 − tᵢ)^nᵢ without cancellation.
+        let s: f64 = parts.iter().map(|(t, n)| *n as f64 * (-t).ln_1p()).sum();
+        W::from_f64(-s.exp_m1())
+    }
+}
+
+fn binomial<W: Weight>(n: i64, p: W) -> Result<Pmf<W>> {
+    sum_of(&Pmf::bernoulli(p), n)
+}
+
+fn total_dice(groups: &[Group]) -> i64 {
+    groups.iter().map(|g| g.count).sum::<i64>().max(1)
+}
+
+/// The law of a command's result.
+pub fn law<W: Weight>(cmd: &Command, tail_eps: f64) -> Result<Law<W>> {
+    Ok(match &cmd.body {
+        Body::Add(a) => Law {
+            value: node(&a.expr)?,
+            total: None,
+            tail: W::zero(),
+            explodes: false,
+        },
+        Body::D66(sort) => Law {
+            value: d66(*sort),
+            total: None,
+            tail: W::zero(),
+            explodes: false,
+        },
+        Body::Barabara(b) => {
+            let mut acc = Pmf::point(0);
+            for g in &b.groups {
+                let part = match b.target {
+                    Some((cmp, t)) => {
+                        let hits = (1..=g.sides).filter(|&f| cmp.holds(f, t)).count() as i64;
+                        binomial(g.count, W::ratio(hits, g.sides))?
+                    }
+                    None => sum_of(&Pmf::uniform(1, g.sides), g.count)?,
+                };
+                acc = acc.convolve(&part);
+                check_span(&acc, "the result")?;
+            }
+            Law {
+                value: acc,
+                total: None,
+                tail: W::zero(),
+                explodes: false,
+            }
+        }
+        Body::Reroll(r) => {
+            let eps = tail_eps / total_dice(&r.groups) as f64;
+            let mut acc = Pmf::point(0);
+            let mut parts = Vec::new();
+            for g in &r.groups {
+                let target = r.target;
+                let (one, cut) = chain::<W>(
+                    g.sides,
+                    |f| r.reroll.holds(f),
+                    |f| i64::from(target.is_some_and(|t| t.holds(f))),
+                    eps,
+                )?;
+                parts.push((cut.to_f64(), g.count));
+                acc = acc.convolve(&n_fold(&one, g.count)?);
+                check_span(&acc, "the count")?;
+            }
+            let tail = tail_of(&acc, &parts);
+            Law {
+                value: acc,
+                total: None,
+                tail,
+                explodes: true,
+            }
+        }
+        Body::Upper(u) => {
+            let eps = tail_eps / total_dice(&u.groups) as f64;
+            let mut laws = Vec::new();
+            let mut parts = Vec::new();
+            for g in &u.groups {
+                let (one, cut) = chain::<W>(g.sides, |f| f >= u.threshold, |f| f, eps)?;
+                parts.push((cut.to_f64(), g.count));
+                laws.push((one, g.count));
+            }
+            match u.target {
+                Some(t) => {
+                    let mut acc = Pmf::point(0);
+                    for (one, n) in &laws {
+                        // A cut chain is neither success nor failure: each
+                        // group's law is short by its cut mass, and so is
+                        // the count's, like every other exploding law.
+                        let p = one.prob(|s| t.holds(s + u.modifier));
+                        let fail = one.total() - &p;
+                        acc = acc.convolve(&sum_of(&Pmf::from_weights(0, vec![fail, p]), *n)?);
+                    }
+                    let tail = tail_of(&acc, &parts);
+                    Law {
+                        value: acc,
+                        total: None,
+                        tail,
+                        explodes: true,
+                    }
+                }
+                None => {
+                    let mut total = Pmf::point(u.modifier);
+                    for (one, n) in &laws {
+                        total = total.convolve(&n_fold(one, *n)?);
+                        check_span(&total, "the total")?;
+                    }
+                    let max = max_law(&laws, u.modifier)?;
+                    let tail = tail_of(&total, &parts);
+                    Law {
+                        value: max,
+                        total: Some(total),
+                        tail,
+                        explodes: true,
+                    }
+                }
+            }
+        }
+    })
+}
+
+/// Law of the largest group total plus the modifier: P(max ≤ x) = Π Fᵢ(x)^nᵢ.
+fn max_law<W: Weight>(laws: &[(Pmf<W>, i64)], modifier: i64) -> Result<Pmf<W>> {
+    let live: Vec<&(Pmf<W>, i64)> = laws.iter().filter(|(_, n)| *n > 0).collect();
+    if live.is_empty() {
+        return Ok(Pmf::point(modifier));
+    }
+    let lo = live.iter().map(|(p, _)| p.min()).min().unwrap_or(0);
+    let hi = live.iter().map(|(p, _)| p.max()).max().unwrap_or(0);
+    let mut prev = W::zero();
+    let mut w = Vec::with_capacity((hi - lo + 1) as usize);
+    for x in lo..=hi {
+        let mut c = W::one();
+        for (p, n) in &live {
+            c = c * &p.cdf(x).powi(*n as u32);
+        }
+        w.push(c.clone() - &prev);
+        prev = c;
+    }
+    Ok(Pmf::from_weights(lo + modifier, w))
+}

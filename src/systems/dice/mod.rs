@@ -1,0 +1,519 @@
+//! Any check a designer can type: BCDice's common dice commands, exactly
+//! (`hantei odds dice EXPR`, system id `dice`, ダイス表記).
+//!
+//! The notation is BCDice's (ココフォリア, ユドナリウム, どどんとふ), read
+//! case-insensitively with full-width characters as half-width:
+//!
+//! | command | 和名 | result |
+//! |---|---|---|
+//! | `xDy`, `+ - * /`, `/2U` `/2R` `/2F`, `KHn KLn DHn DLn MAX MIN`, `>= > <= < = != <>` | 加算ダイス | the total; 成功/失敗 against the target |
+//! | `xBy` (`2B6+3B8>=4`) | バラバラダイス | the number of dice that meet the comparison |
+//! | `xRy[cond]>=t`, `xRy>=t@cond` | 個数振り足しダイス | successes, rerolled dice included |
+//! | `xUy[n]+m>=t`, `@n` | 上方無限ロール | groups whose total + m meets the target; without a target, the largest group and the total |
+//! | `D66`, `D66A`/`D66S`, `D66D`, `D66N` | D66 | tens and ones of two d6 |
+//!
+//! BCDice's own rules are kept where they surprise: division by zero gives
+//! 1; unsuffixed division floors (the common bot's setting); `R` rounds
+//! half away from zero; the modifier of `xU` after a `-` is negated as a
+//! whole (`3U6[6]-2+1` adds −3); `xR` without a success condition counts 0
+//! successes; `xD66` reads its two dice unsorted.
+//!
+//! Where BCDice only prints faces, hantei reports a number: `xB` without a
+//! comparison reports the sum of the faces.
+//!
+//! **Tiers for house rules** (`--tier NAME:COND`, repeatable): the first
+//! condition that holds names the outcome, in the order given; a last
+//! `--tier NAME` without a condition takes the rest (without one, the rest
+//! is `other` (その他)). A condition compares the result (`>=10`) or the
+//! natural dice (`natural>=19`: the kept dice of 加算ダイス before any
+//! arithmetic). `p_success` is the probability of the success tiers:
+//! `--success-tiers` names them; by default every tier but the last listed
+//! catch-all (and `other`). Without tiers, `p_success` is the comparison's
+//! (成功), or for counting commands P(at least one success).
+//!
+//! **Contests** (`--vs EXPR`): both commands' results are compared, higher
+//! wins (`--lower-wins` for roll-under), with the tie rules of the other
+//! systems; `p_success` is then `p_win` after the tie rule.
+
+pub mod ast;
+pub mod law;
+pub mod parse;
+pub mod roll;
+
+use std::collections::HashMap;
+
+pub use ast::{Body, Cmp, Command, Condition};
+pub use parse::parse;
+
+use crate::contest::{compare, TieRule};
+use crate::error::{Error, Result};
+use crate::pmf::Pmf;
+use crate::report::{Field, OutcomeRow, Report};
+use crate::weight::Weight;
+
+/// System id.
+pub const ID: &str = "dice";
+/// Japanese name of the check.
+pub const JA: &str = "ダイス表記 (BCDice コマンド)";
+/// Default bound on the probability cut from exploding dice.
+pub const DEFAULT_TAIL_EPS: f64 = 1e-15;
+/// Most tiers.
+pub const MAX_TIERS: usize = 20;
+
+/// Who takes a tied contest.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum TieBreak {
+    /// Ties stand: reported as `p_tie`, no one wins (default).
+    #[default]
+    Tie,
+    /// The first (active) side takes a tie.
+    Attacker,
+    /// The opposing side takes a tie.
+    Defender,
+    /// Both roll again until the results differ.
+    Reroll,
+}
+
+impl TieBreak {
+    /// Stable key.
+    pub fn key(self) -> &'static str {
+        match self {
+            TieBreak::Tie => "tie",
+            TieBreak::Attacker => "attacker",
+            TieBreak::Defender => "defender",
+            TieBreak::Reroll => "reroll",
+        }
+    }
+
+    fn rule(self) -> TieRule {
+        match self {
+            TieBreak::Tie => TieRule::Separate,
+            TieBreak::Attacker => TieRule::First,
+            TieBreak::Defender => TieRule::Second,
+            TieBreak::Reroll => TieRule::Reroll,
+        }
+    }
+}
+
+/// A tier's condition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TierCond {
+    /// On the natural dice rather than the result.
+    pub natural: bool,
+    /// The comparison.
+    pub cond: Condition,
+}
+
+/// A named outcome tier of a house rule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TierSpec {
+    /// Its name (any language).
+    pub name: String,
+    /// `None`: takes the rest.
+    pub cond: Option<TierCond>,
+}
+
+impl std::fmt::Display for TierSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.cond {
+            None => write!(f, "{}", self.name),
+            Some(c) if c.natural => write!(f, "{}:natural{}", self.name, c.cond),
+            Some(c) => write!(f, "{}:{}", self.name, c.cond),
+        }
+    }
+}
+
+/// Read `NAME:COND` or `NAME`.
+pub fn parse_tier(text: &str) -> Result<TierSpec> {
+    let bad = |why: &str| {
+        Error::param(
+            "--tier",
+            text,
+            format!("{why}; write NAME:COND (e.g. \"strong hit:>=10\", \"critical:natural>=19\", 決定的成功:<=6) or a last NAME alone for the rest"),
+        )
+    };
+    let (name, cond) = match text.rsplit_once(':') {
+        Some((n, c)) if !c.trim().is_empty() && c.trim().starts_with(|ch: char| "<>=!nN＜＞＝".contains(ch)) => (n, Some(c)),
+        Some((n, c)) if c.trim().is_empty() => (n, None),
+        _ => (text, None),
+    };
+    let name = name.trim();
+    if name.is_empty() {
+        return Err(bad("a tier needs a name"));
+    }
+    if name.chars().any(char::is_control) {
+        return Err(bad("a tier name cannot hold control characters"));
+    }
+    let cond = match cond {
+        None => None,
+        Some(c) => {
+            let c = parse::normalize_width(c.trim());
+            let (natural, rest) = match c.to_ascii_lowercase().strip_prefix("natural") {
+                Some(_) => (true, c["natural".len()..].to_string()),
+                None => (false, c.clone()),
+            };
+            let split = rest
+                .find(|ch: char| !"<>=!".contains(ch))
+                .ok_or_else(|| bad("the condition has no number"))?;
+            let cmp = Cmp::from_text(&rest[..split])
+                .ok_or_else(|| bad("the condition needs a comparison (>= > <= < = == != <>)"))?;
+            let value: i64 = rest[split..]
+                .parse()
+                .map_err(|_| bad("the condition compares with a whole number"))?;
+            Some(TierCond {
+                natural,
+                cond: Condition { cmp, value },
+            })
+        }
+    };
+    Ok(TierSpec {
+        name: name.to_string(),
+        cond,
+    })
+}
+
+/// A dice check: a command, its tiers, and an optional opposing command.
+#[derive(Clone, Debug)]
+pub struct Check {
+    /// The command.
+    pub command: Command,
+    /// House-rule tiers, best first as given.
+    pub tiers: Vec<TierSpec>,
+    /// Tiers that count as success (`None`: all but the last catch-all).
+    pub success_tiers: Option<Vec<String>>,
+    /// The opposing command of a contest.
+    pub vs: Option<Command>,
+    /// Who takes a tied contest.
+    pub tie: TieBreak,
+    /// In a contest, the lower result wins.
+    pub lower_wins: bool,
+    /// Bound on the mass cut from exploding dice.
+    pub tail_eps: f64,
+}
+
+impl Check {
+    /// A check of `expr` with no tiers.
+    pub fn new(expr: &str) -> Result<Check> {
+        Ok(Check {
+            command: parse(expr)?,
+            tiers: Vec::new(),
+            success_tiers: None,
+            vs: None,
+            tie: TieBreak::default(),
+            lower_wins: false,
+            tail_eps: DEFAULT_TAIL_EPS,
+        })
+    }
+
+    /// Validate tiers and options.
+    pub fn validate(&self) -> Result<()> {
+        if !(self.tail_eps > 0.0 && self.tail_eps < 1e-3) {
+            return Err(Error::param(
+                "--tail-eps",
+                self.tail_eps,
+                "allowed above 0 and below 0.001",
+            ));
+        }
+        if self.tiers.len() > MAX_TIERS {
+            return Err(Error::param(
+                "--tier",
+                self.tiers.len(),
+                format!("at most {MAX_TIERS} tiers"),
+            ));
+        }
+        for (i, t) in self.tiers.iter().enumerate() {
+            if t.cond.is_none() && i + 1 != self.tiers.len() {
+                return Err(Error::param(
+                    "--tier",
+                    &t.name,
+                    "a tier without a condition takes the rest, so it must be the last",
+                ));
+            }
+            if self.tiers[..i].iter().any(|u| u.name == t.name) || t.name == OTHER && t.cond.is_some() {
+                return Err(Error::param("--tier", &t.name, "tier names must differ"));
+            }
+            if t.cond.is_some_and(|c| c.natural) && !matches!(self.command.body, Body::Add(_)) {
+                return Err(Error::param(
+                    "--tier",
+                    t.to_string(),
+                    "natural conditions apply to 加算ダイス (xDy) commands: xB, xR, xU and D66 have no natural total",
+                ));
+            }
+        }
+        if let Some(names) = &self.success_tiers {
+            if self.tiers.is_empty() {
+                return Err(Error::Conflict(
+                    "--success-tiers names tiers: give them with --tier NAME:COND".into(),
+                ));
+            }
+            for n in names {
+                if !self.tier_names().iter().any(|t| t == n) {
+                    return Err(Error::param(
+                        "--success-tiers",
+                        n,
+                        format!("allowed: the tier names ({})", self.tier_names().join(", ")),
+                    ));
+                }
+            }
+        }
+        if self.vs.is_none() && self.lower_wins {
+            return Err(Error::Conflict(
+                "--lower-wins applies only to a contest: give the opposing roll with --vs EXPR"
+                    .into(),
+            ));
+        }
+        Ok(())
+    }
+
+    fn has_catch_all(&self) -> bool {
+        self.tiers.last().is_some_and(|t| t.cond.is_none())
+    }
+
+    /// Tier names best first, with the implicit `other` when no catch-all
+    /// is given.
+    pub fn tier_names(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.tiers.iter().map(|t| t.name.clone()).collect();
+        if !self.tiers.is_empty() && !self.has_catch_all() {
+            v.push(OTHER.to_string());
+        }
+        v
+    }
+
+    fn is_success_tier(&self, name: &str) -> bool {
+        match &self.success_tiers {
+            Some(names) => names.iter().any(|n| n == name),
+            None => {
+                let names = self.tier_names();
+                names.last().map(String::as_str) != Some(name)
+            }
+        }
+    }
+
+    /// The tier (index into [`Check::tier_names`]) of a result and its
+    /// natural dice.
+    pub fn tier_of(&self, value: i64, natural: i64) -> usize {
+        for (i, t) in self.tiers.iter().enumerate() {
+            match t.cond {
+                None => return i,
+                Some(c) => {
+                    let x = if c.natural { natural } else { value };
+                    if c.cond.holds(x) {
+                        return i;
+                    }
+                }
+            }
+        }
+        self.tiers.len()
+    }
+}
+
+/// The implicit last tier.
+pub const OTHER: &str = "other";
+
+/// P(at least one) for counting commands; the comparison for 加算ダイス.
+fn success_of<W: Weight>(cmd: &Command, law: &Pmf<W>) -> Option<W> {
+    match &cmd.body {
+        Body::Add(a) => a.target.map(|(cmp, t)| law.prob(|x| cmp.holds(x, t))),
+        Body::Barabara(b) => b.target.map(|_| law.prob(|x| x >= 1)),
+        Body::Reroll(r) => r.target.map(|_| law.prob(|x| x >= 1)),
+        Body::Upper(u) => u.target.map(|_| law.prob(|x| x >= 1)),
+        Body::D66(_) => None,
+    }
+}
+
+fn mean_var<W: Weight>(p: &Pmf<W>) -> (W, W) {
+    let total = p.total();
+    let mut m = W::zero();
+    for (x, w) in p.iter() {
+        m += W::int(x) * w;
+    }
+    let mean = m / &total;
+    let mut v = W::zero();
+    for (x, w) in p.iter() {
+        let d = W::int(x) - &mean;
+        v += d.clone() * &d * w;
+    }
+    (mean, v / &total)
+}
+
+fn distribution<W: Weight>(p: &Pmf<W>) -> Field<W> {
+    Field::Object(
+        p.iter()
+            .filter(|(_, w)| !w.is_zero())
+            .map(|(x, w)| (x.to_string(), Field::Prob(w.clone())))
+            .collect(),
+    )
+}
+
+/// The report of a dice check.
+pub fn report<W: Weight>(check: &Check) -> Result<Report<W>> {
+    check.validate()?;
+    let law = law::law::<W>(&check.command, check.tail_eps)?;
+    let cmp_p = success_of(&check.command, &law.value);
+    let mut tier_p: Vec<W> = Vec::new();
+    if !check.tiers.is_empty() {
+        let names = check.tier_names();
+        tier_p = vec![W::zero(); names.len()];
+        let needs_natural = check.tiers.iter().any(|t| t.cond.is_some_and(|c| c.natural));
+        match (&check.command.body, needs_natural) {
+            (Body::Add(a), true) => {
+                let joint: HashMap<(i64, i64), W> = law::joint(&a.expr)?;
+                for ((v, nat), p) in joint {
+                    tier_p[check.tier_of(v, nat)] += p;
+                }
+            }
+            _ => {
+                for (v, p) in law.value.iter() {
+                    if !p.is_zero() {
+                        tier_p[check.tier_of(v, v)] += p;
+                    }
+                }
+            }
+        }
+    }
+
+    let mut report: Report<W>;
+    let mut fields: Vec<(String, Field<W>)> = Vec::new();
+    if let Some(vs_cmd) = &check.vs {
+        let vs_law = law::law::<W>(vs_cmd, check.tail_eps)?;
+        let c = if check.lower_wins {
+            compare(&vs_law.value, &law.value)
+        } else {
+            compare(&law.value, &vs_law.value)
+        };
+        let after = c.with_tie_rule(check.tie.rule());
+        report = Report::bare(ID, JA, after.win.clone());
+        fields.push(("p_win".into(), Field::Prob(after.win)));
+        fields.push(("p_tie".into(), Field::Prob(after.tie)));
+        fields.push(("p_loss".into(), Field::Prob(after.loss)));
+        fields.push(("p_win_roll".into(), Field::Prob(c.win.clone())));
+        fields.push(("p_tie_roll".into(), Field::Prob(c.tie.clone())));
+        fields.push(("p_loss_roll".into(), Field::Prob(c.loss.clone())));
+        if check.tie == TieBreak::Reroll {
+            if let Some(e) = c.expected_rolls() {
+                fields.push(("expected_rolls".into(), Field::Value(e)));
+            }
+        }
+        fields.push(("vs_distribution".into(), distribution(&vs_law.value)));
+        let (m, v) = mean_var(&vs_law.value);
+        fields.push(("vs_mean".into(), Field::Value(m)));
+        fields.push(sd_field("vs_sd", &v));
+        if vs_law.explodes {
+            fields.push(("vs_tail_mass".into(), Field::Prob(vs_law.tail.clone())));
+        }
+        if let Some(p) = cmp_p.clone() {
+            fields.push(("p_target".into(), Field::Prob(p)));
+        }
+    } else if !check.tiers.is_empty() {
+        let names = check.tier_names();
+        let success: W = names
+            .iter()
+            .zip(&tier_p)
+            .filter(|(n, _)| check.is_success_tier(n))
+            .fold(W::zero(), |acc, (_, p)| acc + p);
+        report = Report::bare(ID, JA, success);
+        if let Some(p) = cmp_p.clone() {
+            fields.push(("p_target".into(), Field::Prob(p)));
+        }
+    } else {
+        report = match cmp_p.clone() {
+            Some(p) => Report::bare(ID, JA, p),
+            None => Report::bare(ID, JA, W::zero()).without_success(),
+        };
+        if let (Body::Add(_), Some(p)) = (&check.command.body, cmp_p) {
+            // BCDice's two words, worst first like every system's outcomes.
+            report.outcomes = vec![
+                OutcomeRow::new("failure", "failure", "失敗", W::one() - &p - &law.tail),
+                OutcomeRow::new("success", "success", "成功", p),
+            ];
+        }
+    }
+    if !check.tiers.is_empty() {
+        let names = check.tier_names();
+        report.outcomes = names
+            .iter()
+            .zip(tier_p)
+            .rev()
+            .map(|(n, p)| OutcomeRow::new(n.clone(), n.clone(), n.clone(), p))
+            .collect();
+    }
+
+    // Params: the request's own fields, so the block reads back as the
+    // same request.
+    report = report.param("expr", check.command.to_string());
+    if !check.tiers.is_empty() {
+        report = report.param(
+            "tier",
+            serde_json::Value::from(
+                check.tiers.iter().map(|t| t.to_string()).collect::<Vec<_>>(),
+            ),
+        );
+    }
+    if let Some(s) = &check.success_tiers {
+        report = report.param("success_tiers", serde_json::Value::from(s.clone()));
+    }
+    if let Some(vs) = &check.vs {
+        report = report
+            .param("vs", vs.to_string())
+            .param("tie_rule", check.tie.key())
+            .param("lower_wins", check.lower_wins);
+    }
+    if law.explodes || check.vs.as_ref().is_some_and(explodes) {
+        report = report.param("tail_eps", check.tail_eps);
+    }
+
+    report = report.field("distribution", distribution(&law.value));
+    let (m, v) = mean_var(&law.value);
+    report = report.field("mean", Field::Value(m));
+    let (name, sd) = sd_field("sd", &v);
+    report = report.field("variance", Field::Value(v)).field(&name, sd);
+    if let Some(total) = &law.total {
+        report = report.field("total_distribution", distribution(total));
+        let (m, v) = mean_var(total);
+        report = report.field("total_mean", Field::Value(m));
+        let (name, sd) = sd_field("total_sd", &v);
+        report = report.field(&name, sd);
+    }
+    if law.explodes {
+        report = report.prob("tail_mass", law.tail.clone());
+        if law.tail.to_f64() > 0.0 {
+            report = report.note(format!(
+                "exploding dice are cut where less than {:e} of the probability is left: {} is not shown (tail_mass); every other probability is that of the cut law",
+                check.tail_eps,
+                crate::export::percent(law.tail.to_f64())
+            ));
+        }
+    }
+    for (k, f) in fields {
+        report = report.field(&k, f);
+    }
+    if check.command.secret {
+        report = report.note("S (secret roll) hides the result at the table; the odds are the same");
+    }
+    if let Body::Reroll(r) = &check.command.body {
+        if r.target.is_none() {
+            report = report.note("no success condition: BCDice counts 0 successes (give one, e.g. 2R6[6]>=5)");
+        }
+    }
+    if let Body::Barabara(b) = &check.command.body {
+        if b.target.is_none() {
+            report = report.note("no comparison: BCDice lists the faces; the result here is their sum");
+        }
+    }
+    Ok(report)
+}
+
+fn explodes(c: &Command) -> bool {
+    matches!(c.body, Body::Reroll(_) | Body::Upper(_))
+}
+
+/// The standard deviation: exact fractions cannot hold a square root, so
+/// `--exact` prints it as a decimal text.
+fn sd_field<W: Weight>(name: &str, variance: &W) -> (String, Field<W>) {
+    let sd = variance.to_f64().max(0.0).sqrt();
+    if W::EXACT {
+        (name.to_string(), Field::Text(format!("{sd}")))
+    } else {
+        (name.to_string(), Field::Value(W::from_f64(sd)))
+    }
+}
