@@ -79,7 +79,12 @@ impl Params {
             .map(|t| dice::parse_tier(t))
             .collect::<crate::Result<_>>()?;
         if !self.success_tiers.is_empty() {
-            check.success_tiers = Some(self.success_tiers.iter().map(|s| s.trim().to_string()).collect());
+            check.success_tiers = Some(
+                self.success_tiers
+                    .iter()
+                    .map(|s| s.trim().to_string())
+                    .collect(),
+            );
         }
         if let Some(vs) = &self.vs {
             check.vs = Some(dice::parse(vs)?);

@@ -196,17 +196,23 @@ pub fn term<W: Weight>(t: &DiceTerm) -> Result<Pmf<W>> {
 
 fn combine<W: Weight>(op: Op, a: &Pmf<W>, b: &Pmf<W>) -> Result<Pmf<W>> {
     let (la, lb) = (a.weights().len() as i64, b.weights().len() as i64);
-    let overflow = || Error::Conflict(format!(
-        "dice: a result is out of range (the values must stay within ±{})",
-        i64::MAX / 4
-    ));
+    let overflow = || {
+        Error::Conflict(format!(
+            "dice: a result is out of range (the values must stay within ±{})",
+            i64::MAX / 4
+        ))
+    };
     match op {
         Op::Add | Op::Sub => {
             if la == 1 && a.weights()[0] == W::one() {
                 let x = a.min();
                 return map_checked(b, |y| op.apply(x, y)).ok_or_else(overflow);
             }
-            let b2 = if op == Op::Sub { b.map(|y| -y) } else { b.clone() };
+            let b2 = if op == Op::Sub {
+                b.map(|y| -y)
+            } else {
+                b.clone()
+            };
             if lb == 1 {
                 let y = b2.min();
                 return map_checked(a, |x| x.checked_add(y)).ok_or_else(overflow);
@@ -293,9 +299,9 @@ pub fn joint<W: Weight>(n: &Node) -> Result<HashMap<(i64, i64), W>> {
             let mut out: HashMap<(i64, i64), W> = HashMap::new();
             for ((x, nx), p) in &ja {
                 for ((y, ny), q) in &jb {
-                    let v = op.apply(*x, *y).ok_or_else(|| {
-                        Error::Conflict("dice: a result is out of range".into())
-                    })?;
+                    let v = op
+                        .apply(*x, *y)
+                        .ok_or_else(|| Error::Conflict("dice: a result is out of range".into()))?;
                     *out.entry((v, nx + ny)).or_insert_with(W::zero) += p.clone() * q;
                 }
             }

@@ -133,7 +133,12 @@ pub fn parse_tier(text: &str) -> Result<TierSpec> {
         )
     };
     let (name, cond) = match text.rsplit_once(':') {
-        Some((n, c)) if !c.trim().is_empty() && c.trim().starts_with(|ch: char| "<>=!nN＜＞＝".contains(ch)) => (n, Some(c)),
+        Some((n, c))
+            if !c.trim().is_empty()
+                && c.trim().starts_with(|ch: char| "<>=!nN＜＞＝".contains(ch)) =>
+        {
+            (n, Some(c))
+        }
         Some((n, c)) if c.trim().is_empty() => (n, None),
         _ => (text, None),
     };
@@ -229,7 +234,9 @@ impl Check {
                     "a tier without a condition takes the rest, so it must be the last",
                 ));
             }
-            if self.tiers[..i].iter().any(|u| u.name == t.name) || t.name == OTHER && t.cond.is_some() {
+            if self.tiers[..i].iter().any(|u| u.name == t.name)
+                || t.name == OTHER && t.cond.is_some()
+            {
                 return Err(Error::param("--tier", &t.name, "tier names must differ"));
             }
             if t.cond.is_some_and(|c| c.natural) && !matches!(self.command.body, Body::Add(_)) {
@@ -354,7 +361,10 @@ pub fn report<W: Weight>(check: &Check) -> Result<Report<W>> {
     if !check.tiers.is_empty() {
         let names = check.tier_names();
         tier_p = vec![W::zero(); names.len()];
-        let needs_natural = check.tiers.iter().any(|t| t.cond.is_some_and(|c| c.natural));
+        let needs_natural = check
+            .tiers
+            .iter()
+            .any(|t| t.cond.is_some_and(|c| c.natural));
         match (&check.command.body, needs_natural) {
             (Body::Add(a), true) => {
                 let joint: HashMap<(i64, i64), W> = law::joint(&a.expr)?;
@@ -445,7 +455,11 @@ pub fn report<W: Weight>(check: &Check) -> Result<Report<W>> {
         report = report.param(
             "tier",
             serde_json::Value::from(
-                check.tiers.iter().map(|t| t.to_string()).collect::<Vec<_>>(),
+                check
+                    .tiers
+                    .iter()
+                    .map(|t| t.to_string())
+                    .collect::<Vec<_>>(),
             ),
         );
     }
@@ -488,16 +502,19 @@ pub fn report<W: Weight>(check: &Check) -> Result<Report<W>> {
         report = report.field(&k, f);
     }
     if check.command.secret {
-        report = report.note("S (secret roll) hides the result at the table; the odds are the same");
+        report =
+            report.note("S (secret roll) hides the result at the table; the odds are the same");
     }
     if let Body::Reroll(r) = &check.command.body {
         if r.target.is_none() {
-            report = report.note("no success condition: BCDice counts 0 successes (give one, e.g. 2R6[6]>=5)");
+            report = report
+                .note("no success condition: BCDice counts 0 successes (give one, e.g. 2R6[6]>=5)");
         }
     }
     if let Body::Barabara(b) = &check.command.body {
         if b.target.is_none() {
-            report = report.note("no comparison: BCDice lists the faces; the result here is their sum");
+            report =
+                report.note("no comparison: BCDice lists the faces; the result here is their sum");
         }
     }
     Ok(report)

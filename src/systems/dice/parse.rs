@@ -167,7 +167,11 @@ pub fn parse(input: &str) -> Result<Command> {
     let trimmed = input.trim();
     let src = normalize_width(trimmed);
     if src.is_empty() {
-        return Err(notation_error(&src, 0, "an empty expression: give one like 2D6+1>=7"));
+        return Err(notation_error(
+            &src,
+            0,
+            "an empty expression: give one like 2D6+1>=7",
+        ));
     }
     if src.chars().count() > MAX_LEN {
         return Err(notation_error(
@@ -239,7 +243,9 @@ impl<'a> Parser<'a> {
             if let (Tok::Letter('D'), Tok::Num(66)) = (&toks[0].tok, &toks[1].tok) {
                 let rest = &toks[2..];
                 let sort_letter = matches!(rest[0].tok, Tok::Letter('A' | 'S' | 'D' | 'N'));
-                if rest[0].tok == Tok::End || (sort_letter && rest.get(1).map(|t| &t.tok) == Some(&Tok::End)) {
+                if rest[0].tok == Tok::End
+                    || (sort_letter && rest.get(1).map(|t| &t.tok) == Some(&Tok::End))
+                {
                     return Kind::D66;
                 }
             }
@@ -247,7 +253,10 @@ impl<'a> Parser<'a> {
         for (k, t) in toks.iter().enumerate() {
             if let Tok::Letter(c @ ('B' | 'R' | 'U')) = t.tok {
                 let before = k > 0 && matches!(toks[k - 1].tok, Tok::Num(_) | Tok::RParen);
-                let after = matches!(toks.get(k + 1).map(|t| &t.tok), Some(Tok::Num(_) | Tok::LParen));
+                let after = matches!(
+                    toks.get(k + 1).map(|t| &t.tok),
+                    Some(Tok::Num(_) | Tok::LParen)
+                );
                 // `/2R` and `/2U` are rounding suffixes: nothing follows them.
                 if before && after {
                     return match c {
@@ -323,7 +332,10 @@ impl<'a> Parser<'a> {
     fn constant(&self, node: &Node, at: usize) -> Result<i64> {
         match node.eval_const() {
             Some(v) if v.abs() <= MAX_CONST => Ok(v),
-            _ => self.err_at(at, format!("the value is too large (at most {MAX_CONST} in magnitude)")),
+            _ => self.err_at(
+                at,
+                format!("the value is too large (at most {MAX_CONST} in magnitude)"),
+            ),
         }
     }
 
@@ -416,7 +428,10 @@ impl<'a> Parser<'a> {
             Tok::Num(_) | Tok::LParen => {
                 let t = self.term(true)?;
                 if t.has_dice() {
-                    return self.err_at(sides_pos, "the sides cannot roll dice (BCDice: (1D6)D6 is not a command)");
+                    return self.err_at(
+                        sides_pos,
+                        "the sides cannot roll dice (BCDice: (1D6)D6 is not a command)",
+                    );
                 }
                 let s = self.constant(&t, sides_pos)?;
                 if times.is_none() && matches!(t, Node::Num(66)) {
@@ -434,7 +449,10 @@ impl<'a> Parser<'a> {
         } else if (1..=MAX_SIDES).contains(&sides) {
             Sides::N(sides)
         } else {
-            return self.err_at(sides_pos, format!("{sides} sides: a die has 1..={MAX_SIDES} sides"));
+            return self.err_at(
+                sides_pos,
+                format!("{sides} sides: a die has 1..={MAX_SIDES} sides"),
+            );
         };
         let filter = self.filter()?;
         if let Some((_, n)) = filter {
@@ -442,7 +460,10 @@ impl<'a> Parser<'a> {
                 return self.err_at(start, format!("{count} dice with keep/drop: at most {MAX_FILTER_DICE} dice in a KH/KL/DH/DL term"));
             }
             if n < 0 {
-                return self.err_at(start, format!("keep/drop {n} dice: the number must be 0 or more"));
+                return self.err_at(
+                    start,
+                    format!("keep/drop {n} dice: the number must be 0 or more"),
+                );
             }
         }
         Ok(Node::Dice(DiceTerm {
@@ -454,7 +475,10 @@ impl<'a> Parser<'a> {
 
     fn count(&self, t: &Node, at: usize) -> Result<i64> {
         if t.has_dice() {
-            return self.err_at(at, "the number of dice cannot roll dice (BCDice: (1D6)D6 is not a command)");
+            return self.err_at(
+                at,
+                "the number of dice cannot roll dice (BCDice: (1D6)D6 is not a command)",
+            );
         }
         let n = self.constant(t, at)?;
         if !(0..=MAX_DICE).contains(&n) {
@@ -465,7 +489,10 @@ impl<'a> Parser<'a> {
 
     fn filter(&mut self) -> Result<Option<(Filter, i64)>> {
         let two = |a, b| (Tok::Letter(a), Tok::Letter(b));
-        let next = (self.peek().clone(), self.peek_at(1).cloned().unwrap_or(Tok::End));
+        let next = (
+            self.peek().clone(),
+            self.peek_at(1).cloned().unwrap_or(Tok::End),
+        );
         let filter = if next == two('K', 'H') {
             Filter::KeepHighest
         } else if next == two('K', 'L') {
@@ -537,7 +564,10 @@ impl<'a> Parser<'a> {
             let s = self.term(false)?;
             let sides = self.constant(&s, sides_at)?;
             if !(1..=MAX_SIDES).contains(&sides) {
-                return self.err_at(sides_at, format!("{sides} sides: a die has 1..={MAX_SIDES} sides"));
+                return self.err_at(
+                    sides_at,
+                    format!("{sides} sides: a die has 1..={MAX_SIDES} sides"),
+                );
             }
             groups.push(Group { count, sides });
             // Another group follows `+` when a term and the letter come next.

@@ -143,7 +143,8 @@ impl Command {
             }
             Body::Reroll(r) => {
                 // BCDice's queue: each group in order, rerolls at the back.
-                let mut queue: std::collections::VecDeque<Group> = r.groups.iter().copied().collect();
+                let mut queue: std::collections::VecDeque<Group> =
+                    r.groups.iter().copied().collect();
                 let mut all = Vec::new();
                 let mut successes = 0;
                 while let Some(g) = queue.pop_front() {
@@ -199,7 +200,10 @@ impl Command {
                         None,
                     ),
                     None => (
-                        sums.iter().map(|s| s + u.modifier).max().unwrap_or(u.modifier),
+                        sums.iter()
+                            .map(|s| s + u.modifier)
+                            .max()
+                            .unwrap_or(u.modifier),
                         Some(sums.iter().sum::<i64>() + u.modifier),
                     ),
                 };

@@ -1,0 +1,330 @@
+//! `dice`: every exact law against brute-force enumeration of the plain
+//! rule (every face of every die), known values, tiers and contests.
+
+use std::collections::BTreeMap;
+
+use hantei::systems::dice::{self, law, roll::Faces, Check};
+use hantei::{Exact, Weight};
+
+/// Walks every sequence of faces the plain rule asks for, depth first; a
+/// path asking for more than `max_dice` dice is cut (its mass reported).
+struct Walk {
+    forced: Vec<i64>,
+    asked: Vec<i64>,
+    max_dice: usize,
+    /// The face a cut path rolls from then on: one that ends every chain,
+    /// so the rest of a discarded path is quick.
+    stop: i64,
+    cut: bool,
+}
+
+impl Faces for Walk {
+    fn die(&mut self, sides: i64) -> i64 {
+        let k = self.asked.len();
+        self.asked.push(sides);
+        if k >= self.max_dice {
+            self.cut = true;
+            // The path is discarded: end its chains quickly.
+            return self.stop.min(sides);
+        }
+        self.forced.get(k).copied().unwrap_or(1)
+    }
+}
+
+/// Enumerated law of (value, natural) and the mass of cut paths.
+///
+/// A path's probability is 1 / (product of the sides it rolled); paths are
+/// counted per product in integers and turned into fractions once at the end
+/// (big-fraction sums per path would make the walk a hundred times slower).
+fn enumerate(expr: &str, max_dice: usize) -> (BTreeMap<(i64, i64), Exact>, Exact) {
+    enumerate_with_stop(expr, max_dice, 1)
+}
+
+fn enumerate_with_stop(
+    expr: &str,
+    max_dice: usize,
+    stop: i64,
+) -> (BTreeMap<(i64, i64), Exact>, Exact) {
+    let cmd = dice::parse(expr).unwrap();
+    let mut counts: BTreeMap<Option<(i64, i64)>, BTreeMap<u128, u64>> = BTreeMap::new();
+    let mut forced: Vec<i64> = Vec::new();
+    let mut w = Walk {
+        forced: Vec::new(),
+        asked: Vec::new(),
+        max_dice,
+        stop,
+        cut: false,
+    };
+    loop {
+        w.forced.clone_from(&forced);
+        w.asked.clear();
+        w.cut = false;
+        let r = cmd.roll(&mut w);
+        let used = w.asked.len().min(max_dice);
+        let den: u128 = w.asked[..used].iter().map(|&s| s as u128).product();
+        let key = (!w.cut).then_some((r.value, r.natural));
+        *counts.entry(key).or_default().entry(den).or_insert(0) += 1;
+        // Next path: the odometer over the faces actually asked for.
+        let mut path: Vec<i64> = (0..used)
+            .map(|k| forced.get(k).copied().unwrap_or(1))
+            .collect();
+        loop {
+            let n = path.len();
+            if n == 0 {
+                let mut out = BTreeMap::new();
+                let mut cut = Exact::zero();
+                for (key, by_den) in counts {
+                    let p = by_den.into_iter().fold(Exact::zero(), |acc, (den, c)| {
+                        acc + Exact::new((c as i64).into(), (den as i128).into())
+                    });
+                    match key {
+                        Some(k) => {
+                            out.insert(k, p);
+                        }
+                        None => cut = p,
+                    }
+                }
+                return (out, cut);
+            }
+            if path[n - 1] < w.asked[n - 1] {
+                path[n - 1] += 1;
+                break;
+            }
+            path.pop();
+        }
+        forced = path;
+    }
+}
+
+fn value_law(map: &BTreeMap<(i64, i64), Exact>) -> BTreeMap<i64, Exact> {
+    let mut v = BTreeMap::new();
+    for ((x, _), p) in map {
+        *v.entry(*x).or_insert_with(Exact::zero) += p.clone();
+    }
+    v
+}
+
+fn exact_law(expr: &str) -> (BTreeMap<i64, Exact>, Exact) {
+    let cmd = dice::parse(expr).unwrap();
+    let l = law::law::<Exact>(&cmd, 1e-12).unwrap();
+    let m = l
+        .value
+        .iter()
+        .filter(|(_, p)| !p.is_zero())
+        .map(|(x, p)| (x, p.clone()))
+        .collect();
+    (m, l.tail)
+}
+
+#[test]
+fn finite_commands_equal_enumeration_exactly() {
+    for expr in [
+        "2D6",
+        "1D6+1",
+        "2D4-1D6",
+        "-1D6+3",
+        "1D4*1D3",
+        "1D6/2",
+        "1D6/2U",
+        "1D6/2R",
+        "1D6/-3",
+        "1D6/-3U",
+        "1D6/-3R",
+        "1D6/0",
+        "1D6/1D3",
+        "2D6*3-1D6+1",
+        "(1D4+1)*2",
+        "3D4KH2",
+        "3D4KL2",
+        "4D3DH1",
+        "4D3DL1",
+        "3D5MAX",
+        "3D5MIN",
+        "3D4KH0",
+        "3D4KH5",
+        "2D4KH1+1D6",
+        "1D66",
+        "2D3+1D66",
+        "2D6>=7",
+        "2D6<>7",
+        "-2D6<-7",
+        "3B6",
+        "3B6>=4",
+        "2B4+2B6<3",
+        "2B6=3",
+        "2B6!=3",
+        "D66",
+        "D66A",
+        "D66D",
+        "D66N",
+        "S2D6>=7",
+        "(2+1)D(2*2)KH(1+1)",
+        "2D20KH1+5>=15",
+        "3D6DL1+1D4*2",
+    ] {
+        let (enumerated, cut) = enumerate(expr, 64);
+        assert!(cut.is_zero(), "{expr}: a finite command");
+        let en = value_law(&enumerated);
+        let (law, tail) = exact_law(expr);
+        assert!(tail.is_zero(), "{expr}");
+        assert_eq!(law, en, "{expr}: exact law vs enumeration");
+    }
+}
+
+#[test]
+fn exploding_commands_agree_with_enumeration_within_the_cut() {
+    // (command, depth, a face that ends every chain). Depths keep each walk
+    // to about a hundred thousand paths (it is exponential in the depth);
+    // the mass of the cut paths widens the bound.
+    for (expr, depth, stop) in [
+        ("1R6[6]>=5", 10, 1),
+        ("2R6>=5", 7, 1),
+        ("1R6[<=2]>=4", 10, 6),
+        ("1R4+1R6[>4]>=4", 7, 1),
+        ("1R4+1R6[<>4]>=4", 7, 4),
+        ("1R6>=6@>=6", 10, 1),
+        ("1U6[6]", 12, 1),
+        ("2U4[4]>=6", 9, 1),
+        ("1U4+1U6[4]+2>=6", 7, 1),
+        ("2U4+1U6[4]+1", 7, 1),
+        ("2U6[5]-1<4", 7, 1),
+        ("1R6[6]", 12, 1),
+    ] {
+        let (enumerated, cut) = enumerate_with_stop(expr, depth, stop);
+        let en = value_law(&enumerated);
+        let (law, tail) = exact_law(expr);
+        let bound = (cut.clone() + &tail).to_f64() + 1e-15;
+        let keys: std::collections::BTreeSet<i64> = en.keys().chain(law.keys()).copied().collect();
+        for x in keys {
+            let a = law.get(&x).map(|p| p.to_f64()).unwrap_or(0.0);
+            let b = en.get(&x).map(|p| p.to_f64()).unwrap_or(0.0);
+            assert!(
+                (a - b).abs() <= bound,
+                "{expr}: P({x}) law {a} vs enumeration {b} (cut {bound:e})"
+            );
+        }
+        assert!(
+            tail.to_f64() <= 1e-12 * 1.000001,
+            "{expr}: tail {}",
+            tail.to_f64()
+        );
+        // What the law holds and what it cut add up to one.
+        let total: Exact = law.values().fold(Exact::zero(), |a, p| a + p);
+        assert_eq!(total + tail, Exact::one(), "{expr}");
+    }
+}
+
+#[test]
+fn natural_tiers_equal_enumeration() {
+    let tiers = [
+        "critical:natural>=19",
+        "fumble:natural==1",
+        "hit:>=15",
+        "miss",
+    ];
+    for expr in ["1D20+5", "2D20KH1+3", "1D20+1D4-2", "-1D20+30"] {
+        let mut check = Check::new(expr).unwrap();
+        check.tiers = tiers.iter().map(|t| dice::parse_tier(t).unwrap()).collect();
+        let report = dice::report::<Exact>(&check).unwrap();
+        let (enumerated, _) = enumerate(expr, 64);
+        let mut want = vec![Exact::zero(); 4];
+        for ((v, nat), p) in &enumerated {
+            want[check.tier_of(*v, *nat)] += p.clone();
+        }
+        for (i, name) in ["critical", "fumble", "hit", "miss"].iter().enumerate() {
+            assert_eq!(report.outcome(name), Some(&want[i]), "{expr}: {name}");
+        }
+        // Default success tiers: every tier but the last (the catch-all).
+        let success = want[0].clone() + &want[1] + &want[2];
+        assert_eq!(report.p_success, success, "{expr}");
+    }
+}
+
+#[test]
+fn known_values() {
+    let p = |expr: &str| {
+        dice::report::<Exact>(&Check::new(expr).unwrap())
+            .unwrap()
+            .p_success
+    };
+    // 3D6 ≥ 10: 108/216.
+    assert_eq!(p("3D6>=11"), Exact::ratio(108, 216));
+    // Advantage: 1 − (14/20)² = 51/100.
+    assert_eq!(p("2D20KH1>=15"), Exact::ratio(51, 100));
+    // Disadvantage: (6/20)² = 9/100.
+    assert_eq!(p("2D20KL1>=15"), Exact::ratio(9, 100));
+    // 4D6 drop lowest ≥ 18 (three sixes among four): 21/1296.
+    assert_eq!(p("4D6DL1>=18"), Exact::ratio(21, 1296));
+    // 5B6>=5: P(at least one of five dice shows 5+) = 1 − (2/3)^5.
+    assert_eq!(p("5B6>=5"), Exact::one() - Exact::ratio(32, 243));
+    // 4D6 drop lowest: mean 15869/1296 (≈ 12.2446), a classic value.
+    let r = dice::report::<Exact>(&Check::new("4D6DL1").unwrap()).unwrap();
+    let mean = match r.get("mean") {
+        Some(hantei::report::Field::Value(m)) => m.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(mean, Exact::ratio(15869, 1296));
+    // 1R6[6]>=6: each die is a geometric chain of sixes: P(k successes) =
+    // (1/6)^k (5/6) for a d6 rerolled on 6 that succeeds on 6.
+    let cmd = dice::parse("1R6[6]>=6").unwrap();
+    let l = law::law::<Exact>(&cmd, 1e-12).unwrap();
+    for k in 0..5 {
+        assert_eq!(
+            l.value.p(k),
+            Exact::ratio(5, 6) * Exact::ratio(1, 6).powi(k as u32),
+            "{k}"
+        );
+    }
+}
+
+#[test]
+fn contests_and_tie_rules() {
+    let mut c = Check::new("1D6").unwrap();
+    c.vs = Some(dice::parse("1D6").unwrap());
+    let r = dice::report::<Exact>(&c).unwrap();
+    let get = |r: &hantei::report::Report<Exact>, k: &str| match r.get(k) {
+        Some(hantei::report::Field::Prob(p)) => p.clone(),
+        other => panic!("{k}: {other:?}"),
+    };
+    assert_eq!(get(&r, "p_win"), Exact::ratio(15, 36));
+    assert_eq!(get(&r, "p_tie"), Exact::ratio(6, 36));
+    c.tie = dice::TieBreak::Reroll;
+    let r = dice::report::<Exact>(&c).unwrap();
+    assert_eq!(get(&r, "p_win"), Exact::ratio(1, 2));
+    c.tie = dice::TieBreak::Attacker;
+    c.lower_wins = true;
+    c.command = dice::parse("1D4").unwrap();
+    let r = dice::report::<Exact>(&c).unwrap();
+    // Lower wins, attacker takes ties: P(d4 ≤ d6) = (6+5+4+3)/24 = 18/24.
+    assert_eq!(r.p_success, Exact::ratio(18, 24));
+}
+
+#[test]
+fn bad_tiers_and_options_are_refused() {
+    for (tiers, why) in [
+        (vec!["miss", "hit:>=7"], "must be the last"),
+        (vec!["hit:>=7", "hit:>=5"], "must differ"),
+        (vec![":>=7"], "needs a name"),
+        (vec!["hit:>=x"], "whole number"),
+    ] {
+        let message = match tiers
+            .iter()
+            .map(|t| dice::parse_tier(t))
+            .collect::<Result<Vec<_>, _>>()
+        {
+            Err(e) => e.to_string(),
+            Ok(t) => {
+                let mut c = Check::new("2D6").unwrap();
+                c.tiers = t;
+                dice::report::<f64>(&c).unwrap_err().to_string()
+            }
+        };
+        assert!(message.contains(why), "{tiers:?}: {message}");
+    }
+    let mut c = Check::new("5B6>=4").unwrap();
+    c.tiers = vec![dice::parse_tier("crit:natural>=6").unwrap()];
+    assert!(dice::report::<f64>(&c)
+        .unwrap_err()
+        .to_string()
+        .contains("natural"));
+}
