@@ -146,8 +146,10 @@ pub fn parse(bytes: &[u8], keys: Option<usize>) -> std::result::Result<Table, St
     let keys = match keys {
         Some(k) => k.min(header.len()),
         None => {
-            let is_key =
-                |c: usize| body.iter().any(|r| !r[c].is_empty() && !is_table_number(&r[c]));
+            let is_key = |c: usize| {
+                body.iter()
+                    .any(|r| !r[c].is_empty() && !is_table_number(&r[c]))
+            };
             1 + (1..header.len()).take_while(|&c| is_key(c)).count()
         }
     };
@@ -171,13 +173,18 @@ pub fn parse(bytes: &[u8], keys: Option<usize>) -> std::result::Result<Table, St
             values.push(if cell.is_empty() {
                 None
             } else {
-                Some(cell.parse::<f64>().ok().filter(|v| v.is_finite()).ok_or_else(|| {
-                    format!(
-                        "line {}, column '{}': '{cell}' is not a number",
-                        i + 2,
-                        header[c]
-                    )
-                })?)
+                Some(
+                    cell.parse::<f64>()
+                        .ok()
+                        .filter(|v| v.is_finite())
+                        .ok_or_else(|| {
+                            format!(
+                                "line {}, column '{}': '{cell}' is not a number",
+                                i + 2,
+                                header[c]
+                            )
+                        })?,
+                )
             });
         }
         rows.push((key, values));
@@ -363,10 +370,18 @@ pub fn compare(
         };
         (name, is_probability(&c.header))
     };
-    let old_col: HashMap<&ColumnId, usize> =
-        old.columns.iter().enumerate().map(|(i, c)| (c, i)).collect();
-    let new_col: HashMap<&ColumnId, usize> =
-        new.columns.iter().enumerate().map(|(i, c)| (c, i)).collect();
+    let old_col: HashMap<&ColumnId, usize> = old
+        .columns
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c, i))
+        .collect();
+    let new_col: HashMap<&ColumnId, usize> = new
+        .columns
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c, i))
+        .collect();
 
     let sorted_keys = |t: &Table| {
         let mut k = t.keys.clone();
@@ -393,7 +408,8 @@ pub fn compare(
             && systems.windows(2).all(|w| w[0] == w[1])
     };
     let row_of = |t: &Table, key: &[String]| -> (Vec<(String, String)>, String) {
-        let pairs: Vec<(String, String)> = t.keys.iter().cloned().zip(key.iter().cloned()).collect();
+        let pairs: Vec<(String, String)> =
+            t.keys.iter().cloned().zip(key.iter().cloned()).collect();
         let label = pairs
             .iter()
             .filter(|(k, _)| !(hide_system && k == "system"))
@@ -560,7 +576,11 @@ impl Report {
         format!(
             "{} {}",
             self.tolerance,
-            if self.tolerance == 1.0 { "point" } else { "points" }
+            if self.tolerance == 1.0 {
+                "point"
+            } else {
+                "points"
+            }
         )
     }
 
@@ -575,7 +595,11 @@ impl Report {
                 let mut s = format!("{changed} changed");
                 if let Some(c) = t.largest() {
                     let beyond = t.cells.iter().filter(|c| self.beyond(c)).count();
-                    let _ = write!(s, " (largest {}, {beyond} beyond tolerance)", change_text(c));
+                    let _ = write!(
+                        s,
+                        " (largest {}, {beyond} beyond tolerance)",
+                        change_text(c)
+                    );
                 }
                 let _ = write!(
                     s,
@@ -595,7 +619,11 @@ impl Report {
         let head = format!(
             "{} {}, {moved} moved",
             self.tables.len(),
-            if self.tables.len() == 1 { "table" } else { "tables" }
+            if self.tables.len() == 1 {
+                "table"
+            } else {
+                "tables"
+            }
         );
         let failures = self.failures();
         if failures > 0 {
@@ -638,22 +666,27 @@ impl Report {
         );
         let cells = self.cells();
         if !cells.is_empty() {
-            let mut rows: Vec<[String; 7]> = vec![[
+            let mut rows: Vec<[String; 9]> = vec![[
                 "analysis".into(),
                 "table".into(),
                 "row".into(),
                 "column".into(),
-                "old → new".into(),
+                "old".into(),
+                "→".into(),
+                "new".into(),
                 "change".into(),
                 String::new(),
             ]];
             for (t, c) in &cells {
+                let (old, new) = old_and_new(c);
                 rows.push([
                     t.analysis.clone(),
                     t.table.clone(),
                     c.row_label.clone(),
                     c.column.clone(),
-                    old_new(c),
+                    old,
+                    "→".into(),
+                    new,
                     match c.status {
                         Status::Changed => change_text(c),
                         s => s.as_str().to_string(),
@@ -665,7 +698,10 @@ impl Report {
                     },
                 ]);
             }
-            out.push_str(&align(&rows, &[false, false, false, false, true, true, false]));
+            out.push_str(&align(
+                &rows,
+                &[false, false, false, false, true, false, true, true, false],
+            ));
             out.push('\n');
         }
         let width = self
@@ -676,7 +712,13 @@ impl Report {
             .unwrap_or(0);
         for t in &self.tables {
             let pad = width - t.analysis.width();
-            let _ = writeln!(out, "{}{}  {}", t.analysis, " ".repeat(pad), self.summary(t));
+            let _ = writeln!(
+                out,
+                "{}{}  {}",
+                t.analysis,
+                " ".repeat(pad),
+                self.summary(t)
+            );
             for n in &t.notes {
                 let _ = writeln!(out, "{}  note: {n}", " ".repeat(width));
             }
@@ -701,7 +743,11 @@ impl Report {
                 "### hantei diff: {} of {} {} moved\n",
                 moved.len(),
                 self.tables.len(),
-                if self.tables.len() == 1 { "table" } else { "tables" }
+                if self.tables.len() == 1 {
+                    "table"
+                } else {
+                    "tables"
+                }
             );
         }
         let _ = writeln!(
@@ -775,7 +821,10 @@ impl Report {
         let section = |out: &mut String, summary: String, rows: &[&(&TableDiff, &Cell)]| {
             let open = if rows.len() <= 50 { " open" } else { "" };
             let _ = writeln!(out, "<details{open}><summary>{summary}</summary>\n");
-            let _ = writeln!(out, "| analysis | table | row | column | old → new | change | |");
+            let _ = writeln!(
+                out,
+                "| analysis | table | row | column | old → new | change | |"
+            );
             let _ = writeln!(out, "|---|---|---|---|---:|---:|---|");
             for (t, c) in rows {
                 let _ = writeln!(
@@ -917,7 +966,11 @@ impl Report {
                     v.sort_by(|a, b| magnitude(b).total_cmp(&magnitude(a)));
                     v
                 };
-                let detail = beyond.iter().map(|c| line(c)).collect::<Vec<_>>().join("\n");
+                let detail = beyond
+                    .iter()
+                    .map(|c| line(c))
+                    .collect::<Vec<_>>()
+                    .join("\n");
                 let _ = writeln!(
                     out,
                     "      <failure message=\"{}\">{}</failure>",
@@ -964,11 +1017,18 @@ fn value_text(v: f64, percent: bool, d: usize) -> String {
     }
 }
 
-/// `55.00% → 60.00%` (`–` for no value).
-fn old_new(c: &Cell) -> String {
+/// `55.00%` and `60.00%` (`–` for no value), with the decimals that tell
+/// them apart.
+fn old_and_new(c: &Cell) -> (String, String) {
     let d = decimals(c);
     let show = |v: Option<f64>| v.map_or("–".to_string(), |x| value_text(x, c.percent, d));
-    format!("{} → {}", show(c.old), show(c.new))
+    (show(c.old), show(c.new))
+}
+
+/// `55.00% → 60.00%`.
+fn old_new(c: &Cell) -> String {
+    let (old, new) = old_and_new(c);
+    format!("{old} → {new}")
 }
 
 /// `+5.00 pp` (percentage points) or `+0.250` (a number's own units).
