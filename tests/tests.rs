@@ -5,6 +5,7 @@ mod common;
 mod analysis;
 mod check;
 mod cli;
+mod diff;
 mod newcomer;
 mod peer_d20;
 mod peer_hit_pool;

@@ -196,6 +196,33 @@ pub fn parse(bytes: &[u8], keys: Option<usize>) -> std::result::Result<Table, St
     })
 }
 
+/// Read a committed table. When its header is the current table's, its
+/// key columns are the current ones; otherwise (axes or metrics changed)
+/// they are found from its data, as [`parse`] does.
+pub fn parse_committed(
+    bytes: &[u8],
+    current: Option<&Table>,
+) -> std::result::Result<Table, String> {
+    let same_header = current.is_some_and(|t| {
+        let mut reader = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .from_reader(bytes);
+        let header: Option<Vec<String>> = reader
+            .records()
+            .next()
+            .and_then(|r| r.ok())
+            .map(|r| r.iter().map(str::to_string).collect());
+        let want: Vec<String> = t
+            .keys
+            .iter()
+            .cloned()
+            .chain(t.columns.iter().map(|c| c.header.clone()))
+            .collect();
+        header.as_ref() == Some(&want)
+    });
+    parse(bytes, current.filter(|_| same_header).map(|t| t.keys.len()))
+}
+
 /// What happened to one cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
@@ -1204,6 +1231,17 @@ mod tests {
         assert_eq!(d.count(Status::Added), 1);
         assert_eq!(d.count(Status::Removed), 1);
         assert_eq!(d.notes.len(), 1);
+    }
+
+    #[test]
+    fn a_committed_table_with_the_current_header_has_its_keys() {
+        let new = table("system,dc,p\nd20,10,0.5500000000\n", Some(2));
+        // Garbage where a number belongs is a value, named, not a key.
+        let e = parse_committed(b"system,dc,p\nd20,10,lots\n", Some(&new)).unwrap_err();
+        assert_eq!(e, "line 2, column 'p': 'lots' is not a number");
+        // A different header: keys from the data.
+        let t = parse_committed(b"system,roll,p\nd20,normal,0.5000000000\n", Some(&new)).unwrap();
+        assert_eq!(t.keys, ["system", "roll"]);
     }
 
     #[test]

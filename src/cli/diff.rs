@@ -83,7 +83,9 @@ impl Source {
                 if git(&["cat-file", "-t", &spec]).ok().as_deref() != Some(b"tree\n".as_slice()) {
                     return Ok(None);
                 }
-                let out = git(&["ls-tree", "-z", "--name-only", &spec])?;
+                // --full-tree: from a subdirectory, ls-tree would otherwise
+                // list only the entries under that subdirectory's path.
+                let out = git(&["ls-tree", "-z", "--full-tree", "--name-only", &spec])?;
                 out.split(|&b| b == 0)
                     .filter(|n| !n.is_empty())
                     .map(|n| String::from_utf8_lossy(n).into_owned())
@@ -217,8 +219,8 @@ pub fn run(args: &Args) -> Result<DiffOutput> {
         ));
     }
     let committed = committed.unwrap_or_default();
-    let read_old = |name: &str| -> Result<Table> {
-        diff::parse(&source.read(name)?, None)
+    let read_old = |name: &str, current: Option<&Table>| -> Result<Table> {
+        diff::parse_committed(&source.read(name)?, current)
             .map_err(|e| Error::Io(format!("{}{name}: {e}", source.describe())))
     };
 
@@ -239,7 +241,7 @@ pub fn run(args: &Args) -> Result<DiffOutput> {
         let new = diff::parse(&diff::current_csv(&a)?, Some(schema.keys))
             .map_err(|e| Error::Io(format!("{name} (as computed now): {e}")))?;
         let old = if committed.contains(&name) {
-            Some(read_old(&name)?)
+            Some(read_old(&name, Some(&new))?)
         } else {
             None
         };
@@ -259,7 +261,7 @@ pub fn run(args: &Args) -> Result<DiffOutput> {
                 continue;
             }
             let stem = name.strip_suffix(".csv").unwrap_or(name);
-            match read_old(name) {
+            match read_old(name, None) {
                 Ok(old) => tables.push(compare(stem, name, Some(&old), None, None)),
                 Err(e) => notes.push(format!("{e} (not compared)")),
             }
