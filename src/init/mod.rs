@@ -142,6 +142,8 @@ mod tests {
         );
         for &s in System::value_variants() {
             let t = template(s);
+            // `--system ID` names the system as `hantei odds ID` does.
+            assert_eq!(s.to_possible_value().unwrap().get_name(), t.id);
             assert!(t.analysis.contains(&format!("system = \"{}\"", t.id)));
             assert!(t.analysis.contains("[[check]]") && t.analysis.contains("[[chart]]"));
         }
