@@ -6,6 +6,7 @@ mod analysis;
 mod check;
 mod cli;
 mod diff;
+mod guide;
 mod init;
 mod newcomer;
 mod peer_d20;
