@@ -38,11 +38,11 @@ pub enum Command {
     Run(run::Args),
     /// Evaluate the probability invariants ([[check]]) of analysis files.
     Check(check::Args),
-    /// What moved: the cells of the committed tables the current analyses
-    /// change, largest first (exit 1 beyond --tolerance).
+    /// What moved (差分): the cells of the committed tables the current
+    /// analyses change, largest first (exit 1 beyond --tolerance).
     Diff(diff::Args),
-    /// Scaffold a designer's rules repo: an example analysis, its outputs,
-    /// a README and a GitHub Actions workflow.
+    /// Scaffold a designer's rules repo (雛形): an example analysis, its
+    /// outputs, a README and a GitHub Actions workflow.
     Init(init::Args),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
     Completions(completions::Args),
