@@ -437,12 +437,18 @@ pub fn compare(
     let row_of = |t: &Table, key: &[String]| -> (Vec<(String, String)>, String) {
         let pairs: Vec<(String, String)> =
             t.keys.iter().cloned().zip(key.iter().cloned()).collect();
-        let label = pairs
-            .iter()
-            .filter(|(k, _)| !(hide_system && k == "system"))
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect::<Vec<_>>()
-            .join(", ");
+        let text = |hide: bool| {
+            pairs
+                .iter()
+                .filter(|(k, _)| !(hide && k == "system"))
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        // A table without axes has only `system` to name its row.
+        let label = Some(text(hide_system))
+            .filter(|l| !l.is_empty())
+            .unwrap_or_else(|| text(false));
         (pairs, label)
     };
     // Rows by key (the pairs sorted, so reordered axes still match), and
@@ -1221,6 +1227,14 @@ mod tests {
         assert_eq!(d.cells[0].column, "p_success (equivalent bonus)");
         assert!(!d.cells[0].percent);
         assert_eq!(d.cells[0].change, Some(1.0));
+    }
+
+    #[test]
+    fn a_table_without_axes_names_its_row_by_system() {
+        let old = table("system,p\nd20,0.5500000000\n", None);
+        let new = table("system,p\nd20,0.6000000000\n", Some(1));
+        let d = compare("a", "a.csv", Some(&old), Some(&new), None);
+        assert_eq!(d.cells[0].row_label, "system=d20");
     }
 
     #[test]
