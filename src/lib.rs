@@ -12,6 +12,9 @@
 //!   (table, CSV, JSON, Markdown) as bytes.
 //! * [`request`] — the typed [`Request`] (a system and its parameters) that
 //!   every front end builds; [`odds`] turns it into a [`Report`].
+//! * [`analysis`] — analysis files (`analyses/*.toml`): sweeps, tables,
+//!   charts, checks, and the diff of committed tables.
+//! * [`init`] — the templates `hantei init` scaffolds a rules repo from.
 //! * [`cli`] — the `hantei` command line, a thin layer over the above.
 
 pub mod analysis;
@@ -21,6 +24,7 @@ pub mod contest;
 pub mod error;
 pub mod export;
 pub mod extended;
+pub mod init;
 pub mod pmf;
 pub mod report;
 pub mod request;

@@ -527,7 +527,8 @@ pub fn to_json(results: &[CheckResult]) -> Value {
     })
 }
 
-fn xml(s: &str) -> String {
+/// `s` escaped for XML text and attributes.
+pub(crate) fn xml(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")

@@ -145,6 +145,36 @@ pub fn spread(p: &[f64]) -> (usize, f64) {
     (band, swing)
 }
 
+/// The key columns of `NAME.csv` (then one value column, `p_success`).
+pub const CSV_KEYS: [&str; 4] = ["system", "ladder", "step", "character"];
+
+/// `NAME.csv` alone (what `hantei diff` compares), the same bytes as in
+/// [`files`].
+pub fn csv(a: &Analysis) -> Result<Vec<u8>> {
+    Ok(csv_of(&compute(a)?))
+}
+
+/// `NAME.csv`: long format, one row per ladder step and character.
+fn csv_of(ladders: &[LadderOdds]) -> Vec<u8> {
+    let mut header: Vec<String> = CSV_KEYS.map(String::from).to_vec();
+    header.push("p_success".into());
+    let mut rows: Vec<Vec<String>> = vec![header];
+    for l in ladders {
+        for (c, row) in l.p.iter().enumerate() {
+            for (v, p) in l.spec.values.iter().zip(row) {
+                rows.push(vec![
+                    l.spec.system.clone(),
+                    l.spec.param.clone(),
+                    v.to_string(),
+                    l.spec.character[c].name.clone(),
+                    csv_number(Some(*p)),
+                ]);
+            }
+        }
+    }
+    csv_bytes(rows)
+}
+
 /// All files of a ladders analysis.
 pub fn files(a: &Analysis) -> Result<Vec<OutFile>> {
     let ladders = compute(a)?;
@@ -163,24 +193,7 @@ pub fn files(a: &Analysis) -> Result<Vec<OutFile>> {
         lang.pick(&ch.name, ch.name_ja.as_deref()).to_string()
     };
 
-    // CSV: long format.
-    let mut rows: Vec<Vec<String>> = vec![["system", "ladder", "step", "character", "p_success"]
-        .map(String::from)
-        .to_vec()];
-    for l in &ladders {
-        for (c, row) in l.p.iter().enumerate() {
-            for (v, p) in l.spec.values.iter().zip(row) {
-                rows.push(vec![
-                    l.spec.system.clone(),
-                    l.spec.param.clone(),
-                    v.to_string(),
-                    l.spec.character[c].name.clone(),
-                    csv_number(Some(*p)),
-                ]);
-            }
-        }
-    }
-    let csv = csv_bytes(rows);
+    let csv = csv_of(&ladders);
 
     // Markdown.
     let mut md = md_header(a);

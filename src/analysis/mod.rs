@@ -11,6 +11,7 @@
 //! [`ladders`] is the cross-system difficulty comparison.
 
 pub mod check;
+pub mod diff;
 pub mod ladders;
 pub mod metric;
 pub mod output;
@@ -85,6 +86,13 @@ impl Analysis {
 pub fn load(path: &Path) -> Result<Analysis> {
     let source = std::fs::read_to_string(path)
         .map_err(|e| Error::Io(format!("cannot read {}: {e}", path.display())))?;
+    load_str(path, source)
+}
+
+/// Parse and validate an analysis whose text is already in memory, as if
+/// read from `path` (which names it in errors and in `NAME.md`; it need not
+/// exist yet — `hantei init` renders a template before writing it).
+pub fn load_str(path: &Path, source: String) -> Result<Analysis> {
     let spec: Spec = toml::from_str(&source).map_err(|e| {
         let line = e
             .span()
@@ -916,12 +924,7 @@ pub fn sweep(a: &Analysis) -> Result<Grid> {
         extra,
         extra_values,
         ids: a.spec.metrics.iter().map(|m| m.label(Lang::En)).collect(),
-        percent: a
-            .spec
-            .metrics
-            .iter()
-            .map(|m| output::is_probability(m.path()) && m.scale() == 1.0)
-            .collect(),
+        percent: a.spec.metrics.iter().map(|m| m.is_percent()).collect(),
         axes,
         metrics,
         points,

@@ -201,6 +201,12 @@ impl MetricSpec {
         }
     }
 
+    /// Whether the column is a probability, shown as a percentage (a
+    /// scaled worth is a number of points instead).
+    pub fn is_percent(&self) -> bool {
+        super::output::is_probability(self.path()) && self.scale() == 1.0
+    }
+
     /// Whether two entries name the same column.
     pub fn is_derived(&self) -> bool {
         self.minus().is_some() || self.scale() != 1.0

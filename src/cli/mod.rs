@@ -6,6 +6,8 @@
 
 pub mod check;
 pub mod completions;
+pub mod diff;
+pub mod init;
 pub mod run;
 pub mod verify;
 
@@ -36,6 +38,12 @@ pub enum Command {
     Run(run::Args),
     /// Evaluate the probability invariants ([[check]]) of analysis files.
     Check(check::Args),
+    /// What moved (差分): the cells of the committed tables the current
+    /// analyses change, largest first (exit 1 beyond --tolerance).
+    Diff(diff::Args),
+    /// Scaffold a designer's rules repo (雛形): an example analysis, its
+    /// outputs, a README and a GitHub Actions workflow.
+    Init(init::Args),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
     Completions(completions::Args),
     /// Print the man page hantei(1) (roff; `hantei man > hantei.1`).
@@ -120,6 +128,22 @@ where
                 stdout: out.stdout,
                 stderr: Vec::new(),
                 code: out.code,
+            })
+        }
+        Command::Diff(a) => {
+            let out = diff::run(&a).map_err(|e| e.to_string())?;
+            Ok(Output {
+                stdout: out.stdout,
+                stderr: Vec::new(),
+                code: out.code,
+            })
+        }
+        Command::Init(a) => {
+            let out = init::run(&a).map_err(|e| e.to_string())?;
+            Ok(Output {
+                stdout: out,
+                stderr: Vec::new(),
+                code: 0,
             })
         }
         Command::Run(a) => {
