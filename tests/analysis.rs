@@ -249,3 +249,182 @@ fn sweeps_are_the_same_bytes_on_any_thread_count() {
         assert!(a.1 == b.1, "{} differs between 1 and 4 threads", a.0);
     }
 }
+
+/// Every ordered roll of `n` dice of `s` faces.
+fn all_rolls(n: usize, s: i64) -> Vec<Vec<i64>> {
+    (0..n).fold(vec![Vec::new()], |acc, _| {
+        acc.iter()
+            .flat_map(|r| {
+                (1..=s).map(move |f| {
+                    let mut r = r.clone();
+                    r.push(f);
+                    r
+                })
+            })
+            .collect()
+    })
+}
+
+/// The fraction of `rolls` for which `f` holds.
+fn share(rolls: &[Vec<i64>], f: impl Fn(&[i64]) -> bool) -> f64 {
+    rolls.iter().filter(|r| f(r)).count() as f64 / rolls.len() as f64
+}
+
+#[test]
+fn house_rules_in_dice_notation_equal_counted_rolls() {
+    let out = temp_dir("house");
+    // PbtA-style: 2D6+stat and 3D6 keep the best two, counted over every roll.
+    let rows = run_csv("house-rule-pbta.toml", &out);
+    assert_eq!(rows.len(), 14);
+    let two = all_rolls(2, 6);
+    let three = all_rolls(3, 6);
+    let best_two = |r: &[i64]| {
+        let mut r = r.to_vec();
+        r.sort_unstable();
+        r[1] + r[2]
+    };
+    for stat in -2..=4i64 {
+        for (roll, rolls) in [("2D6", &two), ("advantage (3D6KH2)", &three)] {
+            let total = |r: &[i64]| {
+                stat + if r.len() == 2 {
+                    r[0] + r[1]
+                } else {
+                    best_two(r)
+                }
+            };
+            let row = find(&rows, &[("roll", roll), ("stat", &stat.to_string())]);
+            let strong = share(rolls, |r| total(r) >= 10);
+            let weak = share(rolls, |r| (7..10).contains(&total(r)));
+            let miss = share(rolls, |r| total(r) < 7);
+            for (col, want) in [
+                ("outcomes.strong", strong),
+                ("outcomes.weak", weak),
+                ("outcomes.miss", miss),
+                ("p_success", strong + weak),
+            ] {
+                assert!(
+                    (value(row, col) - want).abs() < 1e-10,
+                    "{roll} stat {stat} {col}: {} vs {want}",
+                    value(row, col)
+                );
+            }
+            let mean = rolls.iter().map(|r| total(r) as f64).sum::<f64>() / rolls.len() as f64;
+            assert!((value(row, "mean") - mean).abs() < 1e-9);
+        }
+    }
+    // 3D6 roll-under with natural criticals (3–4) and fumbles (17–18).
+    let rows = run_csv("house-rule-3d6-under.toml", &out);
+    for skill in 3..=18i64 {
+        let row = find(&rows, &[("skill", &skill.to_string())]);
+        let sum = |r: &[i64]| r.iter().sum::<i64>();
+        let critical = share(&three, |r| sum(r) <= 4);
+        let fumble = share(&three, |r| sum(r) >= 17);
+        let success = share(&three, |r| (5..17).contains(&sum(r)) && sum(r) <= skill);
+        for (col, want) in [
+            ("outcomes.critical", critical),
+            ("outcomes.fumble", fumble),
+            ("outcomes.success", success),
+            ("outcomes.failure", 1.0 - critical - fumble - success),
+            ("p_success", critical + success),
+        ] {
+            assert!(
+                (value(row, col) - want).abs() < 1e-10,
+                "skill {skill} {col}"
+            );
+        }
+    }
+    // The same house rules on the cross-system ladders.
+    let o = hantei()
+        .args([
+            "run",
+            repo("analyses/ladders.toml").to_str().unwrap(),
+            "--out",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let mut reader = csv::Reader::from_path(out.join("ladders.csv")).unwrap();
+    let mut seen = 0;
+    for r in reader.records() {
+        let r = r.unwrap();
+        if &r[0] != "dice" {
+            continue;
+        }
+        let step: i64 = r[2].parse().unwrap();
+        let p: f64 = r[4].parse().unwrap();
+        let want = match (&r[1], &r[3]) {
+            ("target", who) => {
+                let stat = [("novice", -1), ("trained", 1), ("expert", 2), ("master", 3)]
+                    .iter()
+                    .find(|(n, _)| *n == who)
+                    .unwrap()
+                    .1;
+                share(&two, |d| d[0] + d[1] + stat >= step)
+            }
+            ("penalty", who) => {
+                let skill = [
+                    ("novice", 10),
+                    ("trained", 12),
+                    ("expert", 14),
+                    ("master", 16),
+                ]
+                .iter()
+                .find(|(n, _)| *n == who)
+                .unwrap()
+                .1;
+                share(&three, |d| d.iter().sum::<i64>() <= skill - step)
+            }
+            other => panic!("unexpected dice ladder {other:?}"),
+        };
+        assert!((p - want).abs() < 1e-10, "{r:?}: want {want}");
+        seen += 1;
+    }
+    assert_eq!(seen, 4 * 12 + 4 * 11);
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn dice_placeholders_fill_from_axes_and_tiers() {
+    let dir = temp_dir("placeholders");
+    let file = dir.join("d.toml");
+    std::fs::write(
+        &file,
+        r#"title = "1D20+mod against DC, crit on a natural 20"
+system = "dice"
+params = { expr = "1D20+{mod}", tier = ["crit:natural>=20", "hit:>={dc}", "miss"] }
+metrics = ["p_success", "outcomes.crit"]
+
+[[axis]]
+param = "mod"
+range = [-2, 12]
+
+[[axis]]
+param = "dc"
+range = [5, 30]
+"#,
+    )
+    .unwrap();
+    let o = run_into(&file, &dir.join("out"));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let mut reader = csv::Reader::from_path(dir.join("out/d.csv")).unwrap();
+    let mut n = 0;
+    for r in reader.records() {
+        let r = r.unwrap();
+        let (m, dc): (i64, i64) = (r[1].parse().unwrap(), r[2].parse().unwrap());
+        let hits = (1..=20).filter(|&f| f == 20 || f + m >= dc).count();
+        let p: f64 = r[3].parse().unwrap();
+        assert!((p - hits as f64 / 20.0).abs() < 1e-12, "{r:?}");
+        assert!((r[4].parse::<f64>().unwrap() - 0.05).abs() < 1e-12);
+        n += 1;
+    }
+    assert_eq!(n, 15 * 26);
+    // A placeholder with no value is the CLI's kind of error: exit 2, no files.
+    std::fs::write(&file, "title = \"t\"\nsystem = \"dice\"\nparams = { expr = \"1D20+{nope}\" }\nmetrics = [\"mean\"]\n").unwrap();
+    let o = run_into(&file, &dir.join("out2"));
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("{nope}") && err.contains("expr"), "{err}");
+    assert!(!dir.join("out2/d.csv").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -182,9 +182,12 @@ pub fn files(a: &Analysis) -> Result<Vec<OutFile>> {
     let lang = a.lang();
     let name = a.name();
     let ladder_name = |l: &LadderOdds| {
+        let what = match &l.spec.name {
+            Some(n) => lang.pick(n, l.spec.name_ja.as_deref()),
+            None => &l.spec.system,
+        };
         format!(
-            "{} ({})",
-            l.spec.system,
+            "{what} ({})",
             lang.pick(&l.spec.label, l.spec.label_ja.as_deref())
         )
     };

@@ -523,79 +523,101 @@ pub fn request(system: &str, params: &toml::Table) -> std::result::Result<Reques
 }
 
 /// Fill `{name}` placeholders in text fields (a dice expression such as
-/// `"1D20+{mod}>={dc}"`) from the point's other fields — typically sweep
+/// `"1D20+{mod}>={dc}"`, or the texts of a list such as `tier =
+/// ["hit:>={dc}", "miss"]`) from the point's other fields — typically sweep
 /// axes — and drop the fields used that way: they are the placeholders'
 /// values, not the system's parameters. `{{` and `}}` are literal braces.
 pub fn fill_placeholders(
     fields: &mut serde_json::Map<String, Value>,
 ) -> std::result::Result<(), String> {
-    if !fields
-        .values()
-        .any(|v| v.as_str().is_some_and(|s| s.contains(['{', '}'])))
-    {
+    let braced = |v: &Value| v.as_str().is_some_and(|s| s.contains(['{', '}']));
+    let has = |v: &Value| braced(v) || v.as_array().is_some_and(|a| a.iter().any(braced));
+    if !fields.values().any(has) {
         return Ok(());
     }
     let mut used: Vec<String> = Vec::new();
-    let mut filled: Vec<(String, String)> = Vec::new();
-    for (key, v) in fields.iter() {
-        let Some(text) = v.as_str().filter(|s| s.contains(['{', '}'])) else {
-            continue;
+    let mut filled: Vec<(String, Value)> = Vec::new();
+    for (key, v) in fields.iter().filter(|(_, v)| has(v)) {
+        let value = match v {
+            Value::Array(items) => Value::Array(
+                items
+                    .iter()
+                    .map(|item| match item.as_str() {
+                        Some(text) if braced(item) => {
+                            fill_text(key, text, fields, &mut used).map(Value::from)
+                        }
+                        _ => Ok(item.clone()),
+                    })
+                    .collect::<std::result::Result<_, _>>()?,
+            ),
+            _ => Value::from(fill_text(key, v.as_str().unwrap_or(""), fields, &mut used)?),
         };
-        let mut out = String::with_capacity(text.len());
-        let mut rest = text;
-        while let Some(i) = rest.find(['{', '}']) {
-            out.push_str(&rest[..i]);
-            let tail = &rest[i..];
-            if tail.starts_with("{{") || tail.starts_with("}}") {
-                out.push_str(&tail[..1]);
-                rest = &tail[2..];
-                continue;
-            }
-            if tail.starts_with('}') {
-                return Err(format!(
-                    "'{text}' in {key}: unmatched '}}' (write '}}}}' for a brace)"
-                ));
-            }
-            let close = tail.find('}').ok_or_else(|| {
-                format!("'{text}' in {key}: unclosed '{{' (placeholders look like {{name}})")
-            })?;
-            let name = tail[1..close].trim().replace('-', "_");
-            let value = fields.get(&name).filter(|_| name != *key).ok_or_else(|| {
-                let known: Vec<&str> = fields
-                    .keys()
-                    .map(String::as_str)
-                    .filter(|k| k != key)
-                    .collect();
-                format!(
-                    "'{text}' in {key}: no value for placeholder {{{name}}} (give an axis or param named '{name}'; known: {})",
-                    known.join(", ")
-                )
-            })?;
-            match value {
-                Value::String(s) => out.push_str(s),
-                Value::Number(n) => out.push_str(&n.to_string()),
-                Value::Bool(b) => out.push_str(&b.to_string()),
-                other => {
-                    return Err(format!(
-                        "'{text}' in {key}: placeholder {{{name}}} is {other}, not a number or text"
-                    ))
-                }
-            }
-            if !used.contains(&name) {
-                used.push(name);
-            }
-            rest = &tail[close + 1..];
-        }
-        out.push_str(rest);
-        filled.push((key.clone(), out));
+        filled.push((key.clone(), value));
     }
-    for (k, text) in filled {
-        fields.insert(k, Value::from(text));
+    for (k, value) in filled {
+        fields.insert(k, value);
     }
     for k in used {
         fields.remove(&k);
     }
     Ok(())
+}
+
+/// One text with its `{name}` placeholders filled from `fields` (the names
+/// used are added to `used`).
+fn fill_text(
+    key: &str,
+    text: &str,
+    fields: &serde_json::Map<String, Value>,
+    used: &mut Vec<String>,
+) -> std::result::Result<String, String> {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find(['{', '}']) {
+        out.push_str(&rest[..i]);
+        let tail = &rest[i..];
+        if tail.starts_with("{{") || tail.starts_with("}}") {
+            out.push_str(&tail[..1]);
+            rest = &tail[2..];
+            continue;
+        }
+        if tail.starts_with('}') {
+            return Err(format!(
+                "'{text}' in {key}: unmatched '}}' (write '}}}}' for a brace)"
+            ));
+        }
+        let close = tail.find('}').ok_or_else(|| {
+            format!("'{text}' in {key}: unclosed '{{' (placeholders look like {{name}})")
+        })?;
+        let name = tail[1..close].trim().replace('-', "_");
+        let value = fields.get(&name).filter(|_| name != key).ok_or_else(|| {
+            let known: Vec<&str> = fields
+                .keys()
+                .map(String::as_str)
+                .filter(|k| *k != key)
+                .collect();
+            format!(
+                "'{text}' in {key}: no value for placeholder {{{name}}} (give an axis or param named '{name}'; known: {})",
+                known.join(", ")
+            )
+        })?;
+        match value {
+            Value::String(s) => out.push_str(s),
+            Value::Number(n) => out.push_str(&n.to_string()),
+            Value::Bool(b) => out.push_str(&b.to_string()),
+            other => {
+                return Err(format!(
+                    "'{text}' in {key}: placeholder {{{name}}} is {other}, not a number or text"
+                ))
+            }
+        }
+        if !used.contains(&name) {
+            used.push(name);
+        }
+        rest = &tail[close + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
 }
 
 /// The JSON report (`hantei odds --format json`, f64) of `system` with
@@ -1024,14 +1046,28 @@ mod tests {
             .clone();
         super::fill_placeholders(&mut m).unwrap();
         assert_eq!(m["expr"], "{}2D6");
+        // Lists of texts (tiers) are filled too; other items stay.
+        let mut m =
+            json!({"expr": "2D6+{stat}", "tier": ["hit:>={dc}", "miss", 3], "stat": 1, "dc": 7})
+                .as_object()
+                .unwrap()
+                .clone();
+        super::fill_placeholders(&mut m).unwrap();
+        assert_eq!(m["expr"], "2D6+1");
+        assert_eq!(m["tier"], json!(["hit:>=7", "miss", 3]));
+        assert!(m.get("stat").is_none() && m.get("dc").is_none());
         for bad in [
             json!({"expr": "1D20+{mod"}),
             json!({"expr": "1D20+{x}"}),
             json!({"expr": "}"}),
+            json!({"expr": "1D20", "tier": ["hit:>={dc}"]}),
         ] {
             let mut m = bad.as_object().unwrap().clone();
             let e = super::fill_placeholders(&mut m).unwrap_err();
-            assert!(e.contains("expr") && !e.contains('\n'), "{e}");
+            assert!(
+                (e.contains("expr") || e.contains("tier")) && !e.contains('\n'),
+                "{e}"
+            );
         }
     }
 }

@@ -55,8 +55,19 @@ pub fn is_probability(path: &str) -> bool {
         .split(['[', '>'])
         .next()
         .unwrap_or(path);
+    if path.starts_with("outcomes.") || path.starts_with("distribution") {
+        // Tier names are the designer's: a tier named "mean" is still a
+        // probability.
+        return true;
+    }
     !(path.starts_with("1/")
         || last.starts_with("expected")
+        || last == "mean"
+        || last == "sd"
+        || last == "variance"
+        || last.ends_with("_mean")
+        || last.ends_with("_sd")
+        || last.ends_with("_variance")
         || matches!(
             last,
             "best_level"

@@ -280,6 +280,11 @@ pub struct ChartSpec {
 pub struct LadderSpec {
     /// System id.
     pub system: String,
+    /// What the ladder is, when the system id does not say it (a house rule
+    /// in dice notation: "PbtA 2D6+stat"); shown in place of the id.
+    pub name: Option<String>,
+    /// Its Japanese name.
+    pub name_ja: Option<String>,
     /// Name of the ladder (English), e.g. "DC".
     pub label: String,
     /// Name of the ladder (Japanese), e.g. "目標値".

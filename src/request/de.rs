@@ -140,6 +140,17 @@ pub fn strings<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error>
     }
 }
 
+/// A list of texts from a comma-delimited flag: a comma list (`"a,b"`, as
+/// on the command line) or an array of texts.
+pub fn comma_strings<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    Ok(strings(d)?
+        .iter()
+        .flat_map(|s| s.split(','))
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect())
+}
+
 /// An optional list of integers.
 pub fn opt_ints<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<i64>>, D::Error> {
     Option::<Loose>::deserialize(d)?

@@ -40,7 +40,7 @@ pub struct Params {
     pub tier: Vec<String>,
     /// The tiers that count as success for p_success (comma list; default:
     /// every tier but the last).
-    #[serde(default, deserialize_with = "de::strings")]
+    #[serde(default, deserialize_with = "de::comma_strings")]
     #[arg(long, value_delimiter = ',', value_name = "NAME,...")]
     pub success_tiers: Vec<String>,
     /// Contest (対決): the opposing roll, compared with this one.

@@ -162,9 +162,9 @@ pub fn parse_tier(text: &str) -> Result<TierSpec> {
                 .ok_or_else(|| bad("the condition has no number"))?;
             let cmp = Cmp::from_text(&rest[..split])
                 .ok_or_else(|| bad("the condition needs a comparison (>= > <= < = == != <>)"))?;
-            let value: i64 = rest[split..]
-                .parse()
-                .map_err(|_| bad("the condition compares with a whole number"))?;
+            let value: i64 = parse::parse_constant(&rest[split..]).map_err(|_| {
+                bad("the condition compares with a whole number or arithmetic without dice (12, 12-2)")
+            })?;
             Some(TierCond {
                 natural,
                 cond: Condition { cmp, value },

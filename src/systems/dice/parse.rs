@@ -196,6 +196,35 @@ pub fn parse(input: &str) -> Result<Command> {
     Ok(cmd)
 }
 
+/// A constant arithmetic expression (`12`, `12-2`, `(3+1)*2`, `7/2U`): the
+/// target of a house-rule tier, with BCDice's arithmetic and rounding.
+pub fn parse_constant(input: &str) -> Result<i64> {
+    let src = normalize_width(input.trim());
+    if src.is_empty() {
+        return Err(notation_error(&src, 0, "expected a number"));
+    }
+    if src.chars().count() > MAX_LEN {
+        return Err(notation_error(
+            &src,
+            MAX_LEN,
+            format!("the number is too long (at most {MAX_LEN} characters)"),
+        ));
+    }
+    let toks = lex(&src)?;
+    let mut p = Parser {
+        src: &src,
+        toks,
+        i: 0,
+    };
+    let value = p.arith()?;
+    if *p.peek() != Tok::End {
+        return p.err(
+            "expected the end of the number (a comparison target is arithmetic without dice)",
+        );
+    }
+    Ok(value)
+}
+
 impl<'a> Parser<'a> {
     fn peek(&self) -> &Tok {
         &self.toks[self.i].tok
