@@ -131,3 +131,24 @@ fn smallest_band_shift_detected() {
         );
     }
 }
+
+/// Dice notation: a rule mis-read in a small share of rolls is rejected.
+#[test]
+fn dice_notation_rule_bugs_in_a_few_rolls_are_rejected() {
+    use hantei::verify::notation::planted::point;
+    for (honest, wrong, one_in) in [
+        // BCDice's R rounds half up; a plain floor in 1 roll in 20.
+        ("1D10/3R", "1D10/3", 20),
+        // Rerolls forgotten in 1 roll in 50.
+        ("3R6>=5", "3B6>=5", 50),
+        // The wrong end dropped in 1 roll in 100.
+        ("4D6DL1", "4D6DH1", 100),
+        // The critical die of 上方無限 not rolled again in 1 roll in 50.
+        ("3U10[10]>=15", "3B10>=15", 50),
+    ] {
+        assert!(
+            planted_is_rejected(point(honest, wrong, one_in)),
+            "{honest} as {wrong} once in {one_in}"
+        );
+    }
+}

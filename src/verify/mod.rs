@@ -13,6 +13,7 @@ pub mod hit_pool;
 pub mod keep_highest;
 pub mod levels;
 pub mod multiplier;
+pub mod notation;
 pub mod run;
 pub mod runner;
 pub mod stats;
@@ -66,6 +67,7 @@ pub fn default_grid() -> Vec<Point> {
     points.extend(keep_highest::grid());
     points.extend(levels::grid());
     points.extend(hit_pool::grid());
+    points.extend(notation::grid());
     points
 }
 

@@ -250,10 +250,13 @@ impl VerifyRun {
                 ]
             })
             .collect();
-        let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+        let mut widths: Vec<usize> = header
+            .iter()
+            .map(|h| crate::export::display_width(h))
+            .collect();
         for r in &rows {
             for (w, c) in widths.iter_mut().zip(r) {
-                *w = (*w).max(c.chars().count());
+                *w = (*w).max(crate::export::display_width(c));
             }
         }
         let line = |cells: Vec<&str>| {
@@ -262,7 +265,7 @@ impl VerifyRun {
                 .zip(&widths)
                 .enumerate()
                 .map(|(i, (c, w))| {
-                    let pad = " ".repeat(w - c.chars().count());
+                    let pad = " ".repeat(w - crate::export::display_width(c));
                     if i < 2 {
                         format!("{c}{pad}")
                     } else {
