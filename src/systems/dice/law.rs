@@ -17,7 +17,7 @@
 //!   without one, the maximum is the product of the groups' cdfs and the
 //!   total a convolution.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use super::ast::*;
 use crate::error::{Error, Result};
@@ -275,9 +275,9 @@ pub fn node<W: Weight>(n: &Node) -> Result<Pmf<W>> {
 }
 
 /// The joint law of (result, natural dice) of an expression: sparse.
-pub fn joint<W: Weight>(n: &Node) -> Result<HashMap<(i64, i64), W>> {
+pub fn joint<W: Weight>(n: &Node) -> Result<BTreeMap<(i64, i64), W>> {
     Ok(match n {
-        Node::Num(v) => HashMap::from([((*v, 0), W::one())]),
+        Node::Num(v) => BTreeMap::from([((*v, 0), W::one())]),
         Node::Dice(t) => term::<W>(t)?
             .iter()
             .filter(|(_, p)| !p.is_zero())
@@ -296,7 +296,7 @@ pub fn joint<W: Weight>(n: &Node) -> Result<HashMap<(i64, i64), W>> {
                     "dice: the joint law of result and natural dice needs {pairs} pairs (at most {MAX_PAIRS}); drop the natural conditions or use fewer dice"
                 )));
             }
-            let mut out: HashMap<(i64, i64), W> = HashMap::new();
+            let mut out: BTreeMap<(i64, i64), W> = BTreeMap::new();
             for ((x, nx), p) in &ja {
                 for ((y, ny), q) in &jb {
                     let v = op

@@ -40,7 +40,7 @@ pub mod law;
 pub mod parse;
 pub mod roll;
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 pub use ast::{Body, Cmp, Command, Condition};
 pub use parse::parse;
@@ -367,7 +367,8 @@ pub fn report<W: Weight>(check: &Check) -> Result<Report<W>> {
             .any(|t| t.cond.is_some_and(|c| c.natural));
         match (&check.command.body, needs_natural) {
             (Body::Add(a), true) => {
-                let joint: HashMap<(i64, i64), W> = law::joint(&a.expr)?;
+                // Ordered, so the f64 sums are the same on every run.
+                let joint: BTreeMap<(i64, i64), W> = law::joint(&a.expr)?;
                 for ((v, nat), p) in joint {
                     tier_p[check.tier_of(v, nat)] += p;
                 }
