@@ -6,6 +6,7 @@ mod analysis;
 mod check;
 mod cli;
 mod dice;
+mod dice_props;
 mod diff;
 mod guide;
 mod init;

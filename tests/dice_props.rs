@@ -1,0 +1,203 @@
+//! `dice` under random input: any string is parsed or refused with a
+//! message (never a panic), and random valid commands have laws that sum to
+//! one, echo as commands that parse back to themselves, and hold every
+//! value the plain rule rolls.
+
+use hantei::systems::dice::{self, law, roll::Faces};
+use proptest::prelude::*;
+
+/// A small deterministic die source (SplitMix64) for the plain rule.
+struct Mix(u64);
+
+impl Faces for Mix {
+    fn die(&mut self, sides: i64) -> i64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        1 + (z % sides as u64) as i64
+    }
+}
+
+/// Strings over the notation's own alphabet (and a few strangers), so that
+/// many are near-commands.
+fn notation_soup() -> impl Strategy<Value = String> {
+    proptest::collection::vec(
+        prop_oneof![
+            Just("D"),
+            Just("B"),
+            Just("R"),
+            Just("U"),
+            Just("K"),
+            Just("H"),
+            Just("L"),
+            Just("M"),
+            Just("A"),
+            Just("X"),
+            Just("I"),
+            Just("N"),
+            Just("S"),
+            Just("@"),
+            Just("["),
+            Just("]"),
+            Just("("),
+            Just(")"),
+            Just("+"),
+            Just("-"),
+            Just("*"),
+            Just("/"),
+            Just(">"),
+            Just("<"),
+            Just("="),
+            Just("!"),
+            Just("66"),
+            Just("0"),
+            Just("1"),
+            Just("2"),
+            Just("6"),
+            Just("10"),
+            Just("20"),
+            Just("999999999999"),
+            Just(" "),
+            Just("Ｄ"),
+            Just("＞"),
+            Just("ダ"),
+            Just("\u{0}"),
+            Just("?"),
+        ],
+        0..24,
+    )
+    .prop_map(|parts| parts.concat())
+}
+
+/// A random valid 加算ダイス term.
+fn add_term() -> impl Strategy<Value = String> {
+    let die = (
+        1..5i64,
+        prop_oneof![Just(2i64), Just(3), Just(4), Just(6), Just(10)],
+    );
+    prop_oneof![
+        die.clone().prop_map(|(n, s)| format!("{n}D{s}")),
+        (
+            die.clone(),
+            0..4i64,
+            prop_oneof![Just("KH"), Just("KL"), Just("DH"), Just("DL")]
+        )
+            .prop_map(|((n, s), k, f)| format!("{n}D{s}{f}{k}")),
+        die.clone()
+            .prop_flat_map(|(n, s)| (Just((n, s)), prop_oneof![Just("MAX"), Just("MIN")]))
+            .prop_map(|((n, s), f)| format!("{n}D{s}{f}")),
+        (0..20i64).prop_map(|c| c.to_string()),
+        Just("1D66".to_string()),
+    ]
+}
+
+/// A random valid command of any kind.
+fn command() -> impl Strategy<Value = String> {
+    let cmp = prop_oneof![
+        Just(">="),
+        Just(">"),
+        Just("<="),
+        Just("<"),
+        Just("="),
+        Just("<>")
+    ];
+    let ops = prop_oneof![
+        Just("+"),
+        Just("-"),
+        Just("*"),
+        Just("/"),
+        Just("/2U"),
+        Just("/3R")
+    ];
+    prop_oneof![
+        // 加算ダイス with arithmetic and an optional comparison.
+        (
+            add_term(),
+            proptest::collection::vec((ops, add_term()), 0..3),
+            proptest::option::of((cmp.clone(), -5..30i64)),
+        )
+            .prop_map(|(first, rest, target)| {
+                let mut s = first;
+                for (op, t) in rest {
+                    // BCDice's rounding suffixes follow a number.
+                    if op.len() > 1 {
+                        s.push_str(op);
+                    } else {
+                        s.push_str(op);
+                        s.push_str(&t);
+                    }
+                }
+                if !s.contains('D') {
+                    s.push_str("+1D6");
+                }
+                if let Some((c, t)) = target {
+                    s.push_str(&format!("{c}{t}"));
+                }
+                s
+            }),
+        // バラバラダイス.
+        (
+            1..6i64,
+            2..11i64,
+            proptest::option::of((cmp.clone(), 1..11i64))
+        )
+            .prop_map(|(n, s, t)| match t {
+                Some((c, t)) => format!("{n}B{s}{c}{t}"),
+                None => format!("{n}B{s}"),
+            }),
+        // 個数振り足しダイス: reroll on the top face or two.
+        (1..4i64, 4..11i64, 0..2i64, 1..11i64)
+            .prop_map(|(n, s, k, t)| format!("{n}R{s}[>={}]>={t}", s - k)),
+        // 上方無限ロール.
+        (1..4i64, 4..11i64, proptest::option::of(1..25i64)).prop_map(|(n, s, t)| match t {
+            Some(t) => format!("{n}U{s}[{s}]>={t}"),
+            None => format!("{n}U{s}[{s}]"),
+        }),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn any_string_is_parsed_or_refused_without_panic(s in notation_soup()) {
+        match dice::parse(&s) {
+            Ok(cmd) => {
+                // Whatever parses has a law or a refusal naming the limit.
+                let _ = law::law::<f64>(&cmd, dice::DEFAULT_TAIL_EPS);
+            }
+            Err(e) => {
+                let msg = e.to_string();
+                prop_assert!(!msg.is_empty());
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn valid_commands_have_laws_that_hold_every_roll(expr in command(), seed in any::<u64>()) {
+        let cmd = dice::parse(&expr).map_err(|e| TestCaseError::fail(format!("{expr}: {e}")))?;
+        // The echo is a command that parses back to the same command.
+        let echo = cmd.to_string();
+        let again = dice::parse(&echo).map_err(|e| TestCaseError::fail(format!("{expr} → {echo}: {e}")))?;
+        prop_assert_eq!(&again, &cmd, "{} → {}", expr, echo);
+        let l = match law::law::<f64>(&cmd, dice::DEFAULT_TAIL_EPS) {
+            Ok(l) => l,
+            // A refusal (a limit) is a message, not a panic.
+            Err(e) => { prop_assert!(!e.to_string().is_empty()); return Ok(()); }
+        };
+        let total: f64 = l.value.iter().map(|(_, p)| *p).sum();
+        prop_assert!((total + l.tail - 1.0).abs() < 1e-9, "{}: total {} tail {}", expr, total, l.tail);
+        prop_assert!(l.value.iter().all(|(_, p)| (0.0..=1.0 + 1e-12).contains(p)));
+        let mut faces = Mix(seed);
+        for _ in 0..30 {
+            let r = cmd.roll(&mut faces);
+            prop_assert!(l.value.p(r.value) > 0.0, "{}: rolled {} which the law says is impossible", expr, r.value);
+        }
+    }
+}
