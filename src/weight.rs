@@ -73,6 +73,19 @@ pub trait Weight:
     /// The exact text of the number: `"num/den"` for fractions, the shortest
     /// round-trip decimal for floats.
     fn exact_text(&self) -> String;
+    /// The fraction `(numerator, denominator)` of an exact weight (`None`
+    /// for floats): lets exact algorithms work on big integers over a
+    /// common denominator instead of reducing fractions at every step.
+    fn as_fraction(&self) -> Option<(BigInt, BigInt)> {
+        None
+    }
+    /// `num / den` as a weight (`den` not zero).
+    fn from_fraction(num: BigInt, den: BigInt) -> Self;
+    /// `num / den` already in lowest terms with `den > 0` (no gcd is
+    /// taken: the caller knows the factors).
+    fn from_reduced(num: BigInt, den: BigInt) -> Self {
+        Self::from_fraction(num, den)
+    }
 }
 
 impl Weight for f64 {
@@ -105,6 +118,9 @@ impl Weight for f64 {
     fn exact_text(&self) -> String {
         format!("{self}")
     }
+    fn from_fraction(num: BigInt, den: BigInt) -> Self {
+        Weight::to_f64(&Exact::new(num, den))
+    }
 }
 
 impl Weight for Exact {
@@ -130,6 +146,19 @@ impl Weight for Exact {
     }
     fn exact_text(&self) -> String {
         format!("{}/{}", self.numer(), self.denom())
+    }
+    fn as_fraction(&self) -> Option<(BigInt, BigInt)> {
+        Some((self.numer().clone(), self.denom().clone()))
+    }
+    fn from_fraction(num: BigInt, den: BigInt) -> Self {
+        Exact::new(num, den)
+    }
+    fn from_reduced(num: BigInt, den: BigInt) -> Self {
+        debug_assert!(
+            num_integer::Integer::gcd(&num, &den) == BigInt::one()
+                || Zero::is_zero(&num) && den == BigInt::one()
+        );
+        Exact::new_raw(num, den)
     }
 }
 

@@ -344,3 +344,41 @@ fn natural_tiers_in_f64_are_the_same_bits_every_time() {
         assert_eq!(again, first);
     }
 }
+
+#[test]
+fn exact_sums_by_recurrence_equal_repeated_convolution() {
+    use hantei::Pmf;
+    // Uniform dice, D66's gapped law, a skewed law with a zero inside and a
+    // sub-distribution (mass short of one, as a cut reroll chain is).
+    let laws: Vec<Pmf<Exact>> = vec![
+        Pmf::uniform(1, 6),
+        Pmf::uniform(-2, 3),
+        law::die(hantei::systems::dice::ast::Sides::D66),
+        Pmf::from_weights(
+            0,
+            vec![
+                Exact::ratio(1, 2),
+                Exact::zero(),
+                Exact::ratio(1, 3),
+                Exact::ratio(1, 6),
+            ],
+        ),
+        Pmf::from_weights(1, vec![Exact::ratio(1, 4), Exact::ratio(5, 12)]),
+    ];
+    for d in &laws {
+        for n in [2i64, 3, 7, 12] {
+            let fast = law::sum_of(d, n).unwrap();
+            let slow = d.sum_n(n as u32);
+            assert_eq!(fast.min(), slow.min(), "{d:?} x{n}");
+            assert_eq!(fast.weights(), slow.weights(), "{d:?} x{n}");
+        }
+    }
+    // Mean and variance of 50D6 (exact: 175 and 50·35/12).
+    let report = dice::report::<Exact>(&Check::new("50D6").unwrap()).unwrap();
+    let value = |name: &str| match report.get(name) {
+        Some(hantei::report::Field::Value(v)) => v.clone(),
+        other => panic!("{name}: {other:?}"),
+    };
+    assert_eq!(value("mean"), Exact::int(175));
+    assert_eq!(value("variance"), Exact::ratio(50 * 35, 12));
+}

@@ -8,7 +8,14 @@ use std::process::Command;
 
 use crate::common::{git, hantei, Scratch};
 
-const SYSTEMS: [&str; 5] = ["d20", "multiplier", "keep-highest", "levels", "hit-pool"];
+const SYSTEMS: [&str; 6] = [
+    "d20",
+    "multiplier",
+    "keep-highest",
+    "levels",
+    "hit-pool",
+    "dice",
+];
 const WORKFLOW: &str = ".github/workflows/hantei.yml";
 
 /// The workflow's `run: hantei …` commands, and its top-level `env:` values

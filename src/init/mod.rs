@@ -19,6 +19,8 @@ pub enum System {
     Levels,
     /// Nd6 hit pool, glitches (seed 004).
     HitPool,
+    /// A house rule in BCDice dice notation (ダイス表記), with tiers.
+    Dice,
 }
 
 /// One system's example analysis.
@@ -54,6 +56,10 @@ pub fn template(system: System) -> Template {
         System::HitPool => Template {
             id: "hit-pool",
             analysis: include_str!("templates/hit-pool.toml"),
+        },
+        System::Dice => Template {
+            id: "dice",
+            analysis: include_str!("templates/dice.toml"),
         },
     }
 }
@@ -138,7 +144,14 @@ mod tests {
             .collect();
         assert_eq!(
             ids,
-            ["d20", "multiplier", "keep-highest", "levels", "hit-pool"]
+            [
+                "d20",
+                "multiplier",
+                "keep-highest",
+                "levels",
+                "hit-pool",
+                "dice"
+            ]
         );
         for &s in System::value_variants() {
             let t = template(s);

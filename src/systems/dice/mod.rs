@@ -329,6 +329,9 @@ fn success_of<W: Weight>(cmd: &Command, law: &Pmf<W>) -> Option<W> {
 }
 
 fn mean_var<W: Weight>(p: &Pmf<W>) -> (W, W) {
+    if let Some(mv) = exact_mean_var(p) {
+        return mv;
+    }
     let total = p.total();
     let mut m = W::zero();
     for (x, w) in p.iter() {
@@ -341,6 +344,48 @@ fn mean_var<W: Weight>(p: &Pmf<W>) -> (W, W) {
         v += d.clone() * &d * w;
     }
     (mean, v / &total)
+}
+
+/// Mean and variance of an exact law in big integers over one common
+/// denominator (the largest, when every other divides it — always so for
+/// dice laws), so that a law of thousands of values takes three gcds, not
+/// one per addition. `None` for floats or other denominators.
+fn exact_mean_var<W: Weight>(p: &Pmf<W>) -> Option<(W, W)> {
+    use num_bigint::BigInt;
+    use num_traits::Zero;
+    if !W::EXACT {
+        return None;
+    }
+    let fractions: Vec<(i64, BigInt, BigInt)> = p
+        .iter()
+        .filter(|(_, w)| !w.is_zero())
+        .map(|(x, w)| w.as_fraction().map(|(n, d)| (x, n, d)))
+        .collect::<Option<_>>()?;
+    let den = fractions
+        .iter()
+        .map(|(_, _, d)| d)
+        .max_by_key(|d| d.bits())?
+        .clone();
+    let (mut s0, mut s1, mut s2) = (BigInt::zero(), BigInt::zero(), BigInt::zero());
+    for (x, n, d) in &fractions {
+        let (q, r) = num_integer::Integer::div_rem(&den, d);
+        if !r.is_zero() {
+            return None;
+        }
+        let c = n * q;
+        let xb = BigInt::from(*x);
+        let cx = &c * &xb;
+        s2 += &cx * &xb;
+        s1 += &cx;
+        s0 += c;
+    }
+    if s0.is_zero() {
+        return None;
+    }
+    // mean = s1/s0; variance = (s2·s0 − s1²)/s0².
+    let var_num = &s2 * &s0 - &s1 * &s1;
+    let var_den = &s0 * &s0;
+    Some((W::from_fraction(s1, s0), W::from_fraction(var_num, var_den)))
 }
 
 fn distribution<W: Weight>(p: &Pmf<W>) -> Field<W> {
