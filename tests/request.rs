@@ -76,6 +76,16 @@ const CASES: &[(&str, &str)] = &[
     ("hit-pool", "--pool 6 --vs-pool 5 --vs-helper 3 --vs-helper 2 --vs-team-cap 2"),
     ("hit-pool", "--pool 8 --threshold 6 --extended"),
     ("hit-pool", "--pool 6 --threshold 5 --extended --max-rolls 4 --shrink --critical-glitch-ends"),
+    // dice (notation)
+    ("dice", "2d6+1>=7"),
+    ("dice", "1D20+5 --tier critical:natural>=19 --tier hit:>=15 --tier miss"),
+    ("dice", "3D6 --tier crit:natural<=4 --tier ok:<=12-2 --tier fail --success-tiers crit,ok"),
+    ("dice", "2D6+1 --vs 2D6 --tie-rule reroll"),
+    ("dice", "1D20 --vs 1D20+2 --lower-wins --tie-rule defender"),
+    ("dice", "3R6[6]>=5 --tail-eps 1e-12"),
+    ("dice", "2U6[6]"),
+    ("dice", "5B6>=4 --tier many:>=3 --tier few"),
+    ("dice", "D66A"),
 ];
 
 fn cli_request(system: &str, args: &str) -> Request {
