@@ -23,7 +23,7 @@ pub enum VerifyFormat {
 /// Flags of `hantei verify`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Only this system (multiplier, d20, keep-highest, levels, hit-pool).
+    /// Only this system (multiplier, d20, keep-highest, levels, hit-pool, dice).
     #[arg(long, value_name = "ID")]
     pub system: Option<String>,
     /// Simulated checks per parameter point.
