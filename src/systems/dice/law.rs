@@ -530,6 +530,17 @@ fn binomial<W: Weight>(n: i64, p: W) -> Result<Pmf<W>> {
     sum_of(&Pmf::bernoulli(p), n)
 }
 
+/// The law of a count of exploding dice, with the mass its chains cut.
+fn exploding_count<W: Weight>(acc: Pmf<W>, parts: &[(f64, i64)]) -> Law<W> {
+    let tail = tail_of(&acc, parts);
+    Law {
+        value: acc,
+        total: None,
+        tail,
+        explodes: true,
+    }
+}
+
 fn total_dice(groups: &[Group]) -> i64 {
     groups.iter().map(|g| g.count).sum::<i64>().max(1)
 }
@@ -585,13 +596,7 @@ pub fn law<W: Weight>(cmd: &Command, tail_eps: f64) -> Result<Law<W>> {
                 acc = acc.convolve(&n_fold(&one, g.count)?);
                 check_span(&acc, "the count")?;
             }
-            let tail = tail_of(&acc, &parts);
-            Law {
-                value: acc,
-                total: None,
-                tail,
-                explodes: true,
-            }
+            exploding_count(acc, &parts)
         }
         Body::Upper(u) => {
             let eps = tail_eps / total_dice(&u.groups) as f64;
@@ -613,13 +618,7 @@ pub fn law<W: Weight>(cmd: &Command, tail_eps: f64) -> Result<Law<W>> {
                         let fail = one.total() - &p;
                         acc = acc.convolve(&sum_of(&Pmf::from_weights(0, vec![fail, p]), *n)?);
                     }
-                    let tail = tail_of(&acc, &parts);
-                    Law {
-                        value: acc,
-                        total: None,
-                        tail,
-                        explodes: true,
-                    }
+                    exploding_count(acc, &parts)
                 }
                 None => {
                     let mut total = Pmf::point(u.modifier);

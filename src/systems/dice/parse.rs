@@ -164,23 +164,11 @@ struct Parser<'a> {
 /// read as half-width; a leading `S` (secret roll) is accepted and has no
 /// effect on the odds).
 pub fn parse(input: &str) -> Result<Command> {
-    let trimmed = input.trim();
-    let src = normalize_width(trimmed);
-    if src.is_empty() {
-        return Err(notation_error(
-            &src,
-            0,
-            "an empty expression: give one like 2D6+1>=7",
-        ));
-    }
-    if src.chars().count() > MAX_LEN {
-        return Err(notation_error(
-            &src,
-            MAX_LEN,
-            format!("the expression is too long (at most {MAX_LEN} characters)"),
-        ));
-    }
-    let toks = lex(&src)?;
+    let (src, toks) = tokens(
+        input,
+        "an empty expression: give one like 2D6+1>=7",
+        "expression",
+    )?;
     let mut p = Parser {
         src: &src,
         toks,
@@ -199,18 +187,7 @@ pub fn parse(input: &str) -> Result<Command> {
 /// A constant arithmetic expression (`12`, `12-2`, `(3+1)*2`, `7/2U`): the
 /// target of a house-rule tier, with BCDice's arithmetic and rounding.
 pub fn parse_constant(input: &str) -> Result<i64> {
-    let src = normalize_width(input.trim());
-    if src.is_empty() {
-        return Err(notation_error(&src, 0, "expected a number"));
-    }
-    if src.chars().count() > MAX_LEN {
-        return Err(notation_error(
-            &src,
-            MAX_LEN,
-            format!("the number is too long (at most {MAX_LEN} characters)"),
-        ));
-    }
-    let toks = lex(&src)?;
+    let (src, toks) = tokens(input, "expected a number", "number")?;
     let mut p = Parser {
         src: &src,
         toks,
@@ -223,6 +200,24 @@ pub fn parse_constant(input: &str) -> Result<i64> {
         );
     }
     Ok(value)
+}
+
+/// The text read (trimmed, half-width) and its tokens; `empty` is the
+/// message for no text, `what` names it in the length limit's message.
+fn tokens(input: &str, empty: &str, what: &str) -> Result<(String, Vec<Token>)> {
+    let src = normalize_width(input.trim());
+    if src.is_empty() {
+        return Err(notation_error(&src, 0, empty));
+    }
+    if src.chars().count() > MAX_LEN {
+        return Err(notation_error(
+            &src,
+            MAX_LEN,
+            format!("the {what} is too long (at most {MAX_LEN} characters)"),
+        ));
+    }
+    let toks = lex(&src)?;
+    Ok((src, toks))
 }
 
 impl<'a> Parser<'a> {
