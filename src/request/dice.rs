@@ -29,7 +29,7 @@ use super::de;
 #[serde(deny_unknown_fields)]
 pub struct Params {
     /// The BCDice command (ダイスコマンド): 2D6+1>=7, 1D20+5>=15, 4D6DL1,
-    /// 5B6>=4, 10R6[6]>=5, 3U6[6]>=10, D66. Case-insensitive.
+    /// 5B6>=4, 10R6>=5@6, 3U6>=10@6, D66. Case-insensitive.
     #[arg(value_name = "EXPR", allow_hyphen_values = true)]
     pub expr: String,
     /// A house-rule tier NAME:COND (repeatable, best first; the first that
