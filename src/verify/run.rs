@@ -22,7 +22,6 @@
 //! more trials and is confirmed (the planted-bug power tests check that).
 
 use serde_json::{json, Value};
-use statrs::distribution::{ContinuousCDF, Normal};
 
 use super::runner::simulate;
 use super::stats::{fit, holm_reject, Fit};
@@ -84,11 +83,10 @@ pub fn point_seed(seed: u64, point: &Point) -> u64 {
     seed ^ fnv1a(point.system) ^ fnv1a(&point.label).rotate_left(17)
 }
 
-/// P(some cell's |z| ≥ the largest seen) by Bonferroni over `cells` cells.
-fn max_dev_p(max_dev_sigma: f64, cells: usize) -> f64 {
-    let normal = Normal::new(0.0, 1.0).expect("standard normal");
-    let one = 2.0 * normal.sf(max_dev_sigma);
-    (one * cells.max(1) as f64).min(1.0)
+/// P(some cell's exact binomial tail is as small as the smallest seen), by
+/// Bonferroni over `cells` cells.
+fn max_dev_p(worst_cell_p: f64, cells: usize) -> f64 {
+    (worst_cell_p * cells.max(1) as f64).min(1.0)
 }
 
 /// Simulate and fit one point.
@@ -96,7 +94,7 @@ pub fn run_point(point: &Point, trials: u64, seed: u64) -> PointResult {
     let counts = simulate(&*point.sampler, trials, point_seed(seed, point));
     let fit = fit(&counts, &point.exact);
     let live_cells = point.exact.iter().filter(|p| **p > 0.0).count();
-    let p_dev = max_dev_p(fit.max_dev_sigma, live_cells);
+    let p_dev = max_dev_p(fit.worst_cell_p, live_cells);
     let p_value = (2.0 * fit.p_value.min(p_dev)).min(1.0);
     PointResult {
         system: point.system,

@@ -3,7 +3,7 @@
 //! in standard errors, and the Holm–Bonferroni correction that holds the
 //! family-wise error of a whole run at α.
 
-use statrs::distribution::{ChiSquared, ContinuousCDF};
+use statrs::distribution::{Binomial, ChiSquared, ContinuousCDF, DiscreteCDF, Normal};
 
 /// Cells whose expected count is below this are pooled together.
 pub const MIN_EXPECTED: f64 = 5.0;
@@ -19,9 +19,15 @@ pub struct Fit {
     pub df: usize,
     /// P(χ²_df ≥ statistic).
     pub p_value: f64,
-    /// Largest |observed − expected| / standard error over the outcomes,
-    /// each outcome's count being binomial.
+    /// The largest per-outcome deviation, in standard normal units: each
+    /// outcome's count is binomial(trials, p), its two-sided tail
+    /// probability is computed exactly (not by the normal approximation,
+    /// which calls a single hit in a 1e-8 cell a 7σ event), and this is the
+    /// z whose two-sided normal tail is the smallest of them. For cells with
+    /// many expected counts it is |observed − expected| / standard error.
     pub max_dev_sigma: f64,
+    /// The exact two-sided binomial tail probability of the worst outcome.
+    pub worst_cell_p: f64,
     /// The outcome with the largest deviation.
     pub worst_cell: usize,
     /// Simulated count in a cell whose exact probability is zero (an
@@ -39,24 +45,20 @@ pub fn fit(counts: &[u64], p: &[f64]) -> Fit {
     let n: u64 = counts.iter().sum();
     let nf = n as f64;
     let mut impossible_hits = 0;
-    let mut max_dev_sigma = 0.0f64;
+    let mut worst_cell_p = 1.0f64;
     let mut worst_cell = 0;
     for (i, (&c, &pi)) in counts.iter().zip(p).enumerate() {
         if pi <= 0.0 {
             impossible_hits += c;
             continue;
         }
-        let se = (nf * pi * (1.0 - pi)).sqrt();
-        let dev = if se > 0.0 {
-            (c as f64 - nf * pi).abs() / se
-        } else {
-            0.0
-        };
-        if dev > max_dev_sigma {
-            max_dev_sigma = dev;
+        let tail = binomial_two_sided(c, n, pi);
+        if tail < worst_cell_p {
+            worst_cell_p = tail;
             worst_cell = i;
         }
     }
+    let max_dev_sigma = z_of_two_sided(worst_cell_p);
     // Pool sparse cells: sort by expected count, merge the small ones.
     let mut cells: Vec<(f64, f64)> = counts
         .iter()
@@ -98,9 +100,45 @@ pub fn fit(counts: &[u64], p: &[f64]) -> Fit {
         df,
         p_value,
         max_dev_sigma,
+        worst_cell_p,
         worst_cell,
         impossible_hits,
     }
+}
+
+/// P(a binomial(n, p) count lies at least as far from n·p as `c`, on the
+/// side where `c` lies), doubled and capped at one: the two-sided exact
+/// tail of one outcome's count.
+pub fn binomial_two_sided(c: u64, n: u64, p: f64) -> f64 {
+    if n == 0 || p >= 1.0 {
+        return 1.0;
+    }
+    let Ok(law) = Binomial::new(p, n) else {
+        return f64::NAN;
+    };
+    let one_sided = if (c as f64) >= n as f64 * p {
+        if c == 0 {
+            1.0
+        } else {
+            law.sf(c - 1)
+        }
+    } else {
+        law.cdf(c)
+    };
+    (2.0 * one_sided).min(1.0)
+}
+
+/// The z of the standard normal whose two-sided tail is `tail`.
+pub fn z_of_two_sided(tail: f64) -> f64 {
+    if tail.is_nan() {
+        return f64::NAN;
+    }
+    if tail >= 1.0 {
+        return 0.0;
+    }
+    let normal = Normal::new(0.0, 1.0).expect("standard normal");
+    // Far tails lose nothing: the quantile of tail/2 from below, negated.
+    -normal.inverse_cdf((tail / 2.0).max(f64::MIN_POSITIVE))
 }
 
 /// Holm–Bonferroni: which of the p-values are rejected at family-wise
@@ -171,5 +209,45 @@ mod tests {
             vec![true, false, false]
         );
         assert_eq!(holm_reject(&[0.2, 0.01], 0.05), vec![false, true]);
+    }
+
+    #[test]
+    fn one_hit_in_a_rare_cell_is_not_a_seven_sigma_event() {
+        // A cell of probability 2.5e-8 at 800,000 trials expects 0.02 hits.
+        // One hit has tail P(X >= 1) = 1 - (1 - p)^n ~ 0.0198 (doubled:
+        // 0.0396), about 2σ, where the normal approximation said 6.9σ. This
+        // is the case that failed CI on 2U6[6].
+        let n = 800_000u64;
+        let p: f64 = 2.5e-8;
+        let exact = 2.0 * (1.0 - (1.0 - p).powi(n as i32));
+        let tail = binomial_two_sided(1, n, p);
+        assert!((tail - exact).abs() < 1e-9, "{tail} vs {exact}");
+        let z = z_of_two_sided(tail);
+        assert!((z - 2.058).abs() < 0.01, "{z}");
+        let normal_approx = (1.0 - n as f64 * p) / (n as f64 * p * (1.0 - p)).sqrt();
+        assert!(normal_approx > 6.0);
+    }
+
+    #[test]
+    fn many_expected_counts_agree_with_the_normal_approximation() {
+        // Fair coin, 1,000,000 tosses, 501,000 heads: z = 1000 / 500 = 2.
+        let tail = binomial_two_sided(501_000, 1_000_000, 0.5);
+        let z = z_of_two_sided(tail);
+        assert!((z - 2.0).abs() < 0.01, "{z}");
+        // And below the mean, symmetric.
+        let below = z_of_two_sided(binomial_two_sided(499_000, 1_000_000, 0.5));
+        assert!((below - 2.0).abs() < 0.01, "{below}");
+    }
+
+    #[test]
+    fn small_binomial_tail_by_enumeration() {
+        // n = 4, p = 1/6, observed 3: P(X >= 3) = 4·(1/6)^3·(5/6) + (1/6)^4.
+        let one = 4.0 * (1.0f64 / 6.0).powi(3) * (5.0 / 6.0) + (1.0f64 / 6.0).powi(4);
+        assert!((binomial_two_sided(3, 4, 1.0 / 6.0) - 2.0 * one).abs() < 1e-12);
+        // Observed 0 below the mean 2/3: P(X <= 0) = (5/6)^4.
+        let zero = (5.0f64 / 6.0).powi(4);
+        assert!((binomial_two_sided(0, 4, 1.0 / 6.0) - (2.0 * zero).min(1.0)).abs() < 1e-12);
+        let worst = fit(&[0, 0, 3, 1], &[0.25, 0.25, 0.25, 0.25]);
+        assert_eq!(worst.worst_cell, 2);
     }
 }
