@@ -36,31 +36,22 @@ pub struct Template {
 /// arm here (and one more variant of [`System`]) with its file in
 /// `src/init/templates/`.
 pub fn template(system: System) -> Template {
+    // The id is also the template's file name in `templates/`.
+    macro_rules! embedded {
+        ($id:literal) => {
+            Template {
+                id: $id,
+                analysis: include_str!(concat!("templates/", $id, ".toml")),
+            }
+        };
+    }
     match system {
-        System::D20 => Template {
-            id: "d20",
-            analysis: include_str!("templates/d20.toml"),
-        },
-        System::Multiplier => Template {
-            id: "multiplier",
-            analysis: include_str!("templates/multiplier.toml"),
-        },
-        System::KeepHighest => Template {
-            id: "keep-highest",
-            analysis: include_str!("templates/keep-highest.toml"),
-        },
-        System::Levels => Template {
-            id: "levels",
-            analysis: include_str!("templates/levels.toml"),
-        },
-        System::HitPool => Template {
-            id: "hit-pool",
-            analysis: include_str!("templates/hit-pool.toml"),
-        },
-        System::Dice => Template {
-            id: "dice",
-            analysis: include_str!("templates/dice.toml"),
-        },
+        System::D20 => embedded!("d20"),
+        System::Multiplier => embedded!("multiplier"),
+        System::KeepHighest => embedded!("keep-highest"),
+        System::Levels => embedded!("levels"),
+        System::HitPool => embedded!("hit-pool"),
+        System::Dice => embedded!("dice"),
     }
 }
 
