@@ -228,18 +228,59 @@ impl<W: Weight> Pmf<W> {
     }
 
     /// Highest of `n ≥ 1` independent copies: `P(max ≤ x) = F(x)^n`.
+    ///
+    /// `F(x)` is taken from whichever end is shorter (`Σ_{k≤x} p` in the
+    /// lower half, `total − Σ_{k>x} p` in the upper), the last one is the
+    /// total itself (at most 1: twenty f64 weights of 0.05 sum to
+    /// 1.0000000000000002, whose 1000th power is 1.0000000000002), and the
+    /// weights are differences of the powers: no probability exceeds 1,
+    /// however large `n`. For a
+    /// die whose cdf is a count over a denominator use
+    /// [`Pmf::from_cdf`] with [`Weight::pow_ratio`], which is exact to the
+    /// last bit.
     pub fn max_of(&self, n: u32) -> Self {
         assert!(n >= 1, "max_of needs at least one copy");
-        let mut cdf = W::zero();
-        let mut prev = W::zero();
-        let mut w = Vec::with_capacity(self.w.len());
-        for p in &self.w {
-            cdf += p;
-            let c = cdf.powi(n);
-            w.push(c.clone() - &prev);
-            prev = c;
+        // A cdf is at most 1, whatever the rounding of its sum.
+        let total = self.total();
+        let total = if total > W::one() { W::one() } else { total };
+        let half = total.clone() / W::int(2);
+        let len = self.w.len();
+        // suffix[i] = Σ_{k ≥ i} w[k].
+        let mut suffix = vec![W::zero(); len + 1];
+        for i in (0..len).rev() {
+            suffix[i] = suffix[i + 1].clone() + &self.w[i];
         }
-        Self::from_weights(self.min, w)
+        let mut prefix = W::zero();
+        let cdf = (0..len)
+            .map(|i| {
+                prefix += &self.w[i];
+                let f = if i + 1 == len {
+                    total.clone()
+                } else if prefix <= half {
+                    prefix.clone()
+                } else {
+                    total.clone() - &suffix[i + 1]
+                };
+                let f = if f > total { total.clone() } else { f };
+                f.powi(n)
+            })
+            .collect();
+        Self::from_cdf(self.min, cdf)
+    }
+
+    /// The law whose cdf is `cdf[i] = P(X ≤ min + i)` (non-decreasing; the
+    /// weights are its differences).
+    pub fn from_cdf(min: i64, cdf: Vec<W>) -> Self {
+        let mut prev = W::zero();
+        let w = cdf
+            .into_iter()
+            .map(|c| {
+                let p = c.clone() - &prev;
+                prev = c;
+                p
+            })
+            .collect();
+        Self::from_weights(min, w)
     }
 
     /// Lowest of `n ≥ 1` independent copies: `P(min ≥ x) = S(x)^n`.
@@ -323,6 +364,34 @@ mod tests {
             assert_eq!(hi2.p(k), hi.p(k));
             assert_eq!(lo2.p(k), lo.p(k));
         }
+    }
+
+    #[test]
+    fn max_of_many_never_exceeds_one() {
+        // 1000 d20 (the CLI case that printed 1.000000000000222): the top
+        // face's probability is 1 − (19/20)^1000, and nothing exceeds 1.
+        let hi = Pmf::<f64>::die(20).max_of(1000);
+        let want = 1.0 - 0.95f64.powi(1000);
+        assert!((hi.p(20) - want).abs() <= 1e-15, "{}", hi.p(20));
+        assert!(hi.iter().all(|(_, p)| (0.0..=1.0).contains(p)));
+        assert!((hi.total() - 1.0).abs() <= 1e-15);
+    }
+
+    #[test]
+    fn from_cdf_with_pow_ratio_matches_exact_to_the_bit() {
+        // Keep-highest of 10,000 d20: P(max ≤ k) = (k/20)^10000, each weight
+        // the difference of two such powers; against the exact law rounded.
+        let n = 10_000;
+        let f = Pmf::<f64>::from_cdf(1, (1..=20).map(|k| f64::pow_ratio(k, 20, n)).collect());
+        let e = Pmf::<Exact>::from_cdf(1, (1..=20).map(|k| Exact::pow_ratio(k, 20, n)).collect());
+        assert_eq!(f.p(20), e.p(20).to_f64());
+        assert_eq!(f.p(19), e.p(19).to_f64());
+        assert!(f.iter().all(|(_, p)| (0.0..=1.0).contains(p)));
+        assert!(f.total() <= 1.0);
+        // (19/20)^10000 = 10^-222.76…: below 1 by far less than an ulp, so the
+        // top face reads 1 exactly, and the next is the power itself.
+        assert_eq!(f.p(20), 1.0);
+        assert_eq!(f.p(19), e.p(19).to_f64());
     }
 
     #[test]

@@ -66,6 +66,12 @@ pub trait Weight:
         }
         acc
     }
+    /// `(num / den)^n` for `num ≤ den` (a probability raised to a power),
+    /// computed directly rather than accumulated. In `f64` the power is
+    /// taken in double-double arithmetic (about 106 bits, [`pow_ratio_f64`])
+    /// and rounded once, so the result is the correctly rounded value in all
+    /// but freak cases, and never above 1.
+    fn pow_ratio(num: u64, den: u64, n: u32) -> Self;
     /// `1 - self`.
     fn complement(&self) -> Self {
         Self::one() - self
@@ -115,6 +121,9 @@ impl Weight for f64 {
     fn powi(&self, n: u32) -> Self {
         f64::powi(*self, n as i32)
     }
+    fn pow_ratio(num: u64, den: u64, n: u32) -> Self {
+        pow_ratio_f64(num, den, n)
+    }
     fn exact_text(&self) -> String {
         format!("{self}")
     }
@@ -147,6 +156,10 @@ impl Weight for Exact {
     fn exact_text(&self) -> String {
         format!("{}/{}", self.numer(), self.denom())
     }
+    fn pow_ratio(num: u64, den: u64, n: u32) -> Self {
+        let base = Exact::new(BigInt::from(num), BigInt::from(den));
+        num_traits::Pow::pow(base, n)
+    }
     fn as_fraction(&self) -> Option<(BigInt, BigInt)> {
         Some((self.numer().clone(), self.denom().clone()))
     }
@@ -160,6 +173,81 @@ impl Weight for Exact {
         );
         Exact::new_raw(num, den)
     }
+}
+
+/// A double-double number `hi + lo` (`|lo| ≤ ulp(hi)/2`).
+#[derive(Clone, Copy)]
+struct Dd(f64, f64);
+
+/// `a × b` exactly as `hi + lo` (Dekker's product with Veltkamp splitting:
+/// no fused multiply-add needed, which is slow where the CPU lacks one).
+fn two_prod(a: f64, b: f64) -> Dd {
+    const SPLIT: f64 = 134_217_729.0; // 2^27 + 1
+    let p = a * b;
+    let split = |x: f64| {
+        let c = SPLIT * x;
+        let hi = c - (c - x);
+        (hi, x - hi)
+    };
+    let (ah, al) = split(a);
+    let (bh, bl) = split(b);
+    let e = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+    Dd(p, e)
+}
+
+impl Dd {
+    fn mul(self, o: Dd) -> Dd {
+        let Dd(p, e) = two_prod(self.0, o.0);
+        let e = e + (self.0 * o.1 + self.1 * o.0);
+        let hi = p + e;
+        Dd(hi, e - (hi - p))
+    }
+}
+
+/// `(num / den)^n` in `f64`, for `num ≤ den < 2^53`: the base is the
+/// double-double `num/den` (its rounding residual is exact), the power is
+/// taken by repeated squaring in double-double (relative error about
+/// `2·log2(n)·2^-104`), and the sum `hi + lo` is rounded once. For the
+/// powers a probability law needs (`n` up to millions) that is the
+/// correctly rounded value except when the exact value lies within about
+/// `10^-28` relative of a rounding boundary. Values below the subnormal
+/// range are 0; the result is never above 1 when `num ≤ den`. (The splitting
+/// loses its extra bits once `hi` is subnormal, so results below about
+/// `10^-290` may be off by an ulp of the subnormal grid.)
+pub fn pow_ratio_f64(num: u64, den: u64, n: u32) -> f64 {
+    if n == 0 {
+        return 1.0;
+    }
+    if num == 0 {
+        return 0.0;
+    }
+    if num == den {
+        return 1.0;
+    }
+    let (a, b) = (num as f64, den as f64);
+    let hi = a / b;
+    // a - hi·b is exact (Dekker), so lo carries the rounding error of hi.
+    let Dd(p, e) = two_prod(hi, b);
+    let lo = ((a - p) - e) / b;
+    let mut base = Dd(hi, lo);
+    let mut acc = Dd(1.0, 0.0);
+    let mut n = n;
+    loop {
+        if n & 1 == 1 {
+            acc = acc.mul(base);
+        }
+        n >>= 1;
+        if n == 0 {
+            break;
+        }
+        base = base.mul(base);
+        // Below ~1e-290 the splitting overflows nothing but loses precision;
+        // below the subnormal range everything is 0 from here on.
+        if base.0 == 0.0 {
+            return 0.0;
+        }
+    }
+    (acc.0 + acc.1).clamp(0.0, 1.0)
 }
 
 /// An `f64` probability as printed: rounded to 15 significant digits (all
@@ -210,6 +298,41 @@ mod tests {
         }
         assert_eq!(x.powi(13), y);
         assert!((Weight::powi(&(5.0f64 / 6.0), 13) - (5.0f64 / 6.0).powi(13)).abs() < 1e-15);
+    }
+
+    #[test]
+    fn pow_ratio_is_correctly_rounded() {
+        // Against the exact power, rounded once by num-rational.
+        for &(k, s) in &[
+            (1u64, 2u64),
+            (19, 20),
+            (5, 6),
+            (2, 3),
+            (3, 4),
+            (7, 12),
+            (1, 20),
+        ] {
+            for n in [1u32, 2, 3, 7, 10, 64, 100, 1000, 10_000] {
+                let exact = Exact::new(BigInt::from(k), BigInt::from(s));
+                let want = Weight::to_f64(&num_traits::Pow::pow(exact.clone(), n));
+                let got = pow_ratio_f64(k, s, n);
+                if want >= 1e-290 {
+                    assert_eq!(got, want, "({k}/{s})^{n}");
+                } else {
+                    assert!(
+                        (got - want).abs() <= 1e-300,
+                        "({k}/{s})^{n}: {got} vs {want}"
+                    );
+                }
+                assert_eq!(
+                    <Exact as Weight>::pow_ratio(k, s, n),
+                    num_traits::Pow::pow(exact, n)
+                );
+            }
+        }
+        assert_eq!(pow_ratio_f64(20, 20, 1_000_000), 1.0);
+        assert_eq!(pow_ratio_f64(0, 20, 3), 0.0);
+        assert_eq!(pow_ratio_f64(1, 20, 1_000), 0.0);
     }
 
     #[test]

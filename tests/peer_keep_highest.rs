@@ -147,3 +147,30 @@ fn seed_gives_critical_on_natural_four_for_low_abilities() {
     assert_eq!(check.classify(&[4, 2]).tier, Outcome::Critical);
     assert_eq!(check.classify(&[3, 2]).tier, Outcome::Success);
 }
+
+/// 1000 d20 against difficulty 20 (issue 11: `p_success` printed
+/// 1.000000000000222). The exact law: failure = P(max ≤ 19) = (19/20)^1000
+/// = 5.2918227477450474e-23 (Python's `Fraction(19, 20)**1000`, rounded),
+/// critical = 1 − that, which is 1 in f64; nothing above 1.
+#[test]
+fn a_thousand_dice_never_exceed_one() {
+    let out = crate::common::hantei()
+        .args(["odds", "keep-highest", "--ability", "20", "--dice", "1000"])
+        .args(["--difficulty", "20", "--format", "json"])
+        .output()
+        .expect("runs");
+    assert!(out.status.success());
+    let v: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(v["p_success"].as_f64(), Some(1.0));
+    assert_eq!(v["outcomes"]["critical"].as_f64(), Some(1.0));
+    // Printed to 15 digits (the old accumulated cdf gave …4667e-23).
+    let failure = v["outcomes"]["failure"].as_f64().expect("number");
+    assert!(
+        (failure / 5.2918227477450474e-23 - 1.0).abs() < 1e-14,
+        "{failure}"
+    );
+    for (_, p) in v["outcomes"].as_object().expect("outcomes") {
+        let p = p.as_f64().expect("number");
+        assert!((0.0..=1.0).contains(&p), "{p}");
+    }
+}

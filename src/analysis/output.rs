@@ -96,7 +96,10 @@ pub fn human(x: Option<f64>, probability: bool) -> String {
         } else if v > 0.9995 && v < 1.0 {
             ">99.9%".into()
         } else {
-            format!("{:.1}%", v * 100.0)
+            // An exact tie (0.2775 → 27.75%) rounds half up whatever the
+            // last bit of its f64 says: tidied to 15 digits first.
+            let tenths = (crate::weight::tidy(v * 100.0) * 10.0).round();
+            format!("{:.1}%", tenths / 10.0)
         }
     } else if v.fract() == 0.0 && v.abs() < 1e12 {
         format!("{}", v as i64)

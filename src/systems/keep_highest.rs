@@ -273,18 +273,31 @@ impl Pool {
         Kept::from_rank(rank)
     }
 
-    /// Exact law of the kept roll's rank (`2X + [natural max]`).
+    /// Exact law of the kept roll's rank (`2X + [natural max]`), from its
+    /// cdf computed directly: with `c(r)` the faces of rank ≤ `r` out of `s`,
+    /// `P(rank ≤ r) = (c/s)^n` for one roll, `(c/s)^2n` with advantage (the
+    /// higher of two rolls is the highest of `2n` dice) and
+    /// `1 − (1 − (c/s)^n)^2` with disadvantage — each power taken at once
+    /// ([`Weight::pow_ratio`]), never accumulated, so no probability exceeds 1.
     fn kept_rank<W: Weight>(&self) -> Pmf<W> {
         let die = self.die();
-        let one = Pmf::<W>::from_pairs(
-            (1..=die.sides).map(|f| (die.rank(f), W::ratio(1, i64::from(die.sides)))),
-        );
-        let roll = one.max_of(self.dice);
-        match self.situation {
-            Situation::Normal => roll,
-            Situation::Advantage => roll.max_with(&roll),
-            Situation::Disadvantage => roll.min_with(&roll),
-        }
+        let s = u64::from(die.sides);
+        let lo = die.rank(1);
+        let hi = die.rank(die.sides);
+        let cdf = (lo..=hi)
+            .map(|r| {
+                let c = (1..=die.sides).filter(|&f| die.rank(f) <= r).count() as u64;
+                match self.situation {
+                    Situation::Normal => W::pow_ratio(c, s, self.dice),
+                    Situation::Advantage => W::pow_ratio(c, s, 2 * self.dice),
+                    Situation::Disadvantage => {
+                        let g = W::pow_ratio(c, s, self.dice);
+                        g.clone() * &(W::int(2) - &g)
+                    }
+                }
+            })
+            .collect();
+        Pmf::from_cdf(lo, cdf)
     }
 
     /// Exact law of the achieved value `X` (達成値).
