@@ -86,8 +86,25 @@ pub fn fields_from_query(system: &str, pairs: &[(String, String)]) -> Map<String
             continue;
         }
         let param = sys.and_then(|s| s.params.iter().find(|p| p.field == key));
-        let value = match param.map(|p| p.kind) {
-            Some("int") | Some("count") => v
+        let kind = param.map(|p| p.kind);
+        if kind == Some("count") {
+            // A repeatable switch (`--advantage --advantage`): `true` is
+            // once, a number is that many; repeated keys add up.
+            let n = match v.trim() {
+                "true" | "" => Some(1),
+                "false" => Some(0),
+                t => t.parse::<i64>().ok(),
+            };
+            let value = match (n, fields.get(&key).and_then(Value::as_i64)) {
+                (Some(n), Some(before)) => Value::from(before + n),
+                (Some(n), None) => Value::from(n),
+                (None, _) => Value::String(v.clone()),
+            };
+            fields.insert(key, value);
+            continue;
+        }
+        let value = match kind {
+            Some("int") => v
                 .trim()
                 .parse::<i64>()
                 .map_or_else(|_| Value::String(v.clone()), Value::from),
