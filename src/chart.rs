@@ -103,7 +103,7 @@ pub enum ChartBody {
 pub const FONT_FAMILY: &str = "IPAexGothic, 'Noto Sans CJK JP', 'Hiragino Sans', sans-serif";
 
 /// IPAexGothic 004.01 (IPA Font License v1.0, see `assets/fonts/`).
-static FONT_TTF: &[u8] = include_bytes!("../assets/fonts/ipaexg.ttf");
+pub static FONT_TTF: &[u8] = include_bytes!("../assets/fonts/ipaexg.ttf");
 
 /// Render `chart` as an SVG document (UTF-8 bytes). Text is drawn as the
 /// outlines of the embedded font's glyphs (`<path>`), so the SVG looks the

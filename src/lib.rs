@@ -15,6 +15,8 @@
 //! * [`analysis`] — analysis files (`analyses/*.toml`): sweeps, tables,
 //!   charts, checks, and the diff of committed tables.
 //! * [`init`] — the templates `hantei init` scaffolds a rules repo from.
+//! * [`serve`] — `hantei serve`: the odds explorer in a browser, and its
+//!   JSON API over [`Request`].
 //! * [`cli`] — the `hantei` command line, a thin layer over the above.
 
 pub mod analysis;
@@ -28,6 +30,7 @@ pub mod init;
 pub mod pmf;
 pub mod report;
 pub mod request;
+pub mod serve;
 pub mod systems;
 pub mod tier;
 pub mod verify;

@@ -16,5 +16,6 @@ mod peer_dice;
 mod peer_hit_pool;
 mod peer_keep_highest;
 mod request;
+mod serve;
 mod validation;
 mod verify_power;

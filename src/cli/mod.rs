@@ -9,6 +9,7 @@ pub mod completions;
 pub mod diff;
 pub mod init;
 pub mod run;
+pub mod serve;
 pub mod verify;
 
 use std::ffi::OsString;
@@ -44,6 +45,9 @@ pub enum Command {
     /// Scaffold a designer's rules repo (雛形): an example analysis, its
     /// outputs, a README and a GitHub Actions workflow.
     Init(init::Args),
+    /// The odds explorer in a browser (見える化): a local web app and its
+    /// JSON API (/api/odds), loopback by default.
+    Serve(serve::Args),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
     Completions(completions::Args),
     /// Print the man page hantei(1) (roff; `hantei man > hantei.1`).
@@ -152,6 +156,14 @@ where
                 stdout: out.stdout,
                 stderr: out.stderr,
                 code: out.code,
+            })
+        }
+        Command::Serve(a) => {
+            serve::run(&a).map_err(|e| e.to_string())?;
+            Ok(Output {
+                stdout: Vec::new(),
+                stderr: Vec::new(),
+                code: 0,
             })
         }
         Command::Completions(a) => Ok(Output {

@@ -1,0 +1,289 @@
+//! The JSON API: handlers over [`Request`] and [`crate::odds`].
+//!
+//! * `GET /api/odds?system=d20&modifier=5&dc=15` — the fields as query
+//!   parameters (a repeated key, `tier=a&tier=b`, is a list), read by the
+//!   [schema](super::schema) as the CLI reads its flags.
+//! * `POST /api/odds` — the typed request as JSON:
+//!   `{"system": "d20", "modifier": 5, "dc": 15}` ([`Request::from_json`]).
+//!
+//! Both take `exact=true` (the CLI's `--exact`) and `format=json|csv|md|table`
+//! (default `json`) as query parameters, and answer exactly the bytes of
+//! `hantei odds <system> … --format <format>`. A bad request answers 4xx
+//! with `{"error": "<the CLI's one-line message>"}`.
+
+use axum::body::Body;
+use axum::extract::{Query, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use http_body_util::BodyExt as _;
+use serde_json::{json, Map, Value};
+
+use super::{schema, AppState, BODY_LIMIT, WORK_TIMEOUT};
+use crate::export::{render, Format};
+use crate::request::Request;
+use crate::weight::Exact;
+
+/// The largest body read (and thrown away) to answer a too-large one with
+/// a 413 rather than a reset connection.
+const DRAIN_LIMIT: usize = 32 * 1024 * 1024;
+
+/// A JSON error: `{"error": message}` with `status`.
+pub fn error_response(status: StatusCode, message: &str) -> Response {
+    (status, axum::Json(json!({ "error": message }))).into_response()
+}
+
+/// How the report is rendered: the CLI's `--exact` and `--format`.
+struct Rendering {
+    exact: bool,
+    format: Format,
+}
+
+fn rendering(pairs: &[(String, String)]) -> Result<Rendering, String> {
+    let mut r = Rendering {
+        exact: false,
+        format: Format::Json,
+    };
+    for (k, v) in pairs {
+        match k.as_str() {
+            "exact" => {
+                r.exact = match v.as_str() {
+                    "true" | "1" | "" => true,
+                    "false" | "0" => false,
+                    other => {
+                        return Err(format!(
+                            "invalid value '{other}' for exact: allowed true, false"
+                        ))
+                    }
+                }
+            }
+            "format" => {
+                r.format = match v.as_str() {
+                    "json" => Format::Json,
+                    "csv" => Format::Csv,
+                    "md" => Format::Md,
+                    "table" => Format::Table,
+                    other => {
+                        return Err(format!(
+                            "invalid value '{other}' for format: allowed json, csv, md, table"
+                        ))
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(r)
+}
+
+/// The request fields of a query string, typed by the system's schema
+/// (numbers as numbers, switches as booleans, repeated keys as lists).
+pub fn fields_from_query(system: &str, pairs: &[(String, String)]) -> Map<String, Value> {
+    let sys = schema::system_schema(system);
+    let mut fields = Map::new();
+    for (k, v) in pairs {
+        let key = k.replace('-', "_");
+        if matches!(key.as_str(), "system" | "exact" | "format") {
+            continue;
+        }
+        let param = sys.and_then(|s| s.params.iter().find(|p| p.field == key));
+        let kind = param.map(|p| p.kind);
+        if kind == Some("count") {
+            // A repeatable switch (`--advantage --advantage`): `true` is
+            // once, a number is that many; repeated keys add up.
+            let n = match v.trim() {
+                "true" | "" => Some(1),
+                "false" => Some(0),
+                t => t.parse::<i64>().ok(),
+            };
+            let value = match (n, fields.get(&key).and_then(Value::as_i64)) {
+                (Some(n), Some(before)) => Value::from(before + n),
+                (Some(n), None) => Value::from(n),
+                (None, _) => Value::String(v.clone()),
+            };
+            fields.insert(key, value);
+            continue;
+        }
+        let value = match kind {
+            Some("int") => v
+                .trim()
+                .parse::<i64>()
+                .map_or_else(|_| Value::String(v.clone()), Value::from),
+            Some("switch") => match v.as_str() {
+                "true" | "1" | "" => Value::Bool(true),
+                "false" | "0" => Value::Bool(false),
+                _ => Value::String(v.clone()),
+            },
+            _ => Value::String(v.clone()),
+        };
+        let repeatable = param.is_some_and(|p| p.repeatable);
+        match fields.get_mut(&key) {
+            Some(Value::Array(items)) => items.push(value),
+            Some(old) => {
+                let first = old.take();
+                *old = Value::Array(vec![first, value]);
+            }
+            None if repeatable => {
+                fields.insert(key, Value::Array(vec![value]));
+            }
+            None => {
+                fields.insert(key, value);
+            }
+        }
+    }
+    fields
+}
+
+/// `GET /api/odds?system=…&field=value…`.
+pub async fn odds_get(
+    State(state): State<AppState>,
+    query: Result<Query<Vec<(String, String)>>, axum::extract::rejection::QueryRejection>,
+) -> Response {
+    let Ok(Query(pairs)) = query else {
+        return error_response(
+            StatusCode::BAD_REQUEST,
+            "the query string is not a valid form encoding (expected system=d20&modifier=5&dc=15)",
+        );
+    };
+    let rendering = match rendering(&pairs) {
+        Ok(r) => r,
+        Err(e) => return error_response(StatusCode::BAD_REQUEST, &e),
+    };
+    let system = pairs
+        .iter()
+        .find(|(k, _)| k == "system")
+        .map(|(_, v)| v.clone());
+    let request = match system {
+        Some(system) => {
+            let fields = fields_from_query(&system, &pairs);
+            Request::from_fields(&system, &fields)
+        }
+        None => Request::from_json(&json!({})),
+    };
+    match request {
+        Ok(req) => compute(&state, req, rendering).await,
+        Err(e) => error_response(StatusCode::BAD_REQUEST, &e.to_string()),
+    }
+}
+
+/// `POST /api/odds` with a JSON request body.
+pub async fn odds_post(
+    State(state): State<AppState>,
+    query: Result<Query<Vec<(String, String)>>, axum::extract::rejection::QueryRejection>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    let pairs = query.map(|q| q.0).unwrap_or_default();
+    let rendering = match rendering(&pairs) {
+        Ok(r) => r,
+        Err(e) => return error_response(StatusCode::BAD_REQUEST, &e),
+    };
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<usize>().ok());
+    let bytes = match read_body(body, declared).await {
+        Ok(b) => b,
+        Err(resp) => return resp,
+    };
+    let value: Value = match serde_json::from_slice(&bytes) {
+        Ok(v) => v,
+        Err(e) => {
+            return error_response(
+                StatusCode::BAD_REQUEST,
+                &format!(
+                    "the request body is not JSON ({e}); expected {{\"system\": \"d20\", \"modifier\": 5, \"dc\": 15}}"
+                ),
+            )
+        }
+    };
+    match Request::from_json(&value) {
+        Ok(req) => compute(&state, req, rendering).await,
+        Err(e) => error_response(StatusCode::BAD_REQUEST, &e.to_string()),
+    }
+}
+
+/// Read at most [`BODY_LIMIT`] bytes; a larger body is drained (up to
+/// [`DRAIN_LIMIT`]) so the client reads the 413 instead of a reset.
+async fn read_body(mut body: Body, declared: Option<usize>) -> Result<Vec<u8>, Response> {
+    let too_large = |n: usize| {
+        error_response(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            &format!("invalid value '{n} bytes' for the request body: allowed at most {BODY_LIMIT} bytes"),
+        )
+    };
+    let mut bytes = Vec::new();
+    let mut total = 0usize;
+    while let Some(frame) = body.frame().await {
+        let Ok(frame) = frame else {
+            return Err(error_response(
+                StatusCode::BAD_REQUEST,
+                "the request body could not be read",
+            ));
+        };
+        if let Ok(data) = frame.into_data() {
+            total += data.len();
+            if total <= BODY_LIMIT {
+                bytes.extend_from_slice(&data);
+            } else if total > DRAIN_LIMIT {
+                return Err(too_large(declared.unwrap_or(total).max(total)));
+            }
+        }
+    }
+    if total > BODY_LIMIT {
+        return Err(too_large(total));
+    }
+    Ok(bytes)
+}
+
+/// Compute the report on the blocking pool (one per core at a time), with
+/// the time limit, and render it as the CLI would.
+async fn compute(state: &AppState, request: Request, r: Rendering) -> Response {
+    let Ok(permit) = state.work.clone().acquire_owned().await else {
+        return error_response(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping");
+    };
+    let task = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        if r.exact {
+            request.report::<Exact>().map(|rep| render(&rep, r.format))
+        } else {
+            request.report::<f64>().map(|rep| render(&rep, r.format))
+        }
+    });
+    match tokio::time::timeout(WORK_TIMEOUT, task).await {
+        Ok(Ok(Ok(bytes))) => {
+            let mime = match r.format {
+                Format::Json => "application/json",
+                Format::Csv => "text/csv; charset=utf-8",
+                Format::Md => "text/markdown; charset=utf-8",
+                Format::Table => "text/plain; charset=utf-8",
+            };
+            (
+                [(header::CONTENT_TYPE, HeaderValue::from_static(mime))],
+                bytes,
+            )
+                .into_response()
+        }
+        Ok(Ok(Err(e))) => error_response(StatusCode::BAD_REQUEST, &e.to_string()),
+        Ok(Err(_)) => error_response(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal error computing this report (a bug: please report the request)",
+        ),
+        Err(_) => error_response(
+            StatusCode::SERVICE_UNAVAILABLE,
+            &format!(
+                "this report took longer than {} s; drop --exact or reduce the dice",
+                WORK_TIMEOUT.as_secs()
+            ),
+        ),
+    }
+}
+
+/// `GET /api/schema`: every system's parameters.
+pub async fn schema() -> Response {
+    axum::Json(json!({ "systems": schema::systems() })).into_response()
+}
+
+/// `GET /api/analyses`: the bundled analyses and their outputs.
+pub async fn analyses() -> Response {
+    axum::Json(json!({ "analyses": super::catalogue::analyses() })).into_response()
+}

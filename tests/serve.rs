@@ -1,0 +1,612 @@
+//! `hantei serve`: the JSON API answers exactly what `hantei odds --format
+//! json` prints, for every system, by GET and by POST; limits answer 4xx
+//! with the CLI's one-line message; unknown routes and path tricks get
+//! 404; and the server stays up and exact under 2,000 requests from 50
+//! concurrent clients with bad ones mixed in.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+use crate::common::hantei;
+use crate::common::server::Server;
+
+/// One check as CLI flags: `(flag without --, value)`; a `None` value is a
+/// switch; the first entry may be the positional dice expression (`""`).
+struct Case {
+    system: &'static str,
+    args: &'static [(&'static str, Option<&'static str>)],
+}
+
+const CASES: &[Case] = &[
+    Case {
+        system: "d20",
+        args: &[("modifier", Some("5")), ("dc", Some("15"))],
+    },
+    Case {
+        system: "d20",
+        args: &[
+            ("modifier", Some("3")),
+            ("dc", Some("14")),
+            ("advantage", None),
+            ("fate", Some("2")),
+        ],
+    },
+    Case {
+        system: "d20",
+        args: &[
+            ("modifier", Some("4")),
+            ("vs-modifier", Some("2")),
+            ("tie-rule", Some("attacker")),
+        ],
+    },
+    Case {
+        system: "multiplier",
+        args: &[
+            ("kind", Some("skill")),
+            ("ability", Some("12")),
+            ("multiplier", Some("5")),
+            ("skill-level", Some("3")),
+            ("required-level", Some("1")),
+        ],
+    },
+    Case {
+        system: "multiplier",
+        args: &[
+            ("ability", Some("12")),
+            ("supporter", Some("8")),
+            ("supporter", Some("6")),
+            ("vs-ability", Some("10")),
+        ],
+    },
+    Case {
+        system: "keep-highest",
+        args: &[
+            ("ability", Some("6")),
+            ("dice", Some("3")),
+            ("difficulty", Some("5")),
+        ],
+    },
+    Case {
+        system: "keep-highest",
+        args: &[
+            ("ability", Some("8")),
+            ("advantage", None),
+            ("advantage", None),
+            ("vs-ability", Some("6")),
+        ],
+    },
+    Case {
+        system: "levels",
+        args: &[
+            ("skill", Some("50,30,15")),
+            ("level", Some("2")),
+            ("difficulty", Some("2")),
+        ],
+    },
+    Case {
+        system: "levels",
+        args: &[
+            ("skill", Some("50,30,15,10")),
+            ("vs-skill", Some("70,40,30")),
+        ],
+    },
+    Case {
+        system: "hit-pool",
+        args: &[
+            ("pool", Some("12")),
+            ("threshold", Some("3")),
+            ("glitch-rule", Some("more-than-half")),
+        ],
+    },
+    Case {
+        system: "hit-pool",
+        args: &[
+            ("pool", Some("8")),
+            ("edge", Some("4")),
+            ("edge-use", Some("push")),
+        ],
+    },
+    Case {
+        system: "hit-pool",
+        args: &[
+            ("pool", Some("6")),
+            ("threshold", Some("2")),
+            ("helper", Some("4")),
+            ("helper", Some("3")),
+            ("team-cap", Some("5")),
+        ],
+    },
+    Case {
+        system: "hit-pool",
+        args: &[
+            ("pool", Some("6")),
+            ("threshold", Some("5")),
+            ("extended", None),
+            ("shrink", None),
+        ],
+    },
+    Case {
+        system: "dice",
+        args: &[
+            ("", Some("2D6+1")),
+            ("tier", Some("strong hit:>=10")),
+            ("tier", Some("weak hit:>=7")),
+            ("tier", Some("miss")),
+        ],
+    },
+    Case {
+        system: "dice",
+        args: &[("", Some("3D6KH2+1>=9")), ("vs", Some("2D6+2"))],
+    },
+    Case {
+        system: "dice",
+        args: &[("", Some("10R6[6]>=5"))],
+    },
+];
+
+fn cli_args(case: &Case) -> Vec<String> {
+    let mut v = vec!["odds".to_string(), case.system.to_string()];
+    for (flag, value) in case.args {
+        match (flag.is_empty(), value) {
+            (true, Some(x)) => v.push(x.to_string()),
+            (false, Some(x)) => {
+                v.push(format!("--{flag}"));
+                v.push(x.to_string());
+            }
+            (_, None) => v.push(format!("--{flag}")),
+        }
+    }
+    v
+}
+
+/// Percent-encode a query component (everything but unreserved bytes).
+fn enc(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+fn query(case: &Case) -> String {
+    let mut q = format!("system={}", enc(case.system));
+    for (flag, value) in case.args {
+        let field = if flag.is_empty() {
+            "expr".to_string()
+        } else {
+            flag.replace('-', "_")
+        };
+        q.push_str(&format!("&{field}={}", enc(value.unwrap_or("true"))));
+    }
+    q
+}
+
+/// The typed request as JSON: repeated flags become lists, switches
+/// `true` (a repeated switch, a count).
+fn body(case: &Case) -> Value {
+    let mut m = Map::new();
+    m.insert("system".into(), Value::from(case.system));
+    for (flag, value) in case.args {
+        let field = if flag.is_empty() {
+            "expr".to_string()
+        } else {
+            flag.replace('-', "_")
+        };
+        let v = match value {
+            Some(x) => Value::from(*x),
+            None => Value::Bool(true),
+        };
+        match m.get_mut(&field) {
+            Some(Value::Bool(true)) => {
+                m.insert(field, Value::from(2));
+            }
+            Some(Value::Number(n)) => {
+                let k = n.as_i64().unwrap() + 1;
+                m.insert(field, Value::from(k));
+            }
+            Some(Value::Array(a)) => a.push(v),
+            Some(old) => {
+                let first = old.take();
+                *old = Value::Array(vec![first, v]);
+            }
+            None => {
+                m.insert(field, v);
+            }
+        }
+    }
+    Value::Object(m)
+}
+
+fn cli(args: &[String]) -> (bool, String, String) {
+    let out = hantei().args(args).output().expect("run hantei");
+    (
+        out.status.success(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+fn get(agent: &ureq::Agent, url: &str) -> (u16, String) {
+    match agent.get(url).call() {
+        Ok(r) => (r.status(), r.into_string().expect("body")),
+        Err(ureq::Error::Status(code, r)) => (code, r.into_string().expect("body")),
+        Err(e) => panic!("GET {url}: {e}"),
+    }
+}
+
+fn post(agent: &ureq::Agent, url: &str, body: &[u8]) -> (u16, String) {
+    match agent
+        .post(url)
+        .set("Content-Type", "application/json")
+        .send_bytes(body)
+    {
+        Ok(r) => (r.status(), r.into_string().expect("body")),
+        Err(ureq::Error::Status(code, r)) => (code, r.into_string().expect("body")),
+        Err(e) => panic!("POST {url}: {e}"),
+    }
+}
+
+fn error_of(body: &str) -> String {
+    let v: Value = serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body}"));
+    v["error"].as_str().expect("error field").to_string()
+}
+
+#[test]
+fn api_answers_exactly_the_cli_json_for_every_system() {
+    let server = Server::start();
+    let agent = ureq::agent();
+    let mut systems = std::collections::BTreeSet::new();
+    for case in CASES {
+        systems.insert(case.system);
+        let mut args = cli_args(case);
+        args.extend(["--format".into(), "json".into()]);
+        let (ok, want, err) = cli(&args);
+        assert!(ok, "{args:?}: {err}");
+        let (code, got) = get(&agent, &format!("{}/api/odds?{}", server.base, query(case)));
+        assert_eq!(code, 200, "{}: {got}", query(case));
+        assert_eq!(got, want, "GET {}", query(case));
+        let b = serde_json::to_vec(&body(case)).unwrap();
+        let (code, got) = post(&agent, &format!("{}/api/odds", server.base), &b);
+        assert_eq!(code, 200, "{}: {got}", String::from_utf8_lossy(&b));
+        assert_eq!(got, want, "POST {}", String::from_utf8_lossy(&b));
+        // --exact and the other formats, by the same query parameters.
+        for (extra, q) in [
+            (vec!["--exact"], "&exact=true"),
+            (vec!["--format", "md"], "&format=md"),
+            (vec!["--format", "csv"], "&format=csv"),
+        ] {
+            let mut args = cli_args(case);
+            args.extend(extra.iter().map(|s| s.to_string()));
+            if extra == ["--exact"] {
+                args.extend(["--format".into(), "json".into()]);
+            }
+            let (ok, want, err) = cli(&args);
+            assert!(ok, "{args:?}: {err}");
+            let (code, got) = get(
+                &agent,
+                &format!("{}/api/odds?{}{q}", server.base, query(case)),
+            );
+            assert_eq!((code, got), (200, want), "{args:?}");
+        }
+    }
+    assert_eq!(systems.len(), 6, "every system is covered");
+    // The worked value (RULES.md §2): 1d20+5 against DC 15 succeeds on 10..=20.
+    let (_, got) = get(
+        &agent,
+        &format!("{}/api/odds?system=d20&modifier=5&dc=15", server.base),
+    );
+    let v: Value = serde_json::from_str(&got).unwrap();
+    assert_eq!(v["p_success"], Value::from(0.55));
+    let (_, got) = get(
+        &agent,
+        &format!(
+            "{}/api/odds?system=d20&modifier=5&dc=15&exact=true",
+            server.base
+        ),
+    );
+    let v: Value = serde_json::from_str(&got).unwrap();
+    assert_eq!(v["p_success"], Value::from("11/20"));
+}
+
+#[test]
+fn bad_requests_get_the_cli_message_and_the_server_keeps_serving() {
+    let mut server = Server::start();
+    let agent = ureq::agent();
+    // The CLI's one-line message, without its "hantei: " prefix.
+    let (ok, _, err) = cli(&[
+        "odds".into(),
+        "hit-pool".into(),
+        "--pool".into(),
+        "1000000".into(),
+    ]);
+    assert!(!ok);
+    let cli_msg = err.trim().strip_prefix("hantei: ").unwrap().to_string();
+    assert_eq!(
+        cli_msg,
+        "invalid value '1000000' for --pool: allowed -100..=300"
+    );
+    let (code, b) = get(
+        &agent,
+        &format!("{}/api/odds?system=hit-pool&pool=1000000", server.base),
+    );
+    assert_eq!((code, error_of(&b)), (400, cli_msg.clone()));
+    let (code, b) = post(
+        &agent,
+        &format!("{}/api/odds", server.base),
+        br#"{"system":"hit-pool","pool":1000000}"#,
+    );
+    assert_eq!((code, error_of(&b)), (400, cli_msg));
+
+    // A 10^6-die dice expression: the parser's message, as the CLI prints it.
+    let (ok, _, err) = cli(&["odds".into(), "dice".into(), "1000000D6".into()]);
+    assert!(!ok);
+    let cli_msg = err.strip_prefix("hantei: ").unwrap().trim_end().to_string();
+    let (code, b) = get(
+        &agent,
+        &format!("{}/api/odds?system=dice&expr=1000000D6", server.base),
+    );
+    assert_eq!((code, error_of(&b)), (400, cli_msg.clone()));
+    assert!(
+        cli_msg.starts_with("bad dice expression '1000000D6'"),
+        "{cli_msg}"
+    );
+
+    // Unknown system, missing system, a bad field: each names what is allowed.
+    let (code, b) = get(&agent, &format!("{}/api/odds?system=gurps", server.base));
+    assert_eq!(code, 400);
+    assert!(
+        error_of(&b).contains("gurps") && error_of(&b).contains("allowed: multiplier, d20"),
+        "{b}"
+    );
+    let (code, b) = get(&agent, &format!("{}/api/odds", server.base));
+    assert_eq!(code, 400, "{b}");
+    let (code, b) = get(
+        &agent,
+        &format!("{}/api/odds?system=d20&dc=15&modifer=5", server.base),
+    );
+    assert_eq!(code, 400);
+    assert!(error_of(&b).contains("modifer"), "{b}");
+    let (code, b) = get(
+        &agent,
+        &format!("{}/api/odds?system=d20&dc=15&format=xml", server.base),
+    );
+    assert_eq!(
+        (code, error_of(&b)),
+        (
+            400,
+            "invalid value 'xml' for format: allowed json, csv, md, table".to_string()
+        )
+    );
+    let (code, b) = post(&agent, &format!("{}/api/odds", server.base), b"{not json");
+    assert_eq!(code, 400);
+    assert!(
+        error_of(&b).starts_with("the request body is not JSON"),
+        "{b}"
+    );
+    let (code, b) = post(&agent, &format!("{}/api/odds", server.base), b"[1,2]");
+    assert_eq!(code, 400, "{b}");
+
+    // A 10 MB body: 413 with one line, never a hang.
+    let big = vec![b' '; 10 * 1024 * 1024];
+    let (code, b) = post(&agent, &format!("{}/api/odds", server.base), &big);
+    assert_eq!(code, 413);
+    assert_eq!(
+        error_of(&b),
+        "invalid value '10485760 bytes' for the request body: allowed at most 65536 bytes"
+    );
+    assert!(!error_of(&b).contains('\n'));
+
+    assert!(server.alive());
+    let (code, _) = get(
+        &agent,
+        &format!("{}/api/odds?system=d20&modifier=5&dc=15", server.base),
+    );
+    assert_eq!(code, 200);
+}
+
+#[test]
+fn unknown_routes_and_path_tricks_get_404() {
+    let mut server = Server::start();
+    for target in [
+        "/nope",
+        "/api/nope",
+        "/api/odds/extra",
+        "/output/../Cargo.toml",
+        "/output/..%2FCargo.toml",
+        "/output/%2e%2e%2fCargo.toml",
+        "/output/%2e%2e/Cargo.toml",
+        "/output/..%5cCargo.toml",
+        "/output/.gitignore",
+        "/output/",
+        "/analyses/..%2f..%2f..%2fetc%2fpasswd",
+        "/analyses/%2e%2e",
+        "//etc/passwd",
+        "/output/d20-success.md%00",
+        "/font/../Cargo.toml",
+        "/app.js/../../Cargo.toml",
+    ] {
+        let (code, body) = server.raw("GET", target);
+        assert_eq!(code, 404, "{target}: {body}");
+        assert!(!body.contains("[package]"), "{target} leaked a file");
+    }
+    // An API 404 is JSON naming the routes.
+    let (_, body) = server.raw("GET", "/api/nope");
+    assert!(error_of(&body).contains("/api/odds"), "{body}");
+    // The real files are served byte for byte.
+    let (code, body) = server.raw("GET", "/output/d20-success.md");
+    assert_eq!(code, 200);
+    let disk = std::fs::read_to_string(crate::common::repo("output/d20-success.md")).unwrap();
+    assert_eq!(body, disk);
+    let (code, body) = server.raw("GET", "/analyses/d20-success.toml");
+    assert_eq!(code, 200);
+    assert_eq!(
+        body,
+        std::fs::read_to_string(crate::common::repo("analyses/d20-success.toml")).unwrap()
+    );
+    assert!(server.alive());
+}
+
+#[test]
+fn schema_and_catalogue_list_every_system_and_analysis() {
+    let server = Server::start();
+    let agent = ureq::agent();
+    let (code, b) = get(&agent, &format!("{}/api/schema", server.base));
+    assert_eq!(code, 200);
+    let v: Value = serde_json::from_str(&b).unwrap();
+    let ids: Vec<&str> = v["systems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            "multiplier",
+            "d20",
+            "keep-highest",
+            "levels",
+            "hit-pool",
+            "dice"
+        ]
+    );
+    // The help is `--help`'s: every flag of `hantei odds hit-pool --help`
+    // is in the schema, with the same first help line.
+    let (_, help, _) = cli(&["odds".into(), "hit-pool".into(), "--help".into()]);
+    let hp = v["systems"][4]["params"].as_array().unwrap();
+    for p in hp {
+        let flag = p["flag"].as_str().unwrap();
+        let first = p["help_en"].as_str().unwrap().lines().next().unwrap();
+        assert!(help.contains(flag), "{flag} not in --help");
+        assert!(
+            help.contains(
+                first
+                    .split_whitespace()
+                    .take(4)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+                    .as_str()
+            ),
+            "{flag}: {first}"
+        );
+    }
+    let (code, b) = get(&agent, &format!("{}/api/analyses", server.base));
+    assert_eq!(code, 200);
+    let v: Value = serde_json::from_str(&b).unwrap();
+    let on_disk = std::fs::read_dir(crate::common::repo("analyses"))
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "toml")
+        })
+        .count();
+    assert_eq!(v["analyses"].as_array().unwrap().len(), on_disk);
+    let listed: usize = v["analyses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["outputs"].as_array().unwrap().len())
+        .sum();
+    let outputs = std::fs::read_dir(crate::common::repo("output"))
+        .unwrap()
+        .count();
+    assert_eq!(listed, outputs, "every output file belongs to an analysis");
+}
+
+#[test]
+fn two_thousand_requests_from_fifty_clients_stay_exact() {
+    let mut server = Server::start();
+    // The exact answers, from the CLI.
+    let good: Vec<(String, Vec<u8>, String)> = CASES
+        .iter()
+        .map(|case| {
+            let mut args = cli_args(case);
+            args.extend(["--format".into(), "json".into()]);
+            let (ok, out, err) = cli(&args);
+            assert!(ok, "{err}");
+            (query(case), serde_json::to_vec(&body(case)).unwrap(), out)
+        })
+        .collect();
+    let good = Arc::new(good);
+    let base = Arc::new(server.base.clone());
+    let addr = Arc::new(server.addr.clone());
+    let counts = Arc::new([AtomicUsize::new(0), AtomicUsize::new(0)]);
+    const CLIENTS: usize = 50;
+    const PER_CLIENT: usize = 40;
+    let threads: Vec<_> = (0..CLIENTS)
+        .map(|c| {
+            let (good, base, addr, counts) = (good.clone(), base.clone(), addr.clone(), counts.clone());
+            std::thread::spawn(move || {
+                let agent = ureq::AgentBuilder::new()
+                    .timeout(std::time::Duration::from_secs(60))
+                    .build();
+                for i in 0..PER_CLIENT {
+                    let n = c * PER_CLIENT + i;
+                    match n % 8 {
+                        // Bad: a 10^6-die pool, an unknown system, a bad body,
+                        // an unknown route, a path trick.
+                        3 => {
+                            let (code, b) = get(&agent, &format!("{base}/api/odds?system=hit-pool&pool=1000000"));
+                            assert_eq!((code, error_of(&b).as_str()), (400, "invalid value '1000000' for --pool: allowed -100..=300"));
+                            counts[1].fetch_add(1, Ordering::Relaxed);
+                        }
+                        5 => {
+                            let (code, _) = match n % 3 {
+                                0 => get(&agent, &format!("{base}/api/odds?system=nope")),
+                                1 => post(&agent, &format!("{base}/api/odds"), b"{\"system\": \"d20\", \"dc\": "),
+                                _ => get(&agent, &format!("{base}/no/such/route")),
+                            };
+                            assert!((400..500).contains(&code), "{code}");
+                            counts[1].fetch_add(1, Ordering::Relaxed);
+                        }
+                        7 if n % 5 == 0 => {
+                            let mut s = std::net::TcpStream::connect(addr.as_str()).unwrap();
+                            use std::io::{Read, Write};
+                            write!(s, "GET /output/..%2f..%2fCargo.toml HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").unwrap();
+                            let mut text = String::new();
+                            s.read_to_string(&mut text).unwrap();
+                            assert!(text.starts_with("HTTP/1.1 404"), "{text}");
+                            counts[1].fetch_add(1, Ordering::Relaxed);
+                        }
+                        _ => {
+                            let (q, body, want) = &good[n % good.len()];
+                            let (code, got) = if n % 2 == 0 {
+                                get(&agent, &format!("{base}/api/odds?{q}"))
+                            } else {
+                                // The same request as a POST body.
+                                post(&agent, &format!("{base}/api/odds"), body)
+                            };
+                            assert_eq!(code, 200, "{q}: {got}");
+                            assert_eq!(&got, want, "{q}");
+                            counts[0].fetch_add(1, Ordering::Relaxed);
+                        }
+                    }
+                }
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().expect("a client failed");
+    }
+    let (good_n, bad_n) = (
+        counts[0].load(Ordering::Relaxed),
+        counts[1].load(Ordering::Relaxed),
+    );
+    assert_eq!(good_n + bad_n, CLIENTS * PER_CLIENT);
+    assert!(
+        CLIENTS * PER_CLIENT >= 2000 && bad_n >= 400,
+        "{good_n} good, {bad_n} bad"
+    );
+    assert!(server.alive());
+    let agent = ureq::agent();
+    let (code, got) = get(&agent, &format!("{}/api/odds?{}", server.base, good[0].0));
+    assert_eq!((code, &got), (200, &good[0].2));
+}
