@@ -6,6 +6,8 @@ use std::collections::BTreeMap;
 use hantei::systems::dice::{self, law, roll::Faces, Check};
 use hantei::{Exact, Weight};
 
+use crate::common::hantei;
+
 /// Walks every sequence of faces the plain rule asks for, depth first; a
 /// path asking for more than `max_dice` dice is cut (its mass reported).
 struct Walk {
@@ -381,4 +383,30 @@ fn exact_sums_by_recurrence_equal_repeated_convolution() {
     };
     assert_eq!(value("mean"), Exact::int(175));
     assert_eq!(value("variance"), Exact::ratio(50 * 35, 12));
+}
+
+#[test]
+fn sums_that_would_take_minutes_are_refused_at_once_with_the_limit() {
+    // 1000D1000 is valid notation, but its sum takes about 2.5e11
+    // multiply-adds in f64 (minutes) and 1e9 big-integer steps exactly.
+    for exact in [false, true] {
+        let mut cmd = hantei();
+        cmd.args(["odds", "dice", "1000D1000"]);
+        if exact {
+            cmd.arg("--exact");
+        }
+        let out = cmd.output().unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("the sum of 1000 dice of 1000 values") && err.contains("at most"),
+            "{err}"
+        );
+    }
+    // Below the limits the same shape is computed: 300D100, mean 300 × 50.5.
+    let r = dice::report::<f64>(&Check::new("300D100").unwrap()).unwrap();
+    match r.get("mean") {
+        Some(hantei::report::Field::Value(m)) => assert!((m - 15150.0).abs() < 1e-6, "{m}"),
+        other => panic!("{other:?}"),
+    }
 }
