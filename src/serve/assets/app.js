@@ -38,7 +38,7 @@ const STAT_LABELS = {
   p_tie: ["tie", "引き分け"], p_loss: ["loss", "負け"], expected_rolls: ["expected rolls", "期待ロール数"],
   expected_hits: ["expected hits", "期待ヒット数"], mean: ["mean", "平均"], sd: ["standard deviation", "標準偏差"],
   best_level: ["best level", "最善のレベル"], total_modifier: ["total modifier", "修正値合計"],
-  threshold: ["natural roll needed", "必要な出目"], tail_mass: ["tail mass cut", "打ち切った確率"],
+  threshold: ["natural roll needed", "必要な出目"],
 };
 const UI = {
   en: {
@@ -373,7 +373,7 @@ function renderReport() {
   }
   const stat = (k, v, main) => {
     const [en, ja] = STAT_LABELS[k];
-    const isP = k.startsWith("p_") || k === "tail_mass";
+    const isP = k.startsWith("p_");
     return el("div", { class: "stat" + (main ? " main" : ""), id: `stat-${k}` },
       el("div", { class: "label" }, state.lang === "ja" ? ja : en, el("span", { class: "ja", text: state.lang === "ja" ? en : ja })),
       el("div", { class: "value", id: main ? "p-success" : undefined, text: isP ? pct(v) : num(v) }),
@@ -399,7 +399,7 @@ function renderReport() {
   $("#dist-chart").replaceChildren(...(dist ? [distChart(dist, r.hits ? t("hits") : t("result"))] : []));
 }
 
-const FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Liberation Sans', 'DejaVu Sans', IPAexGothic, sans-serif";
+const FONT = "IPAexGothic, system-ui, -apple-system, 'Segoe UI', Roboto, 'Liberation Sans', 'DejaVu Sans', 'Noto Sans CJK JP', sans-serif";
 
 // Charts are drawn at the width they are shown (text stays readable on a phone).
 function chartWidth(sel) {
@@ -542,6 +542,7 @@ function renderCompareTable() {
     const [en, ja] = STAT_LABELS[k];
     rows.push(el("tr", {}, el("td", {}, `${en} · ${ja}`), ...state.pins.map((p) => el("td", { class: "num", text: p.report[k] !== undefined ? pct(p.report[k]) : "—" }))));
   }
+  rows.push(el("tr", { class: "section" }, el("th", { colspan: state.pins.length + 1, text: `${t("outcome")} · 結果` })));
   const seen = [];
   for (const p of state.pins) for (const k of tiers(p.report)) if (!seen.some((s) => s[0] === k)) seen.push([k, label(p.report, k, "en"), label(p.report, k, "ja")]);
   for (const [k, en, ja] of seen) {
