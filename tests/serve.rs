@@ -610,3 +610,29 @@ fn two_thousand_requests_from_fifty_clients_stay_exact() {
     let (code, got) = get(&agent, &format!("{}/api/odds?{}", server.base, good[0].0));
     assert_eq!((code, &got), (200, &good[0].2));
 }
+
+#[test]
+fn serve_flags_refuse_a_busy_port_and_a_bad_address() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let out = hantei().args(["serve", "--port", &port]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.starts_with(&format!(
+            "hantei: invalid value '{port}' for --port: a free port on 127.0.0.1"
+        )),
+        "{err}"
+    );
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    let out = hantei()
+        .args(["serve", "--bind", "localhost:80"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("localhost:80") && err.contains("--bind"),
+        "{err}"
+    );
+}

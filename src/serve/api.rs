@@ -2,7 +2,7 @@
 //!
 //! * `GET /api/odds?system=d20&modifier=5&dc=15` — the fields as query
 //!   parameters (a repeated key, `tier=a&tier=b`, is a list), read by the
-//!   [schema](super::schema) as the CLI reads its flags.
+//!   schema ([`super::schema`]) as the CLI reads its flags.
 //! * `POST /api/odds` — the typed request as JSON:
 //!   `{"system": "d20", "modifier": 5, "dc": 15}` ([`Request::from_json`]).
 //!
@@ -236,21 +236,25 @@ async fn read_body(mut body: Body, declared: Option<usize>) -> Result<Vec<u8>, R
 }
 
 /// Compute the report on the blocking pool (one per core at a time), with
-/// the time limit, and render it as the CLI would.
+/// the time limit — waiting for a turn included, so a queue of heavy
+/// requests answers 503 instead of piling up — and render it as the CLI
+/// would.
 async fn compute(state: &AppState, request: Request, r: Rendering) -> Response {
-    let Ok(permit) = state.work.clone().acquire_owned().await else {
-        return error_response(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping");
+    let work = state.work.clone();
+    let job = async move {
+        let permit = work.acquire_owned().await.ok()?;
+        let task = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            if r.exact {
+                request.report::<Exact>().map(|rep| render(&rep, r.format))
+            } else {
+                request.report::<f64>().map(|rep| render(&rep, r.format))
+            }
+        });
+        Some(task.await)
     };
-    let task = tokio::task::spawn_blocking(move || {
-        let _permit = permit;
-        if r.exact {
-            request.report::<Exact>().map(|rep| render(&rep, r.format))
-        } else {
-            request.report::<f64>().map(|rep| render(&rep, r.format))
-        }
-    });
-    match tokio::time::timeout(WORK_TIMEOUT, task).await {
-        Ok(Ok(Ok(bytes))) => {
+    match tokio::time::timeout(WORK_TIMEOUT, job).await {
+        Ok(Some(Ok(Ok(bytes)))) => {
             let mime = match r.format {
                 Format::Json => "application/json",
                 Format::Csv => "text/csv; charset=utf-8",
@@ -263,15 +267,16 @@ async fn compute(state: &AppState, request: Request, r: Rendering) -> Response {
             )
                 .into_response()
         }
-        Ok(Ok(Err(e))) => error_response(StatusCode::BAD_REQUEST, &e.to_string()),
-        Ok(Err(_)) => error_response(
+        Ok(Some(Ok(Err(e)))) => error_response(StatusCode::BAD_REQUEST, &e.to_string()),
+        Ok(Some(Err(_))) => error_response(
             StatusCode::INTERNAL_SERVER_ERROR,
             "internal error computing this report (a bug: please report the request)",
         ),
+        Ok(None) => error_response(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping"),
         Err(_) => error_response(
             StatusCode::SERVICE_UNAVAILABLE,
             &format!(
-                "this report took longer than {} s; drop --exact or reduce the dice",
+                "this report took longer than {} s (with the wait for a free core); drop exact or reduce the dice",
                 WORK_TIMEOUT.as_secs()
             ),
         ),

@@ -14,8 +14,8 @@
 //! **Limits.** A request body is read up to [`BODY_LIMIT`] bytes; beyond it
 //! the answer is a 413 with a one-line JSON error. A report is computed on
 //! the blocking pool, at most one per core at a time (the rest wait their
-//! turn), and a computation that takes longer than [`WORK_TIMEOUT`] answers
-//! 503. The work of one report is bounded by the systems' own parameter
+//! turn), and one that takes longer than [`WORK_TIMEOUT`], its wait for a
+//! turn included, answers 503. The work of one report is bounded by the systems' own parameter
 //! limits (a pool of 10^6 dice is refused with the CLI's message before
 //! any work). A bad request never stops the server.
 
