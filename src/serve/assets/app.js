@@ -6,8 +6,6 @@
 
 const MAX_PINS = 4;
 const PIN_COLORS = ["#27466f", "#cf4a2f", "#1f7a5a", "#b0822a"];
-// Best tier first: ai (indigo) through to shu (vermilion).
-const TIER_RAMP = ["#1f3a5f", "#2f5d8a", "#4f86b0", "#8fb4cf", "#e3c27a", "#e59a5c", "#d4683f", "#b23a26"];
 
 // The page opens a system on a check a designer would try first.
 const START = {
@@ -292,7 +290,7 @@ function renderControls() {
   const s = sysSchema();
   $("#system-about").textContent = s.about;
   const primary = PRIMARY[s.id] || [];
-  const isContest = (p) => p.field.startsWith("vs_") || p.field === "tie_rule" || p.field === "side" || p.field === "lower_wins";
+  const isContest = (p) => p.field.startsWith("vs_") || p.field === "vs" || p.field === "tie_rule" || p.field === "side" || p.field === "lower_wins";
   const main = s.params.filter((p) => primary.includes(p.field) || p.required)
     .sort((a, b) => primary.indexOf(a.field) - primary.indexOf(b.field));
   const contest = s.params.filter((p) => !main.includes(p) && isContest(p));
@@ -351,10 +349,22 @@ async function load() {
 
 // Outcome keys best first (the report lists them worst first).
 function tiers(report) { return Object.keys(report.outcomes).reverse(); }
-function tierColor(i, n) {
-  if (n <= 1) return TIER_RAMP[1];
-  const idx = Math.round((i / (n - 1)) * (TIER_RAMP.length - 1));
-  return TIER_RAMP[idx];
+// Tier colours: the tiers that make up p_success (best first, their sum)
+// in shades of ai (indigo), the rest in warm shades down to shu.
+const GOOD_RAMP = ["#1f3a5f", "#2f5d8a", "#4f86b0", "#7fa9c9"];
+const BAD_RAMP = ["#e3c27a", "#e59a5c", "#d4683f", "#b23a26"];
+function tierColors(r) {
+  const keys = tiers(r), ps = prob(r.p_success);
+  let cum = 0, nGood = 0;
+  for (const k of keys) {
+    const next = cum + prob(r.outcomes[k]);
+    if (next > ps + 1e-9 || !Number.isFinite(ps)) break;
+    cum = next;
+    nGood++;
+  }
+  const nBad = keys.length - nGood;
+  const pick = (ramp, i, n) => ramp[n <= 1 ? (ramp === BAD_RAMP ? 2 : 1) : Math.round((i / (n - 1)) * (ramp.length - 1))];
+  return keys.map((_, i) => (i < nGood ? pick(GOOD_RAMP, i, nGood) : pick(BAD_RAMP, i - nGood, nBad)));
 }
 function label(report, key, which) {
   const l = report.labels && report.labels[key];
@@ -383,9 +393,10 @@ function renderReport() {
   // table
   const keys = tiers(r);
   const max = Math.max(...keys.map((k) => prob(r.outcomes[k])), 1e-12);
+  const colors = tierColors(r);
   $("#outcomes tbody").replaceChildren(...keys.map((k, i) => {
     const v = r.outcomes[k];
-    const color = tierColor(i, keys.length);
+    const color = colors[i];
     return el("tr", { "data-outcome": k },
       el("td", {}, el("span", { class: "swatch", style: `background:${color}` }), label(r, k, "en")),
       el("td", { text: label(r, k, "ja") }),
@@ -408,7 +419,7 @@ function chartWidth(sel) {
 }
 
 function outcomeChart(r) {
-  const keys = tiers(r);
+  const keys = tiers(r), colors = tierColors(r);
   const W = chartWidth("#chart"), H = W < 500 ? 260 : 300, L = 48, R = 16, T = 34, B = 58;
   const n = keys.length, pw = W - L - R, ph = H - T - B;
   const gap = Math.min(28, pw / n * 0.3), bw = (pw - gap * (n + 1)) / n;
@@ -423,7 +434,7 @@ function outcomeChart(r) {
   keys.forEach((k, i) => {
     const p = prob(r.outcomes[k]);
     const x = L + gap + i * (bw + gap), h = Math.max(p * ph, p > 0 ? 1 : 0), y = T + ph - h;
-    const bar = svg("rect", { x, y, width: bw, height: h, rx: 4, fill: tierColor(i, n) });
+    const bar = svg("rect", { x, y, width: bw, height: h, rx: 4, fill: colors[i] });
     bar.append(svg("title", {}, `${label(r, k, "en")} ${label(r, k, "ja")}: ${pct(p)}`));
     root.append(bar);
     root.append(svg("text", { x: x + bw / 2, y: y - 6, "text-anchor": "middle", "font-size": 12, "font-weight": 650, fill: "#1d2330" }, pct(p)));
@@ -512,16 +523,16 @@ function ladderChart() {
     root.append(svg("text", { x, y: H - 8, "text-anchor": "middle", "font-size": 11, fill: "#6b7280" }, `${i * 25}%`));
   }
   state.pins.forEach((pinned, row) => {
-    const r = pinned.report, keys = tiers(r), y = T + row * rowH + 6, h = rowH - 14;
+    const r = pinned.report, keys = tiers(r), colors = tierColors(r), y = T + row * rowH + 6, h = rowH - 14;
     root.append(svg("text", { x: L - 10, y: y + h / 2 + 5, "text-anchor": "end", "font-size": 13, "font-weight": 700, fill: PIN_COLORS[row] }, String.fromCharCode(65 + row)));
     let x = L;
     keys.forEach((k, i) => {
       const p = prob(r.outcomes[k]), w = p * pw;
-      const seg = svg("rect", { x, y, width: Math.max(w, 0), height: h, fill: tierColor(i, keys.length), stroke: "#fff", "stroke-width": 1 });
+      const seg = svg("rect", { x, y, width: Math.max(w, 0), height: h, fill: colors[i], stroke: "#fff", "stroke-width": 1 });
       seg.append(svg("title", {}, `${String.fromCharCode(65 + row)} ${label(r, k, "en")} ${label(r, k, "ja")}: ${pct(p)}`));
       root.append(seg);
       const text = `${label(r, k, state.lang === "ja" ? "ja" : "en")} ${pct(p)}`;
-      if (w > text.length * 6.4 + 8) root.append(svg("text", { x: x + 6, y: y + h / 2 + 4, "font-size": 11, fill: i / Math.max(keys.length - 1, 1) < 0.5 ? "#fff" : "#1d2330" }, text));
+      if (w > text.length * 6.4 + 8) root.append(svg("text", { x: x + 6, y: y + h / 2 + 4, "font-size": 11, fill: GOOD_RAMP.slice(0, 3).includes(colors[i]) || colors[i] === BAD_RAMP[3] ? "#fff" : "#1d2330" }, text));
       x += w;
     });
     // success line
