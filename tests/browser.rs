@@ -319,6 +319,31 @@ async fn steps(c: &Client, base: &str) {
         .unwrap();
     assert_eq!(copied, String::from_utf8(md.stdout).unwrap());
 
+    // The chart as SVG and as PNG (what the download buttons save).
+    let svg = js(c, "return chartSvgText()").await;
+    let svg = svg.as_str().expect("svg text");
+    assert!(
+        svg.starts_with("<?xml") && svg.contains("<svg") && svg.contains("critical success"),
+        "{}",
+        &svg[..200.min(svg.len())]
+    );
+    let png = c
+        .execute(
+            "return chartPngBlob().then(b => b.arrayBuffer()).then(a => Array.from(new Uint8Array(a)))",
+            vec![],
+        )
+        .await
+        .expect("png");
+    let png: Vec<u8> = png
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap() as u8)
+        .collect();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "a PNG");
+    assert!(png.len() > 10_000, "a PNG of {} bytes", png.len());
+    std::fs::write(screenshots_dir().join("chart-download.png"), &png).unwrap();
+
     // The permalink reopens the same view: system, fields, pins.
     let link = js(c, "return document.querySelector('#permalink').value").await;
     let link = link.as_str().expect("permalink").to_string();

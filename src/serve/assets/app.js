@@ -606,20 +606,40 @@ function downloadSvg() {
   const text = chartSvgText();
   if (text) download(`${fileStem()}.svg`, new Blob([text], { type: "image/svg+xml" }));
 }
-function downloadPng() {
-  const text = chartSvgText();
-  if (!text) return;
-  const img = new Image();
-  const url = URL.createObjectURL(new Blob([text], { type: "image/svg+xml" }));
-  img.onload = () => {
-    const box = $("#chart svg").viewBox.baseVal;
-    const scale = 2, canvas = el("canvas", { width: box.width * scale, height: box.height * scale });
-    const ctx = canvas.getContext("2d");
-    ctx.drawImage(img, 0, 0, canvas.width, canvas.height);
-    URL.revokeObjectURL(url);
-    canvas.toBlob((blob) => download(`${fileStem()}.png`, blob), "image/png");
-  };
-  img.src = url;
+// The chart as PNG: the SVG's shapes drawn as an image, then its text
+// drawn on the canvas with the page's fonts (an SVG drawn as an image may
+// not use web fonts, and the Japanese labels need the embedded one).
+function chartPngBlob() {
+  const node = $("#chart svg");
+  if (!node) return Promise.resolve(null);
+  const box = node.viewBox.baseVal, scale = 2;
+  const shapes = node.cloneNode(true);
+  for (const t of [...shapes.querySelectorAll("text")]) t.remove();
+  const url = URL.createObjectURL(new Blob([new XMLSerializer().serializeToString(shapes)], { type: "image/svg+xml" }));
+  return new Promise((resolve, reject) => {
+    const img = new Image();
+    img.onerror = reject;
+    img.onload = () => {
+      const canvas = el("canvas", { width: box.width * scale, height: box.height * scale });
+      const ctx = canvas.getContext("2d");
+      ctx.scale(scale, scale);
+      ctx.drawImage(img, 0, 0, box.width, box.height);
+      URL.revokeObjectURL(url);
+      for (const t of node.querySelectorAll("text")) {
+        const anchor = t.getAttribute("text-anchor");
+        ctx.font = `${t.getAttribute("font-weight") || 400} ${t.getAttribute("font-size")}px ${FONT}`;
+        ctx.fillStyle = t.getAttribute("fill") || "#1d2330";
+        ctx.textAlign = anchor === "middle" ? "center" : anchor === "end" ? "right" : "left";
+        ctx.fillText(t.textContent, Number(t.getAttribute("x")), Number(t.getAttribute("y")));
+      }
+      canvas.toBlob(resolve, "image/png");
+    };
+    img.src = url;
+  });
+}
+async function downloadPng() {
+  const blob = await chartPngBlob();
+  if (blob) download(`${fileStem()}.png`, blob);
 }
 
 // ---- analyses --------------------------------------------------------------
