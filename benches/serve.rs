@@ -109,6 +109,20 @@ fn bench(c: &mut Criterion) {
     c.bench_function("serve GET /api/odds hit-pool edge push (one client)", |b| {
         b.iter(|| assert_eq!(call(&agent, &url), 200))
     });
+    // Dice notation and exact fractions run in a worker process: the cost
+    // of that isolation.
+    let url = format!("{}/api/odds?system=dice&expr=1D20%2B5%3E%3D15", server.base);
+    c.bench_function(
+        "serve GET /api/odds dice 1D20+5>=15 (worker process)",
+        |b| b.iter(|| assert_eq!(call(&agent, &url), 200)),
+    );
+    let url = format!(
+        "{}/api/odds?system=d20&modifier=5&dc=15&exact=true",
+        server.base
+    );
+    c.bench_function("serve GET /api/odds d20 exact (worker process)", |b| {
+        b.iter(|| assert_eq!(call(&agent, &url), 200))
+    });
 }
 
 criterion_group! {
