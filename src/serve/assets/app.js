@@ -418,11 +418,26 @@ function chartWidth(sel) {
   return Math.max(320, Math.min(900, Math.round(w || 720)));
 }
 
+// A tier name in one line, or two when it is wider than its slot.
+function wrap(text, width, fs) {
+  if (text.length * fs * 0.56 <= width) return [text];
+  const sep = /[ _]/.test(text) ? " " : "";
+  const words = text.split(/[ _]|(?<=・)/);
+  if (words.length < 2) return [text];
+  const mid = Math.ceil(words.length / 2);
+  return [words.slice(0, mid).join(sep), words.slice(mid).join(sep)];
+}
+
 function outcomeChart(r) {
   const keys = tiers(r), colors = tierColors(r);
-  const W = chartWidth("#chart"), H = W < 500 ? 260 : 300, L = 48, R = 16, T = 34, B = 58;
-  const n = keys.length, pw = W - L - R, ph = H - T - B;
-  const gap = Math.min(28, pw / n * 0.3), bw = (pw - gap * (n + 1)) / n;
+  const W = chartWidth("#chart"), L = W < 500 ? 40 : 48, R = 12, T = 34;
+  const n = keys.length, pw = W - L - R;
+  const gap = Math.min(28, (pw / n) * 0.3), bw = (pw - gap * (n + 1)) / n;
+  const fs = bw < 70 ? 11 : 12, slot = bw + gap * 0.8;
+  const names = keys.map((k) => wrap(label(r, k, "en"), slot, fs));
+  const jaNames = keys.map((k) => wrap(label(r, k, "ja"), slot, fs * 1.6));
+  const rows = Math.max(...names.map((x) => x.length)) + Math.max(...jaNames.map((x) => x.length));
+  const B = 22 + rows * (fs + 4), H = (W < 500 ? 210 : 240) + B, ph = H - T - B;
   const root = svg("svg", { xmlns: SVGNS, viewBox: `0 0 ${W} ${H}`, role: "img", "font-family": FONT, id: "outcome-svg" });
   root.append(svg("rect", { x: 0, y: 0, width: W, height: H, fill: "#ffffff" }));
   root.append(svg("text", { x: L, y: 20, "font-size": 14, "font-weight": 650, fill: "#1d2330" }, `${r.system} — ${t("chart_title")}`));
@@ -437,10 +452,16 @@ function outcomeChart(r) {
     const bar = svg("rect", { x, y, width: bw, height: h, rx: 4, fill: colors[i] });
     bar.append(svg("title", {}, `${label(r, k, "en")} ${label(r, k, "ja")}: ${pct(p)}`));
     root.append(bar);
-    root.append(svg("text", { x: x + bw / 2, y: y - 6, "text-anchor": "middle", "font-size": 12, "font-weight": 650, fill: "#1d2330" }, pct(p)));
-    const fs = bw < 70 ? 10 : 12;
-    root.append(svg("text", { x: x + bw / 2, y: T + ph + 18, "text-anchor": "middle", "font-size": fs, fill: "#1d2330" }, label(r, k, "en")));
-    root.append(svg("text", { x: x + bw / 2, y: T + ph + 35, "text-anchor": "middle", "font-size": fs - 1, fill: "#6b7280" }, label(r, k, "ja")));
+    root.append(svg("text", { x: x + bw / 2, y: y - 6, "text-anchor": "middle", "font-size": fs, "font-weight": 650, fill: "#1d2330" }, pct(p)));
+    let ly = T + ph + 18;
+    for (const line of names[i]) {
+      root.append(svg("text", { x: x + bw / 2, y: ly, "text-anchor": "middle", "font-size": fs, fill: "#1d2330" }, line));
+      ly += fs + 4;
+    }
+    for (const line of jaNames[i]) {
+      root.append(svg("text", { x: x + bw / 2, y: ly, "text-anchor": "middle", "font-size": fs - 1, fill: "#6b7280" }, line));
+      ly += fs + 4;
+    }
   });
   return root;
 }
