@@ -610,3 +610,96 @@ fn two_thousand_requests_from_fifty_clients_stay_exact() {
     let (code, got) = get(&agent, &format!("{}/api/odds?{}", server.base, good[0].0));
     assert_eq!((code, &got), (200, &good[0].2));
 }
+
+#[test]
+fn serve_flags_refuse_a_busy_port_and_a_bad_address() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let out = hantei().args(["serve", "--port", &port]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.starts_with(&format!(
+            "hantei: invalid value '{port}' for --port: a free port on 127.0.0.1"
+        )),
+        "{err}"
+    );
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    let out = hantei()
+        .args(["serve", "--bind", "localhost:80"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("localhost:80") && err.contains("--bind"),
+        "{err}"
+    );
+}
+
+#[test]
+fn work_past_the_time_limit_is_stopped_and_others_are_served_meanwhile() {
+    // 1000D1000 is valid but takes minutes: with --timeout 3 it answers 503
+    // in about that time, its worker process is killed, and quick requests
+    // are answered meanwhile and after.
+    let mut server = Server::start_with(&["--timeout", "3"]);
+    let base = server.base.clone();
+    let slow: Vec<_> = (0..3)
+        .map(|_| {
+            let base = base.clone();
+            std::thread::spawn(move || {
+                let t = std::time::Instant::now();
+                let (code, body) = get(
+                    &ureq::agent(),
+                    &format!("{base}/api/odds?system=dice&expr=1000D1000"),
+                );
+                (code, body, t.elapsed())
+            })
+        })
+        .collect();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let agent = ureq::agent();
+    let t = std::time::Instant::now();
+    let (code, got) = get(
+        &agent,
+        &format!("{base}/api/odds?system=d20&modifier=5&dc=15"),
+    );
+    assert_eq!(code, 200, "{got}");
+    // Not a speed measurement: it did not wait for the slow ones to stop.
+    assert!(
+        t.elapsed() < std::time::Duration::from_secs(2),
+        "a quick report waited {:?} behind slow ones",
+        t.elapsed()
+    );
+    for t in slow {
+        let (code, body, took) = t.join().unwrap();
+        assert_eq!(code, 503, "{body}");
+        assert!(
+            error_of(&body).starts_with("this report took longer than 3 s"),
+            "{body}"
+        );
+        assert!(took < std::time::Duration::from_secs(10), "{took:?}");
+    }
+    // The cores are free again: an exact report (in a worker) and a float one.
+    let (code, got) = get(
+        &agent,
+        &format!("{base}/api/odds?system=d20&modifier=5&dc=15&exact=true"),
+    );
+    assert_eq!(code, 200, "{got}");
+    let (code, got) = get(
+        &agent,
+        &format!(
+            "{base}/api/odds?system=dice&expr=2D6%2B1&tier=hit%3A%3E%3D7&tier=miss&exact=true"
+        ),
+    );
+    assert_eq!(code, 200, "{got}");
+    let v: Value = serde_json::from_str(&got).unwrap();
+    assert_eq!(v["p_success"], Value::from("13/18"), "P(2D6 >= 6) = 26/36");
+    assert!(server.alive());
+    let out = hantei().args(["serve", "--timeout", "0"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "hantei: invalid value '0' for --timeout: allowed 0.1..=3600 (seconds)\n"
+    );
+}

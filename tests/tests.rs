@@ -3,6 +3,7 @@
 mod common;
 
 mod analysis;
+mod browser;
 mod check;
 mod cli;
 mod dice;

@@ -48,6 +48,9 @@ pub enum Command {
     /// The odds explorer in a browser (見える化): a local web app and its
     /// JSON API (/api/odds), loopback by default.
     Serve(serve::Args),
+    /// One report for `hantei serve`, in a child process it can kill.
+    #[command(name = "serve-worker", hide = true)]
+    ServeWorker,
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
     Completions(completions::Args),
     /// Print the man page hantei(1) (roff; `hantei man > hantei.1`).
@@ -166,6 +169,11 @@ where
                 code: 0,
             })
         }
+        Command::ServeWorker => Ok(Output {
+            stdout: crate::serve::worker::main().map_err(|e| e.to_string())?,
+            stderr: Vec::new(),
+            code: 0,
+        }),
         Command::Completions(a) => Ok(Output {
             stdout: completions::completions(&a),
             stderr: Vec::new(),

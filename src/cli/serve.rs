@@ -15,11 +15,23 @@ pub struct Args {
     /// Open the page in the default browser.
     #[arg(long)]
     pub open: bool,
+    /// Longest time one report may take, in seconds (0.1..=3600); past it
+    /// the answer is a 503 and the work is stopped.
+    #[arg(long, default_value_t = 20.0)]
+    pub timeout: f64,
 }
 
 /// Serve until Ctrl-C.
 pub fn run(args: &Args) -> crate::Result<()> {
+    if !(0.1..=3600.0).contains(&args.timeout) {
+        return Err(crate::Error::param(
+            "--timeout",
+            args.timeout,
+            "allowed 0.1..=3600 (seconds)",
+        ));
+    }
     crate::serve::run(&crate::serve::Options {
+        timeout: std::time::Duration::from_secs_f64(args.timeout),
         bind: args.bind,
         port: args.port,
         open: args.open,

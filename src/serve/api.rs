@@ -2,7 +2,7 @@
 //!
 //! * `GET /api/odds?system=d20&modifier=5&dc=15` — the fields as query
 //!   parameters (a repeated key, `tier=a&tier=b`, is a list), read by the
-//!   [schema](super::schema) as the CLI reads its flags.
+//!   schema ([`super::schema`]) as the CLI reads its flags.
 //! * `POST /api/odds` — the typed request as JSON:
 //!   `{"system": "d20", "modifier": 5, "dc": 15}` ([`Request::from_json`]).
 //!
@@ -18,7 +18,7 @@ use axum::response::{IntoResponse, Response};
 use http_body_util::BodyExt as _;
 use serde_json::{json, Map, Value};
 
-use super::{schema, AppState, BODY_LIMIT, WORK_TIMEOUT};
+use super::{schema, AppState, BODY_LIMIT};
 use crate::export::{render, Format};
 use crate::request::Request;
 use crate::weight::Exact;
@@ -152,15 +152,16 @@ pub async fn odds_get(
         .iter()
         .find(|(k, _)| k == "system")
         .map(|(_, v)| v.clone());
-    let request = match system {
+    let raw = match system {
         Some(system) => {
-            let fields = fields_from_query(&system, &pairs);
-            Request::from_fields(&system, &fields)
+            let mut fields = fields_from_query(&system, &pairs);
+            fields.insert("system".into(), Value::String(system));
+            Value::Object(fields)
         }
-        None => Request::from_json(&json!({})),
+        None => json!({}),
     };
-    match request {
-        Ok(req) => compute(&state, req, rendering).await,
+    match Request::from_json(&raw) {
+        Ok(req) => compute(&state, req, raw, rendering).await,
         Err(e) => error_response(StatusCode::BAD_REQUEST, &e.to_string()),
     }
 }
@@ -197,7 +198,7 @@ pub async fn odds_post(
         }
     };
     match Request::from_json(&value) {
-        Ok(req) => compute(&state, req, rendering).await,
+        Ok(req) => compute(&state, req, value, rendering).await,
         Err(e) => error_response(StatusCode::BAD_REQUEST, &e.to_string()),
     }
 }
@@ -235,22 +236,49 @@ async fn read_body(mut body: Body, declared: Option<usize>) -> Result<Vec<u8>, R
     Ok(bytes)
 }
 
-/// Compute the report on the blocking pool (one per core at a time), with
-/// the time limit, and render it as the CLI would.
-async fn compute(state: &AppState, request: Request, r: Rendering) -> Response {
-    let Ok(permit) = state.work.clone().acquire_owned().await else {
-        return error_response(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping");
+/// Compute the report, one per core at a time, within the time limit (the
+/// wait for a turn included, so a queue of heavy requests answers 503
+/// instead of piling up), rendered as the CLI would. `request` is already
+/// validated; `raw` is the JSON it was read from, for a worker.
+///
+/// The five systems' floating-point reports run on the blocking pool;
+/// exact fractions and dice notation run in a worker process that is killed
+/// at the limit (see [`super`]).
+async fn compute(state: &AppState, request: Request, raw: Value, r: Rendering) -> Response {
+    let limit = state.timeout;
+    let worker = state
+        .worker
+        .clone()
+        .filter(|_| r.exact || matches!(request, Request::Dice(_)));
+    let work = if worker.is_some() {
+        state.workers.clone()
+    } else {
+        state.work.clone()
     };
-    let task = tokio::task::spawn_blocking(move || {
-        let _permit = permit;
-        if r.exact {
-            request.report::<Exact>().map(|rep| render(&rep, r.format))
-        } else {
-            request.report::<f64>().map(|rep| render(&rep, r.format))
-        }
-    });
-    match tokio::time::timeout(WORK_TIMEOUT, task).await {
-        Ok(Ok(Ok(bytes))) => {
+    let job = async move {
+        let _permit = work.acquire_owned().await.ok()?;
+        Some(match worker {
+            Some(exe) => in_worker(&exe, &raw, r.exact, r.format).await,
+            None => tokio::task::spawn_blocking(move || {
+                if r.exact {
+                    request.report::<Exact>().map(|rep| render(&rep, r.format))
+                } else {
+                    request.report::<f64>().map(|rep| render(&rep, r.format))
+                }
+                .map_err(|e| (StatusCode::BAD_REQUEST, e.to_string()))
+            })
+            .await
+            .unwrap_or_else(|_| {
+                Err((
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "internal error computing this report (a bug: please report the request)"
+                        .to_string(),
+                ))
+            }),
+        })
+    };
+    match tokio::time::timeout(limit, job).await {
+        Ok(Some(Ok(bytes))) => {
             let mime = match r.format {
                 Format::Json => "application/json",
                 Format::Csv => "text/csv; charset=utf-8",
@@ -263,18 +291,57 @@ async fn compute(state: &AppState, request: Request, r: Rendering) -> Response {
             )
                 .into_response()
         }
-        Ok(Ok(Err(e))) => error_response(StatusCode::BAD_REQUEST, &e.to_string()),
-        Ok(Err(_)) => error_response(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "internal error computing this report (a bug: please report the request)",
-        ),
+        Ok(Some(Err((status, message)))) => error_response(status, &message),
+        Ok(None) => error_response(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping"),
         Err(_) => error_response(
             StatusCode::SERVICE_UNAVAILABLE,
             &format!(
-                "this report took longer than {} s; drop --exact or reduce the dice",
-                WORK_TIMEOUT.as_secs()
+                "this report took longer than {} s (with the wait for a free core) and was stopped; drop exact or use fewer dice",
+                limit.as_secs_f64()
             ),
         ),
+    }
+}
+
+/// One report in `hantei serve-worker`; the child is killed if this future
+/// is dropped (the time limit).
+async fn in_worker(
+    exe: &std::path::Path,
+    raw: &Value,
+    exact: bool,
+    format: Format,
+) -> Result<Vec<u8>, (StatusCode, String)> {
+    use tokio::io::AsyncWriteExt as _;
+    let internal = |e: std::io::Error| {
+        (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("cannot run the report worker ({e})"),
+        )
+    };
+    let mut child = tokio::process::Command::new(exe)
+        .arg("serve-worker")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .map_err(internal)?;
+    let input = serde_json::to_vec(&super::worker::job(raw, exact, format)).unwrap_or_default();
+    if let Some(mut stdin) = child.stdin.take() {
+        stdin.write_all(&input).await.map_err(internal)?;
+    }
+    let out = child.wait_with_output().await.map_err(internal)?;
+    if out.status.success() {
+        Ok(out.stdout)
+    } else {
+        let text = String::from_utf8_lossy(&out.stderr);
+        let message = text.strip_prefix("hantei: ").unwrap_or(&text).trim_end();
+        let status = if out.status.code() == Some(2) {
+            StatusCode::BAD_REQUEST
+        } else {
+            StatusCode::INTERNAL_SERVER_ERROR
+        };
+        Err((status, message.to_string()))
     }
 }
 

@@ -14,8 +14,13 @@
 //! **Limits.** A request body is read up to [`BODY_LIMIT`] bytes; beyond it
 //! the answer is a 413 with a one-line JSON error. A report is computed on
 //! the blocking pool, at most one per core at a time (the rest wait their
-//! turn), and a computation that takes longer than [`WORK_TIMEOUT`] answers
-//! 503. The work of one report is bounded by the systems' own parameter
+//! turn), and one that takes longer than [`WORK_TIMEOUT`], its wait for a
+//! turn included, answers 503. The five systems' floating-point reports are
+//! bounded by their parameter limits (a second at most) and run on the
+//! blocking pool; exact fractions and dice notation, whose work those
+//! limits do not bound (`1000D1000` takes minutes), run in a child process
+//! (`hantei serve-worker`, [`worker`]) that is killed at the time limit,
+//! so a slow request never holds a core after its answer. The work of one report is bounded by the systems' own parameter
 //! limits (a pool of 10^6 dice is refused with the CLI's message before
 //! any work). A bad request never stops the server.
 
@@ -23,6 +28,7 @@ pub mod api;
 pub mod catalogue;
 pub mod help_ja;
 pub mod schema;
+pub mod worker;
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
@@ -40,7 +46,8 @@ use crate::error::{Error, Result};
 /// Largest request body (a typed request is a few hundred bytes).
 pub const BODY_LIMIT: usize = 64 * 1024;
 
-/// Longest time one report may take before the answer is a 503.
+/// Longest time one report may take before the answer is a 503 (the
+/// default of `hantei serve --timeout`).
 pub const WORK_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// `hantei serve` options.
@@ -52,13 +59,24 @@ pub struct Options {
     pub port: u16,
     /// Open the page in the default browser once listening.
     pub open: bool,
+    /// Longest time one report may take ([`WORK_TIMEOUT`] by default).
+    pub timeout: Duration,
 }
 
 /// What the handlers share.
 #[derive(Clone)]
 pub struct AppState {
-    /// Computations under way at once (one per core).
+    /// In-process computations under way at once (one per core).
     pub(crate) work: Arc<Semaphore>,
+    /// Worker processes under way at once (one per core): a separate lane,
+    /// so slow exact or dice work never delays the quick reports.
+    pub(crate) workers: Arc<Semaphore>,
+    /// The `hantei` executable that runs unbounded work (exact fractions,
+    /// dice notation) in a child process, killed at [`WORK_TIMEOUT`]; `None`
+    /// computes everything in this process.
+    pub(crate) worker: Option<Arc<std::path::PathBuf>>,
+    /// Longest time one report may take.
+    pub(crate) timeout: Duration,
 }
 
 impl AppState {
@@ -67,7 +85,18 @@ impl AppState {
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
         AppState {
             work: Arc::new(Semaphore::new(cores)),
+            workers: Arc::new(Semaphore::new(cores)),
+            worker: None,
+            timeout: WORK_TIMEOUT,
         }
+    }
+
+    /// Run exact and dice-notation reports in child processes of `exe`
+    /// (`hantei serve-worker`), which are killed when they pass the time
+    /// limit: a thread cannot be stopped, a process can.
+    pub fn with_worker(mut self, exe: std::path::PathBuf) -> AppState {
+        self.worker = Some(Arc::new(exe));
+        self
     }
 }
 
@@ -185,9 +214,10 @@ fn not_found_text() -> Response {
 /// Serve the explorer on `listener` until `shutdown` completes.
 pub async fn serve_on(
     listener: tokio::net::TcpListener,
+    state: AppState,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router(AppState::new()))
+    axum::serve(listener, router(state))
         .with_graceful_shutdown(shutdown)
         .await
 }
@@ -233,7 +263,12 @@ pub fn run(options: &Options) -> Result<()> {
         if options.open {
             open_browser(&url);
         }
-        serve_on(listener, async {
+        let mut state = AppState::new();
+        state.timeout = options.timeout;
+        if let Ok(exe) = std::env::current_exe() {
+            state = state.with_worker(exe);
+        }
+        serve_on(listener, state, async {
             let _ = tokio::signal::ctrl_c().await;
         })
         .await

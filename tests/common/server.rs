@@ -19,9 +19,15 @@ pub struct Server {
 impl Server {
     /// Start the server binary and wait for the address it prints.
     pub fn start() -> Server {
+        Server::start_with(&[])
+    }
+
+    /// Start the server with extra flags (`--timeout 2`).
+    pub fn start_with(extra: &[&str]) -> Server {
         let bin = assert_cmd::cargo::cargo_bin("hantei");
         let mut child = Command::new(bin)
             .args(["serve", "--port", "0"])
+            .args(extra)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())

@@ -6,8 +6,6 @@
 
 const MAX_PINS = 4;
 const PIN_COLORS = ["#27466f", "#cf4a2f", "#1f7a5a", "#b0822a"];
-// Best tier first: ai (indigo) through to shu (vermilion).
-const TIER_RAMP = ["#1f3a5f", "#2f5d8a", "#4f86b0", "#8fb4cf", "#e3c27a", "#e59a5c", "#d4683f", "#b23a26"];
 
 // The page opens a system on a check a designer would try first.
 const START = {
@@ -38,7 +36,7 @@ const STAT_LABELS = {
   p_tie: ["tie", "引き分け"], p_loss: ["loss", "負け"], expected_rolls: ["expected rolls", "期待ロール数"],
   expected_hits: ["expected hits", "期待ヒット数"], mean: ["mean", "平均"], sd: ["standard deviation", "標準偏差"],
   best_level: ["best level", "最善のレベル"], total_modifier: ["total modifier", "修正値合計"],
-  threshold: ["natural roll needed", "必要な出目"], tail_mass: ["tail mass cut", "打ち切った確率"],
+  threshold: ["natural roll needed", "必要な出目"],
 };
 const UI = {
   en: {
@@ -292,7 +290,7 @@ function renderControls() {
   const s = sysSchema();
   $("#system-about").textContent = s.about;
   const primary = PRIMARY[s.id] || [];
-  const isContest = (p) => p.field.startsWith("vs_") || p.field === "tie_rule" || p.field === "side" || p.field === "lower_wins";
+  const isContest = (p) => p.field.startsWith("vs_") || p.field === "vs" || p.field === "tie_rule" || p.field === "side" || p.field === "lower_wins";
   const main = s.params.filter((p) => primary.includes(p.field) || p.required)
     .sort((a, b) => primary.indexOf(a.field) - primary.indexOf(b.field));
   const contest = s.params.filter((p) => !main.includes(p) && isContest(p));
@@ -351,10 +349,22 @@ async function load() {
 
 // Outcome keys best first (the report lists them worst first).
 function tiers(report) { return Object.keys(report.outcomes).reverse(); }
-function tierColor(i, n) {
-  if (n <= 1) return TIER_RAMP[1];
-  const idx = Math.round((i / (n - 1)) * (TIER_RAMP.length - 1));
-  return TIER_RAMP[idx];
+// Tier colours: the tiers that make up p_success (best first, their sum)
+// in shades of ai (indigo), the rest in warm shades down to shu.
+const GOOD_RAMP = ["#1f3a5f", "#2f5d8a", "#4f86b0", "#7fa9c9"];
+const BAD_RAMP = ["#e3c27a", "#e59a5c", "#d4683f", "#b23a26"];
+function tierColors(r) {
+  const keys = tiers(r), ps = prob(r.p_success);
+  let cum = 0, nGood = 0;
+  for (const k of keys) {
+    const next = cum + prob(r.outcomes[k]);
+    if (next > ps + 1e-9 || !Number.isFinite(ps)) break;
+    cum = next;
+    nGood++;
+  }
+  const nBad = keys.length - nGood;
+  const pick = (ramp, i, n) => ramp[n <= 1 ? (ramp === BAD_RAMP ? 2 : 1) : Math.round((i / (n - 1)) * (ramp.length - 1))];
+  return keys.map((_, i) => (i < nGood ? pick(GOOD_RAMP, i, nGood) : pick(BAD_RAMP, i - nGood, nBad)));
 }
 function label(report, key, which) {
   const l = report.labels && report.labels[key];
@@ -373,7 +383,7 @@ function renderReport() {
   }
   const stat = (k, v, main) => {
     const [en, ja] = STAT_LABELS[k];
-    const isP = k.startsWith("p_") || k === "tail_mass";
+    const isP = k.startsWith("p_");
     return el("div", { class: "stat" + (main ? " main" : ""), id: `stat-${k}` },
       el("div", { class: "label" }, state.lang === "ja" ? ja : en, el("span", { class: "ja", text: state.lang === "ja" ? en : ja })),
       el("div", { class: "value", id: main ? "p-success" : undefined, text: isP ? pct(v) : num(v) }),
@@ -383,9 +393,10 @@ function renderReport() {
   // table
   const keys = tiers(r);
   const max = Math.max(...keys.map((k) => prob(r.outcomes[k])), 1e-12);
+  const colors = tierColors(r);
   $("#outcomes tbody").replaceChildren(...keys.map((k, i) => {
     const v = r.outcomes[k];
-    const color = tierColor(i, keys.length);
+    const color = colors[i];
     return el("tr", { "data-outcome": k },
       el("td", {}, el("span", { class: "swatch", style: `background:${color}` }), label(r, k, "en")),
       el("td", { text: label(r, k, "ja") }),
@@ -399,7 +410,7 @@ function renderReport() {
   $("#dist-chart").replaceChildren(...(dist ? [distChart(dist, r.hits ? t("hits") : t("result"))] : []));
 }
 
-const FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Liberation Sans', 'DejaVu Sans', IPAexGothic, sans-serif";
+const FONT = "IPAexGothic, system-ui, -apple-system, 'Segoe UI', Roboto, 'Liberation Sans', 'DejaVu Sans', 'Noto Sans CJK JP', sans-serif";
 
 // Charts are drawn at the width they are shown (text stays readable on a phone).
 function chartWidth(sel) {
@@ -407,11 +418,26 @@ function chartWidth(sel) {
   return Math.max(320, Math.min(900, Math.round(w || 720)));
 }
 
+// A tier name in one line, or two when it is wider than its slot.
+function wrap(text, width, fs) {
+  if (text.length * fs * 0.56 <= width) return [text];
+  const sep = /[ _]/.test(text) ? " " : "";
+  const words = text.split(/[ _]|(?<=・)/);
+  if (words.length < 2) return [text];
+  const mid = Math.ceil(words.length / 2);
+  return [words.slice(0, mid).join(sep), words.slice(mid).join(sep)];
+}
+
 function outcomeChart(r) {
-  const keys = tiers(r);
-  const W = chartWidth("#chart"), H = W < 500 ? 260 : 300, L = 48, R = 16, T = 34, B = 58;
-  const n = keys.length, pw = W - L - R, ph = H - T - B;
-  const gap = Math.min(28, pw / n * 0.3), bw = (pw - gap * (n + 1)) / n;
+  const keys = tiers(r), colors = tierColors(r);
+  const W = chartWidth("#chart"), L = W < 500 ? 40 : 48, R = 12, T = 34;
+  const n = keys.length, pw = W - L - R;
+  const gap = Math.min(28, (pw / n) * 0.3), bw = (pw - gap * (n + 1)) / n;
+  const fs = bw < 70 ? 11 : 12, slot = bw + gap * 0.8;
+  const names = keys.map((k) => wrap(label(r, k, "en"), slot, fs));
+  const jaNames = keys.map((k) => wrap(label(r, k, "ja"), slot, fs * 1.6));
+  const rows = Math.max(...names.map((x) => x.length)) + Math.max(...jaNames.map((x) => x.length));
+  const B = 22 + rows * (fs + 4), H = (W < 500 ? 210 : 240) + B, ph = H - T - B;
   const root = svg("svg", { xmlns: SVGNS, viewBox: `0 0 ${W} ${H}`, role: "img", "font-family": FONT, id: "outcome-svg" });
   root.append(svg("rect", { x: 0, y: 0, width: W, height: H, fill: "#ffffff" }));
   root.append(svg("text", { x: L, y: 20, "font-size": 14, "font-weight": 650, fill: "#1d2330" }, `${r.system} — ${t("chart_title")}`));
@@ -423,13 +449,19 @@ function outcomeChart(r) {
   keys.forEach((k, i) => {
     const p = prob(r.outcomes[k]);
     const x = L + gap + i * (bw + gap), h = Math.max(p * ph, p > 0 ? 1 : 0), y = T + ph - h;
-    const bar = svg("rect", { x, y, width: bw, height: h, rx: 4, fill: tierColor(i, n) });
+    const bar = svg("rect", { x, y, width: bw, height: h, rx: 4, fill: colors[i] });
     bar.append(svg("title", {}, `${label(r, k, "en")} ${label(r, k, "ja")}: ${pct(p)}`));
     root.append(bar);
-    root.append(svg("text", { x: x + bw / 2, y: y - 6, "text-anchor": "middle", "font-size": 12, "font-weight": 650, fill: "#1d2330" }, pct(p)));
-    const fs = bw < 70 ? 10 : 12;
-    root.append(svg("text", { x: x + bw / 2, y: T + ph + 18, "text-anchor": "middle", "font-size": fs, fill: "#1d2330" }, label(r, k, "en")));
-    root.append(svg("text", { x: x + bw / 2, y: T + ph + 35, "text-anchor": "middle", "font-size": fs - 1, fill: "#6b7280" }, label(r, k, "ja")));
+    root.append(svg("text", { x: x + bw / 2, y: y - 6, "text-anchor": "middle", "font-size": fs, "font-weight": 650, fill: "#1d2330" }, pct(p)));
+    let ly = T + ph + 18;
+    for (const line of names[i]) {
+      root.append(svg("text", { x: x + bw / 2, y: ly, "text-anchor": "middle", "font-size": fs, fill: "#1d2330" }, line));
+      ly += fs + 4;
+    }
+    for (const line of jaNames[i]) {
+      root.append(svg("text", { x: x + bw / 2, y: ly, "text-anchor": "middle", "font-size": fs - 1, fill: "#6b7280" }, line));
+      ly += fs + 4;
+    }
   });
   return root;
 }
@@ -512,16 +544,16 @@ function ladderChart() {
     root.append(svg("text", { x, y: H - 8, "text-anchor": "middle", "font-size": 11, fill: "#6b7280" }, `${i * 25}%`));
   }
   state.pins.forEach((pinned, row) => {
-    const r = pinned.report, keys = tiers(r), y = T + row * rowH + 6, h = rowH - 14;
+    const r = pinned.report, keys = tiers(r), colors = tierColors(r), y = T + row * rowH + 6, h = rowH - 14;
     root.append(svg("text", { x: L - 10, y: y + h / 2 + 5, "text-anchor": "end", "font-size": 13, "font-weight": 700, fill: PIN_COLORS[row] }, String.fromCharCode(65 + row)));
     let x = L;
     keys.forEach((k, i) => {
       const p = prob(r.outcomes[k]), w = p * pw;
-      const seg = svg("rect", { x, y, width: Math.max(w, 0), height: h, fill: tierColor(i, keys.length), stroke: "#fff", "stroke-width": 1 });
+      const seg = svg("rect", { x, y, width: Math.max(w, 0), height: h, fill: colors[i], stroke: "#fff", "stroke-width": 1 });
       seg.append(svg("title", {}, `${String.fromCharCode(65 + row)} ${label(r, k, "en")} ${label(r, k, "ja")}: ${pct(p)}`));
       root.append(seg);
       const text = `${label(r, k, state.lang === "ja" ? "ja" : "en")} ${pct(p)}`;
-      if (w > text.length * 6.4 + 8) root.append(svg("text", { x: x + 6, y: y + h / 2 + 4, "font-size": 11, fill: i / Math.max(keys.length - 1, 1) < 0.5 ? "#fff" : "#1d2330" }, text));
+      if (w > text.length * 6.4 + 8) root.append(svg("text", { x: x + 6, y: y + h / 2 + 4, "font-size": 11, fill: GOOD_RAMP.slice(0, 3).includes(colors[i]) || colors[i] === BAD_RAMP[3] ? "#fff" : "#1d2330" }, text));
       x += w;
     });
     // success line
@@ -542,6 +574,7 @@ function renderCompareTable() {
     const [en, ja] = STAT_LABELS[k];
     rows.push(el("tr", {}, el("td", {}, `${en} · ${ja}`), ...state.pins.map((p) => el("td", { class: "num", text: p.report[k] !== undefined ? pct(p.report[k]) : "—" }))));
   }
+  rows.push(el("tr", { class: "section" }, el("th", { colspan: state.pins.length + 1, text: `${t("outcome")} · 結果` })));
   const seen = [];
   for (const p of state.pins) for (const k of tiers(p.report)) if (!seen.some((s) => s[0] === k)) seen.push([k, label(p.report, k, "en"), label(p.report, k, "ja")]);
   for (const [k, en, ja] of seen) {
@@ -594,20 +627,40 @@ function downloadSvg() {
   const text = chartSvgText();
   if (text) download(`${fileStem()}.svg`, new Blob([text], { type: "image/svg+xml" }));
 }
-function downloadPng() {
-  const text = chartSvgText();
-  if (!text) return;
-  const img = new Image();
-  const url = URL.createObjectURL(new Blob([text], { type: "image/svg+xml" }));
-  img.onload = () => {
-    const box = $("#chart svg").viewBox.baseVal;
-    const scale = 2, canvas = el("canvas", { width: box.width * scale, height: box.height * scale });
-    const ctx = canvas.getContext("2d");
-    ctx.drawImage(img, 0, 0, canvas.width, canvas.height);
-    URL.revokeObjectURL(url);
-    canvas.toBlob((blob) => download(`${fileStem()}.png`, blob), "image/png");
-  };
-  img.src = url;
+// The chart as PNG: the SVG's shapes drawn as an image, then its text
+// drawn on the canvas with the page's fonts (an SVG drawn as an image may
+// not use web fonts, and the Japanese labels need the embedded one).
+function chartPngBlob() {
+  const node = $("#chart svg");
+  if (!node) return Promise.resolve(null);
+  const box = node.viewBox.baseVal, scale = 2;
+  const shapes = node.cloneNode(true);
+  for (const t of [...shapes.querySelectorAll("text")]) t.remove();
+  const url = URL.createObjectURL(new Blob([new XMLSerializer().serializeToString(shapes)], { type: "image/svg+xml" }));
+  return new Promise((resolve, reject) => {
+    const img = new Image();
+    img.onerror = reject;
+    img.onload = () => {
+      const canvas = el("canvas", { width: box.width * scale, height: box.height * scale });
+      const ctx = canvas.getContext("2d");
+      ctx.scale(scale, scale);
+      ctx.drawImage(img, 0, 0, box.width, box.height);
+      URL.revokeObjectURL(url);
+      for (const t of node.querySelectorAll("text")) {
+        const anchor = t.getAttribute("text-anchor");
+        ctx.font = `${t.getAttribute("font-weight") || 400} ${t.getAttribute("font-size")}px ${FONT}`;
+        ctx.fillStyle = t.getAttribute("fill") || "#1d2330";
+        ctx.textAlign = anchor === "middle" ? "center" : anchor === "end" ? "right" : "left";
+        ctx.fillText(t.textContent, Number(t.getAttribute("x")), Number(t.getAttribute("y")));
+      }
+      canvas.toBlob(resolve, "image/png");
+    };
+    img.src = url;
+  });
+}
+async function downloadPng() {
+  const blob = await chartPngBlob();
+  if (blob) download(`${fileStem()}.png`, blob);
 }
 
 // ---- analyses --------------------------------------------------------------
