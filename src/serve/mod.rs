@@ -18,7 +18,7 @@
 //! turn included, answers 503. The five systems' floating-point reports are
 //! bounded by their parameter limits (a second at most) and run on the
 //! blocking pool; exact fractions and dice notation, whose work those
-//! limits do not bound (`1000D1000` takes minutes), run in a child process
+//! limits do not bound (`1000D140 --exact` takes tens of seconds), run in a child process
 //! (`hantei serve-worker`, [`worker`]) that is killed at the time limit,
 //! so a slow request never holds a core after its answer. The work of one report is bounded by the systems' own parameter
 //! limits (a pool of 10^6 dice is refused with the CLI's message before
