@@ -2,6 +2,12 @@
 //!
 //! * `hit_pool/all_pools_1_100_f64`: every hit count and both glitch laws
 //!   for pools 1..=100 (f64).
+//! * `hit_pool/plain_100000_f64`: one plain pool of 100,000 dice (hits and
+//!   glitch laws, O(n)).
+//! * `hit_pool/push_{1000,5000}_f64`: one pool of 1,000 / 5,000 dice whose
+//!   sixes all explode (Edge push), cut at `tail_eps` = 1e-15.
+//! * `hit_pool/exact_pool20_edge4`: pool 20 + Edge 4 pushed, exact
+//!   fractions (the `odds --exact` law).
 //! * `keep_highest/grid_f64`: sizes d4..d20 × 1..=20 dice × normal /
 //!   advantage / disadvantage, P(success, critical, fumble) at every
 //!   difficulty.
@@ -10,11 +16,14 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 
-use hantei::systems::hit_pool::{all_pools, GlitchRule, Roll};
+use hantei::systems::hit_pool::{
+    all_pools, plain_pool, pushed_pool, roll_law, EdgeUse, ExplodeGlitch, GlitchRule, Roll,
+};
 use hantei::systems::keep_highest::{odds_by_difficulty, Pool, Situation};
 use hantei::verify::dice::Dice;
 use hantei::verify::hit_pool::RollSampler;
 use hantei::verify::Sampler;
+use hantei::Exact;
 
 fn hit_pool_all_pools(c: &mut Criterion) {
     c.bench_function("hit_pool/all_pools_1_100_f64", |b| {
@@ -24,6 +33,38 @@ fn hit_pool_all_pools(c: &mut Criterion) {
             black_box((sr4, sr5))
         })
     });
+}
+
+fn hit_pool_big(c: &mut Criterion) {
+    let mut g = c.benchmark_group("hit_pool");
+    g.sample_size(10);
+    g.bench_function("plain_100000_f64", |b| {
+        b.iter(|| {
+            black_box(plain_pool::<f64>(
+                black_box(100_000),
+                GlitchRule::HalfOrMore,
+            ))
+        })
+    });
+    for n in [1_000u32, 5_000] {
+        g.bench_function(format!("push_{n}_f64"), |b| {
+            b.iter(|| {
+                black_box(pushed_pool::<f64>(
+                    black_box(n),
+                    GlitchRule::HalfOrMore,
+                    ExplodeGlitch::AllDice,
+                    1e-15,
+                ))
+            })
+        });
+    }
+    let roll = Roll::new(20)
+        .and_then(|r| r.with_edge(4, EdgeUse::Push))
+        .expect("valid roll");
+    g.bench_function("exact_pool20_edge4", |b| {
+        b.iter(|| black_box(roll_law::<Exact>(black_box(&roll))))
+    });
+    g.finish();
 }
 
 fn keep_highest_grid(c: &mut Criterion) {
@@ -95,5 +136,11 @@ fn throughput(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, hit_pool_all_pools, keep_highest_grid, throughput);
+criterion_group!(
+    benches,
+    hit_pool_all_pools,
+    hit_pool_big,
+    keep_highest_grid,
+    throughput
+);
 criterion_main!(benches);
