@@ -12,7 +12,11 @@
 //!   advantage / disadvantage, P(success, critical, fumble) at every
 //!   difficulty.
 //! * `throughput/*`: simulated d6 per second through the hit-pool sampler
-//!   and, in the same run, raw 64-bit draws per second of the generator.
+//!   (a plain pool of 12, and 12 + Edge 4 pushed) and, in the same run,
+//!   d6 per second of `Dice::roll_slice` on rolls of 12 and of `Dice::roll`
+//!   one at a time, and raw 64-bit draws per second of the generator.
+//! * `samplers/*`: trials per second of the first point of every system's
+//!   default `verify` grid (the sampler as `hantei verify` runs it).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 
@@ -20,6 +24,7 @@ use hantei::systems::hit_pool::{
     all_pools, plain_pool, pushed_pool, roll_law, EdgeUse, ExplodeGlitch, GlitchRule, Roll,
 };
 use hantei::systems::keep_highest::{odds_by_difficulty, Pool, Situation};
+use hantei::verify::default_grid;
 use hantei::verify::dice::Dice;
 use hantei::verify::hit_pool::RollSampler;
 use hantei::verify::Sampler;
@@ -122,6 +127,38 @@ fn throughput(c: &mut Criterion) {
             black_box(x)
         })
     });
+    let pushed = RollSampler::new(
+        Roll::new(12)
+            .and_then(|r| r.with_edge(4, EdgeUse::Push))
+            .expect("valid roll"),
+        13,
+    );
+    // 16 dice and 16 · 0.2 explosions on average: 19.2 dice a trial.
+    const PUSHED_TRIALS: u64 = N / 16;
+    g.throughput(Throughput::Elements(PUSHED_TRIALS * 96 / 5));
+    g.bench_function("hit_pool_push_sampler_dice", |b| {
+        let mut dice = Dice::for_batch(1, 0);
+        b.iter(|| {
+            let mut x = 0usize;
+            for _ in 0..PUSHED_TRIALS {
+                x += pushed.trial(&mut dice);
+            }
+            black_box(x)
+        })
+    });
+    g.throughput(Throughput::Elements(TRIALS * 12));
+    g.bench_function("d6_roll_slice_12", |b| {
+        let mut dice = Dice::for_batch(1, 0);
+        let mut buf = [0u32; 12];
+        b.iter(|| {
+            let mut x = 0u32;
+            for _ in 0..TRIALS {
+                dice.roll_slice(6, &mut buf);
+                x += buf[0];
+            }
+            black_box(x)
+        })
+    });
     g.throughput(Throughput::Elements(N));
     g.bench_function("d6_rolls", |b| {
         let mut dice = Dice::for_batch(1, 0);
@@ -136,11 +173,37 @@ fn throughput(c: &mut Criterion) {
     g.finish();
 }
 
+fn samplers(c: &mut Criterion) {
+    const TRIALS: u64 = 1 << 12;
+    let mut g = c.benchmark_group("samplers");
+    g.throughput(Throughput::Elements(TRIALS));
+    let grid = default_grid();
+    let mut seen = Vec::new();
+    for p in &grid {
+        if seen.contains(&p.system) {
+            continue;
+        }
+        seen.push(p.system);
+        g.bench_function(p.system, |b| {
+            let mut dice = Dice::for_batch(1, 0);
+            b.iter(|| {
+                let mut x = 0usize;
+                for _ in 0..TRIALS {
+                    x += p.sampler.trial(&mut dice);
+                }
+                black_box(x)
+            })
+        });
+    }
+    g.finish();
+}
+
 criterion_group!(
     benches,
     hit_pool_all_pools,
     hit_pool_big,
     keep_highest_grid,
-    throughput
+    throughput,
+    samplers
 );
 criterion_main!(benches);

@@ -426,6 +426,17 @@ impl Roll {
         }
     }
 
+    /// The leader's dice with no helpers: `(plain, exploding, second
+    /// chance)` — the plain dice rolled first (the pool, or none with
+    /// `push`), then the exploding first roll, whose sixes each roll one
+    /// more die, group by group (see the rolling order in the module doc).
+    /// Samplers use it to roll a whole roll without asking
+    /// [`dice_needed`] after every group.
+    pub fn leader_dice(&self) -> (u32, u32, bool) {
+        let l = self.layout(self.pool);
+        (l.plain, l.exploding, l.second_chance)
+    }
+
     /// Whether any dice can explode.
     fn explodes(&self) -> bool {
         matches!(
@@ -798,6 +809,28 @@ fn judge(roll: &Roll, c: Counts) -> Verdict {
 /// exploding first roll, then one die per six, group by group. `None` if a
 /// face is outside 1..=6 or the faces are not exactly one complete roll.
 pub fn classify_roll(roll: &Roll, faces: &[u32]) -> Option<Verdict> {
+    if roll.helpers.is_empty() && roll.edge.is_none() {
+        // A plain roll: the pool's faces and nothing else (the same reading
+        // as `parse`, without its bookkeeping; samplers call this per trial).
+        let n = roll.pool.max(0) as usize;
+        if faces.len() != n
+            || !faces
+                .iter()
+                .fold(true, |ok, &f| ok & (f.wrapping_sub(1) < 6))
+        {
+            return None;
+        }
+        if n == 0 {
+            return Some(Verdict::no_roll());
+        }
+        let c = Counts {
+            hits: hits_in(faces),
+            ones_first: ones_in(faces),
+            dice_first: n as u32,
+            ..Counts::default()
+        };
+        return Some(judge(roll, c));
+    }
     match parse(roll, faces)? {
         Parse::Done(v, used) if used == faces.len() => Some(v),
         _ => None,
