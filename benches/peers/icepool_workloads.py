@@ -118,6 +118,8 @@ def push_1000():
     base = icepool.d6.map(lambda x: Vector((int(x >= 5), int(x == 6))))
     die = base.explode([o for o in base.outcomes() if o[1] == 1], depth=DEPTH)
     hits = die.map(lambda v: v[0])
+    # icepool sums n dice by recursion, one level per die.
+    sys.setrecursionlimit(20_000)
     law = 1000 @ hits
     return [float(law.probability(k)) for k in range(0, 801)]
 

@@ -61,6 +61,8 @@ def timed(cmd, timeout):
         out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=True)
     except subprocess.TimeoutExpired:
         return None, time.perf_counter() - t0
+    except subprocess.CalledProcessError as e:
+        sys.exit(f"{cmd[-1]}: {' '.join(cmd)} failed:\n{e.stderr}")
     wall = time.perf_counter() - t0
     return json.loads(out.stdout.strip().splitlines()[-1]), wall
 
