@@ -72,6 +72,27 @@ pub trait Weight:
     /// and rounded once, so the result is the correctly rounded value in all
     /// but freak cases, and never above 1.
     fn pow_ratio(num: u64, den: u64, n: u32) -> Self;
+    /// `(m, e)` with `self = m · 2^e`, `m` in `[0.5, 1)` for a non-zero
+    /// `f64` (its exponent taken off, exactly); exact weights give
+    /// `(self, 0)`. With [`Weight::ldexp`], lets a recurrence carry its
+    /// scale apart so that a long product never underflows on the way.
+    fn frexp(&self) -> (Self, i64) {
+        (self.clone(), 0)
+    }
+    /// `self · 2^e` (exact weights are only ever asked for `e = 0`, but
+    /// any `e` is exact).
+    fn ldexp(&self, e: i64) -> Self {
+        if e == 0 {
+            return self.clone();
+        }
+        let two = Self::int(2);
+        let p = two.powi(e.unsigned_abs().min(u32::MAX as u64) as u32);
+        if e > 0 {
+            self.clone() * &p
+        } else {
+            self.clone() / &p
+        }
+    }
     /// `1 - self`.
     fn complement(&self) -> Self {
         Self::one() - self
@@ -123,6 +144,38 @@ impl Weight for f64 {
     }
     fn pow_ratio(num: u64, den: u64, n: u32) -> Self {
         pow_ratio_f64(num, den, n)
+    }
+    fn frexp(&self) -> (Self, i64) {
+        let x = *self;
+        if x == 0.0 || !x.is_finite() {
+            return (x, 0);
+        }
+        // Subnormals are first brought into the normal range.
+        let (x, bias) = if x.abs() < f64::MIN_POSITIVE {
+            (x * 2f64.powi(64), -64)
+        } else {
+            (x, 0)
+        };
+        let bits = x.to_bits();
+        let exp = ((bits >> 52) & 0x7ff) as i64 - 1022;
+        let m = f64::from_bits((bits & !(0x7ff << 52)) | (1022 << 52));
+        (m, exp + bias)
+    }
+    fn ldexp(&self, e: i64) -> Self {
+        let mut x = *self;
+        let mut e = e;
+        while e > 1000 {
+            x *= 2f64.powi(1000);
+            e -= 1000;
+        }
+        while e < -1000 {
+            x *= 2f64.powi(-1000);
+            e += 1000;
+            if x == 0.0 {
+                return 0.0;
+            }
+        }
+        x * 2f64.powi(e as i32)
     }
     fn exact_text(&self) -> String {
         format!("{self}")
@@ -223,6 +276,18 @@ pub fn pow_ratio_f64(num: u64, den: u64, n: u32) -> f64 {
     }
     if num == den {
         return 1.0;
+    }
+    // Small powers: num^n and den^n are integers below 2^53, exact in f64,
+    // and one division rounds correctly.
+    let mut small = Some((1u64, 1u64));
+    for _ in 0..n.min(64) {
+        small = small.and_then(|(p, q)| {
+            let q = q.checked_mul(den).filter(|&q| q <= 1 << 53)?;
+            Some((p * num, q))
+        });
+    }
+    if let (Some((p, q)), true) = (small, n <= 64) {
+        return p as f64 / q as f64;
     }
     let (a, b) = (num as f64, den as f64);
     let hi = a / b;
@@ -333,6 +398,18 @@ mod tests {
         assert_eq!(pow_ratio_f64(20, 20, 1_000_000), 1.0);
         assert_eq!(pow_ratio_f64(0, 20, 3), 0.0);
         assert_eq!(pow_ratio_f64(1, 20, 1_000), 0.0);
+    }
+
+    #[test]
+    fn frexp_ldexp_round_trip() {
+        for x in [1.0f64, 0.75, 3.0, 1e-300, 5e-320, 1e300, 0.1] {
+            let (m, e) = x.frexp();
+            assert!((0.5..1.0).contains(&m), "{x}: {m}");
+            assert_eq!(m.ldexp(e), x);
+        }
+        assert_eq!(0.5f64.ldexp(-1100), 0.0);
+        assert_eq!(0.5f64.ldexp(-1074 + 1), 5e-324);
+        assert_eq!(Exact::ratio(3, 4).ldexp(-2), Exact::ratio(3, 16));
     }
 
     #[test]

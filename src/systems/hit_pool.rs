@@ -78,15 +78,25 @@
 //!
 //! # Exact laws
 //!
-//! [`Joint`] is the dense joint law of (hits, glitch score), the score being
-//! `2 × ones counted − dice counted` (so a glitch is `score ≥ 0`, or `> 0`).
-//! Plain and second-chance dice use the trinomial law in closed form;
-//! exploding dice are added one at a time, the chain of explosions summed by
-//! a geometric recurrence (cost linear in the table per die). [`roll_law`]
-//! collapses it into hits × glitch status; [`all_pools`] is the fast path for
-//! every plain pool `1..=max` at once (O(max²)). Exact mode handles plain
-//! pools of 100 in well under a second; exploding pools are exact too but
-//! slow beyond about 20 dice (big fractions with many terms).
+//! Plain and second-chance dice (no exploding dice) take a closed form in
+//! O(n): hits are `Bin(n, p_hit)` and, given `h` hits, the ones are
+//! `Bin(n − h, q)`, so P(h hits, glitch) is a binomial term times a binomial
+//! tail; all tails come from one recurrence in `n − h` ([`plain_pool`]).
+//! A pool pushed with Edge (all dice explode) under `all-dice` or
+//! `original-pool` takes a closed form in O(n·H) (`H` the cap on hits):
+//! exactly `n` dice are non-sixes, uniform on 1..=5, and the number of
+//! sixes follows the hitting-time theorem ([`pushed_pool`]). Every long
+//! product is carried with its binary exponent apart, so nothing underflows
+//! on the way: a pool of 100,000 dice has its law, with P(0 hits) =
+//! (2/3)^100000 correctly 0. Other layouts (Edge dice added after the roll,
+//! the `bcdice` convention) use [`Joint`], the dense joint law of (hits,
+//! glitch score), the score being `2 × ones counted − dice counted` (so a
+//! glitch is `score ≥ 0`, or `> 0`): exploding dice are added one at a
+//! time, the chain of explosions summed by a geometric recurrence (cost
+//! linear in the table per die), and [`roll_law`] collapses it into hits ×
+//! glitch status. [`all_pools`] gives every plain pool `1..=max` at once,
+//! each from the one before (O(max²)). Exact mode runs the same code on
+//! fractions: pool 20 + Edge 4 pushed in well under 0.1 s.
 //!
 //! # Rolling order (for [`classify`] and samplers)
 //!
@@ -327,6 +337,23 @@ impl Roll {
         })
     }
 
+    /// A roll with every option at its default but the glitch rule (the
+    /// pool is given by a layout, not by `pool`).
+    fn default_for(rule: GlitchRule) -> Roll {
+        Roll {
+            pool: 0,
+            limit: None,
+            glitch_rule: rule,
+            explode_glitch: ExplodeGlitch::default(),
+            negated_critical: NegatedCritical::default(),
+            edge: None,
+            helpers: Vec::new(),
+            team_cap: None,
+            tail_eps: DEFAULT_TAIL_EPS,
+            edge_limit: EdgeLimit::default(),
+        }
+    }
+
     /// Set whether the limit holds for a roll pushed with Edge.
     pub fn with_edge_limit(mut self, edge_limit: EdgeLimit) -> Self {
         self.edge_limit = edge_limit;
@@ -397,6 +424,17 @@ impl Roll {
             pool,
             ..self.clone()
         }
+    }
+
+    /// The leader's dice with no helpers: `(plain, exploding, second
+    /// chance)` — the plain dice rolled first (the pool, or none with
+    /// `push`), then the exploding first roll, whose sixes each roll one
+    /// more die, group by group (see the rolling order in the module doc).
+    /// Samplers use it to roll a whole roll without asking
+    /// [`dice_needed`] after every group.
+    pub fn leader_dice(&self) -> (u32, u32, bool) {
+        let l = self.layout(self.pool);
+        (l.plain, l.exploding, l.second_chance)
     }
 
     /// Whether any dice can explode.
@@ -771,6 +809,28 @@ fn judge(roll: &Roll, c: Counts) -> Verdict {
 /// exploding first roll, then one die per six, group by group. `None` if a
 /// face is outside 1..=6 or the faces are not exactly one complete roll.
 pub fn classify_roll(roll: &Roll, faces: &[u32]) -> Option<Verdict> {
+    if roll.helpers.is_empty() && roll.edge.is_none() {
+        // A plain roll: the pool's faces and nothing else (the same reading
+        // as `parse`, without its bookkeeping; samplers call this per trial).
+        let n = roll.pool.max(0) as usize;
+        if faces.len() != n
+            || !faces
+                .iter()
+                .fold(true, |ok, &f| ok & (f.wrapping_sub(1) < 6))
+        {
+            return None;
+        }
+        if n == 0 {
+            return Some(Verdict::no_roll());
+        }
+        let c = Counts {
+            hits: hits_in(faces),
+            ones_first: ones_in(faces),
+            dice_first: n as u32,
+            ..Counts::default()
+        };
+        return Some(judge(roll, c));
+    }
     match parse(roll, faces)? {
         Parse::Done(v, used) if used == faces.len() => Some(v),
         _ => None,
@@ -1260,6 +1320,212 @@ impl<W: Weight> RollLaw<W> {
     }
 }
 
+// ---------------------------------------------------------------------------
+// Closed forms in O(n) (plain dice) and O(n·H) (pushed dice)
+
+/// A non-negative weight carried as `m · 2^e` ([`Weight::frexp`]): a
+/// product of thousands of factors below 1 (`(2/3)^5000`) never underflows
+/// on the way to a representable result. Exact weights keep `e = 0`.
+#[derive(Clone, Debug)]
+struct Scaled<W> {
+    m: W,
+    e: i64,
+}
+
+impl<W: Weight> Scaled<W> {
+    fn new(x: W) -> Self {
+        let (m, e) = x.frexp();
+        Scaled { m, e }
+    }
+
+    fn zero() -> Self {
+        Scaled { m: W::zero(), e: 0 }
+    }
+
+    fn mul(&self, x: &W) -> Self {
+        let (m, e) = (self.m.clone() * x).frexp();
+        Scaled { m, e: self.e + e }
+    }
+
+    fn times(&self, o: &Scaled<W>) -> Self {
+        let (m, e) = (self.m.clone() * &o.m).frexp();
+        Scaled {
+            m,
+            e: self.e + o.e + e,
+        }
+    }
+
+    fn add(&self, o: &Scaled<W>) -> Self {
+        if o.m.is_zero() {
+            return self.clone();
+        }
+        if self.m.is_zero() {
+            return o.clone();
+        }
+        let e = self.e.max(o.e);
+        let (m, de) = (self.m.ldexp(self.e - e) + &o.m.ldexp(o.e - e)).frexp();
+        Scaled { m, e: e + de }
+    }
+
+    /// `x^n`, scaled as it goes.
+    fn powi(x: &W, mut n: u32) -> Self {
+        let mut acc = Scaled::new(W::one());
+        let mut base = Scaled::new(x.clone());
+        while n > 0 {
+            if n & 1 == 1 {
+                acc = acc.times(&base);
+            }
+            n >>= 1;
+            if n > 0 {
+                base = base.times(&base);
+            }
+        }
+        acc
+    }
+
+    fn value(&self) -> W {
+        self.m.ldexp(self.e)
+    }
+}
+
+/// `Bin(n, p)(k)` for `k = 0..=n`, by the ratio recurrence from
+/// `(1 − p)^n`, scaled (no underflow however large `n`).
+fn binomial_scaled<W: Weight>(n: u32, p: &W) -> Vec<Scaled<W>> {
+    let miss = p.complement();
+    let odds = p.clone() / &miss;
+    let mut out = Vec::with_capacity(n as usize + 1);
+    let mut b = Scaled::powi(&miss, n);
+    let n_i = i64::from(n);
+    for k in 0..=n_i {
+        out.push(b.clone());
+        if k < n_i {
+            b = b.mul(&(W::ratio(n_i - k, k + 1) * &odds));
+        }
+    }
+    out
+}
+
+/// `(P(Bin(m, q) ≥ k), P(Bin(m, q) < k))` for `m = 0..=n`: the upper tail
+/// summed upward from `m = k` and the lower one downward from `m = n`, both
+/// by `T(m+1) = T(m) + q·Bin(m, q)(k−1)`, so neither is ever a difference.
+fn tails_scaled<W: Weight>(n: u32, q: &W, k: u32) -> (Vec<Scaled<W>>, Vec<Scaled<W>>) {
+    let len = n as usize + 1;
+    let mut upper = vec![Scaled::zero(); len];
+    let mut lower = vec![Scaled::new(W::one()); len];
+    if k == 0 {
+        return (vec![Scaled::new(W::one()); len], vec![Scaled::zero(); len]);
+    }
+    if k > n {
+        return (upper, lower);
+    }
+    // pmf[m] = Bin(m, q)(k − 1) for m = k − 1..=n − 1.
+    let j = i64::from(k - 1);
+    let miss = q.complement();
+    let mut pmf = Vec::with_capacity(len);
+    let mut b = Scaled::powi(q, k - 1);
+    for m in j..i64::from(n) {
+        pmf.push(b.clone());
+        b = b.mul(&(W::ratio(m + 1, m + 1 - j) * &miss));
+    }
+    let step = |m: usize| pmf[m - (k as usize - 1)].mul(q);
+    for m in k as usize..len {
+        upper[m] = upper[m - 1].add(&step(m - 1));
+    }
+    // Lower tail at n summed directly, then downward.
+    let full = binomial_scaled(n, q);
+    lower[n as usize] = full[..k as usize]
+        .iter()
+        .fold(Scaled::zero(), |a, b| a.add(b));
+    for m in (k as usize..n as usize).rev() {
+        lower[m] = lower[m + 1].add(&step(m));
+    }
+    (upper, lower)
+}
+
+/// The ones a roll of `dice` dice needs to glitch (`2 × ones − dice ≥ 0`,
+/// or `> 0`).
+fn ones_to_glitch(rule: GlitchRule, dice: u64) -> u64 {
+    match rule {
+        GlitchRule::HalfOrMore => dice.div_ceil(2),
+        GlitchRule::MoreThanHalf => dice / 2 + 1,
+    }
+}
+
+/// The law of `n ≥ 1` plain (or second-chance) dice in O(n): hits `h` with
+/// `Bin(n, p_hit)(h)`, and given `h` the ones are `Bin(n − h, q)` with
+/// `q = p_one / (1 − p_hit)`, so `P(h, glitch) = Bin(n, p_hit)(h) ·
+/// P(Bin(n − h, q) ≥ o*)` with both tails from [`tails_scaled`].
+fn plain_law<W: Weight>(roll: &Roll, n: u32, p_hit: &W, p_one: &W) -> RollLaw<W> {
+    let q = p_one.clone() / &p_hit.complement();
+    let hits = binomial_scaled(n, p_hit);
+    let k = ones_to_glitch(roll.glitch_rule, u64::from(n)) as u32;
+    let (upper, lower) = tails_scaled(n, &q, k);
+    let mut law = RollLaw::zero();
+    for (h, b) in hits.iter().enumerate() {
+        let m = n as usize - h;
+        let hl = roll.limited(h as u32) as usize;
+        if law.by_hits.len() <= hl {
+            law.by_hits
+                .resize(hl + 1, [W::zero(), W::zero(), W::zero()]);
+        }
+        law.by_hits[hl][roll.status(false, h as u32) as usize] += b.times(&lower[m]).value();
+        law.by_hits[hl][roll.status(true, h as u32) as usize] += b.times(&upper[m]).value();
+    }
+    law
+}
+
+/// The law of `n` dice rolled together whose sixes all explode (Edge
+/// `push`), hits cut above `cap`, for the `all-dice` and `original-pool`
+/// conventions, in closed form. Each die starts a chain that ends at its
+/// first non-six, so exactly `n` dice are non-sixes, uniform on 1..=5 and
+/// independent of how many sixes came before. With `s` sixes in all
+/// (`n + s` dice), the hitting-time theorem gives `P(s) = n/(n+s) ·
+/// C(n+s, s) · 6^-s · (5/6)^n`, i.e. `P(s+1) = P(s) · (n+s) / (6(s+1))`;
+/// the fives among the non-sixes are `Bin(n, 1/5)` and, given `f` fives,
+/// the ones are `Bin(n − f, 1/4)`. Hits are `s + f`; a glitch needs
+/// `o*(n + s)` ones (`all-dice`) or `o*(n)` (`original-pool`). Cost
+/// O(n · cap).
+fn push_law<W: Weight>(roll: &Roll, n: u32, cap: usize) -> RollLaw<W> {
+    let cap = cap.min(u32::MAX as usize / 2) as u64;
+    let n64 = u64::from(n);
+    let fives = binomial_scaled(n, &W::ratio(1, 5));
+    let q = W::ratio(1, 4);
+    let mut law = RollLaw::zero();
+    let mut p_s = Scaled::powi(&W::ratio(5, 6), n);
+    // The tails for the current glitch count `k` (recomputed when it moves).
+    type Tails<W> = (u64, Vec<Scaled<W>>, Vec<Scaled<W>>);
+    let mut tails: Option<Tails<W>> = None;
+    for s in 0..=cap {
+        let dice = match roll.explode_glitch {
+            ExplodeGlitch::OriginalPool => n64,
+            _ => n64 + s,
+        };
+        let k = ones_to_glitch(roll.glitch_rule, dice);
+        if tails.as_ref().is_none_or(|t| t.0 != k) {
+            let kk = k.min(n64 + 1) as u32;
+            let (u, l) = tails_scaled(n, &q, kk);
+            tails = Some((k, u, l));
+        }
+        let Some((_, upper, lower)) = tails.as_ref() else {
+            continue;
+        };
+        for f in 0..=(cap - s).min(n64) {
+            let h = (s + f) as u32;
+            let m = (n64 - f) as usize;
+            let w = p_s.times(&fives[f as usize]);
+            let hl = roll.limited(h) as usize;
+            if law.by_hits.len() <= hl {
+                law.by_hits
+                    .resize(hl + 1, [W::zero(), W::zero(), W::zero()]);
+            }
+            law.by_hits[hl][roll.status(false, h) as usize] += w.times(&lower[m]).value();
+            law.by_hits[hl][roll.status(true, h) as usize] += w.times(&upper[m]).value();
+        }
+        p_s = p_s.mul(&W::ratio((n64 + s) as i64, 6 * (s as i64 + 1)));
+    }
+    law
+}
+
 /// The joint law of the leader's dice, exploding hits cut above `cap`, and
 /// the exact mass dropped.
 fn layout_joint<W: Weight>(layout: Layout, mode: ExplodeGlitch, cap: usize) -> (Joint<W>, W) {
@@ -1286,7 +1552,44 @@ fn layout_joint<W: Weight>(layout: Layout, mode: ExplodeGlitch, cap: usize) -> (
 /// The law of the leader's roll with `pool` dice (teamwork already added),
 /// exploding hits cut above `cap` (`None`: chosen from `tail_eps`).
 fn leader_law<W: Weight>(roll: &Roll, pool: i64, cap: Option<usize>) -> RollLaw<W> {
-    let layout = roll.layout(pool);
+    layout_law(roll, roll.layout(pool), cap)
+}
+
+/// The law of `n` plain dice under `rule`, for any `n` (the CLI stops at
+/// [`POOL_MAX`]; this does not): O(n), no underflow (a pool of 100,000 dice
+/// has its hits near 33,333 with probabilities near 0.004, and P(0 hits) =
+/// (2/3)^100000 is 0 in `f64`, as it should be).
+pub fn plain_pool<W: Weight>(n: u32, rule: GlitchRule) -> RollLaw<W> {
+    let roll = Roll::default_for(rule);
+    let layout = Layout {
+        plain: n,
+        exploding: 0,
+        second_chance: false,
+    };
+    layout_law(&roll, layout, None)
+}
+
+/// The law of `n` dice whose sixes all explode (Edge `push` on a pool of
+/// `n` dice in all), for any `n`: hits cut where the dropped mass reaches
+/// `tail_eps` (reported as `tail`). O(n · H), `H` the cap on hits.
+pub fn pushed_pool<W: Weight>(
+    n: u32,
+    rule: GlitchRule,
+    mode: ExplodeGlitch,
+    tail_eps: f64,
+) -> RollLaw<W> {
+    let mut roll = Roll::default_for(rule).with_explode_glitch(mode);
+    roll.tail_eps = tail_eps;
+    let layout = Layout {
+        plain: 0,
+        exploding: n,
+        second_chance: false,
+    };
+    layout_law(&roll, layout, None)
+}
+
+/// The law of the leader's dice laid out as `layout`.
+fn layout_law<W: Weight>(roll: &Roll, layout: Layout, cap: Option<usize>) -> RollLaw<W> {
     if !layout.rolls() {
         return RollLaw {
             by_hits: Vec::new(),
@@ -1299,6 +1602,21 @@ fn leader_law<W: Weight>(roll: &Roll, pool: i64, cap: Option<usize>) -> RollLaw<
         (_, Some(c)) => c,
         (e, None) => explosion_cap(e, roll.tail_eps),
     };
+    if layout.exploding == 0 {
+        // Second chance: a die ends a hit w.p. 1/3 + 2/3·1/3 = 5/9, a one
+        // w.p. 2/3·1/6 = 1/9.
+        let (p_hit, p_one) = if layout.second_chance {
+            (W::ratio(5, 9), W::ratio(1, 9))
+        } else {
+            (W::ratio(1, 3), W::ratio(1, 6))
+        };
+        return plain_law(roll, layout.plain, &p_hit, &p_one);
+    }
+    if layout.plain == 0 && roll.explode_glitch != ExplodeGlitch::Bcdice {
+        let mut law = push_law(roll, layout.exploding, cap);
+        law.tail = exploding_hits::<W>(layout.exploding, cap).1;
+        return law;
+    }
     let (joint, tail) = layout_joint::<W>(layout, roll.explode_glitch, cap);
     let threshold = match roll.glitch_rule {
         GlitchRule::HalfOrMore => 0,
@@ -2075,6 +2393,102 @@ mod tests {
         let cap = explosion_cap(5, 1e-9);
         assert!(exploding_hits::<f64>(5, cap).1 <= 1e-9);
         assert!(exploding_hits::<f64>(5, cap - 1).1 > 1e-9);
+    }
+
+    /// `C(n, k) 2^(n−k) / 3^n` in big integers, rounded once.
+    fn binomial_third(n: u32, k: u32) -> f64 {
+        use num_bigint::BigInt;
+        let mut c = BigInt::from(1);
+        for i in 0..k {
+            c = c * BigInt::from(n - i) / BigInt::from(i + 1);
+        }
+        let num = c * BigInt::from(2).pow(n - k);
+        Exact::new(num, BigInt::from(3).pow(n)).to_f64()
+    }
+
+    #[test]
+    fn huge_plain_pools_do_not_underflow() {
+        // (2/3)^5000 ≈ 1e-881: the old start term underflowed to 0 and so
+        // did every probability. Checked against big-integer binomials.
+        for n in [5_000u32, 100_000] {
+            let law = plain_pool::<f64>(n, GlitchRule::HalfOrMore);
+            let hits = law.hits();
+            let total: f64 = hits.iter().sum();
+            assert!((total - 1.0).abs() < 1e-10, "n={n}: {total}");
+            assert!(hits.iter().all(|p| (0.0..=1.0).contains(p)));
+            assert!((law.expected_hits() - f64::from(n) / 3.0).abs() < 1e-6 * f64::from(n));
+            // P(glitch) = P(Bin(n, 1/6) ≥ n/2) is far below f64's range.
+            assert_eq!(law.p_glitch(), 0.0);
+            if n == 5_000 {
+                for k in [1_500u32, 1_667, 1_800, 2_100] {
+                    let want = binomial_third(n, k);
+                    let got = hits[k as usize];
+                    assert!((got / want - 1.0).abs() < 1e-11, "k={k}: {got} vs {want}");
+                }
+            }
+        }
+        // 600 dice still glitch with a representable probability (≈1e-62):
+        // it matches the exact law.
+        let f = plain_pool::<f64>(600, GlitchRule::HalfOrMore);
+        let e = plain_pool::<Exact>(600, GlitchRule::HalfOrMore);
+        let (pf, pe) = (f.p_glitch(), e.p_glitch().to_f64());
+        assert!(pe > 0.0 && (pf / pe - 1.0).abs() < 1e-12, "{pf} vs {pe}");
+    }
+
+    #[test]
+    fn pushed_pools_match_the_joint_recurrence() {
+        // The closed form (hitting-time theorem) against the die-by-die
+        // recurrence on the joint table, every rule and convention that
+        // takes it, at the same cap.
+        for rule in [GlitchRule::HalfOrMore, GlitchRule::MoreThanHalf] {
+            for mode in [ExplodeGlitch::AllDice, ExplodeGlitch::OriginalPool] {
+                for n in [1u32, 2, 7, 40] {
+                    let roll = Roll::default_for(rule).with_explode_glitch(mode);
+                    let cap = explosion_cap(n, 1e-12);
+                    let fast = push_law::<f64>(&roll, n, cap);
+                    let layout = Layout {
+                        plain: 0,
+                        exploding: n,
+                        second_chance: false,
+                    };
+                    let (joint, _) = layout_joint::<f64>(layout, mode, cap);
+                    let thr = (rule == GlitchRule::MoreThanHalf) as i64;
+                    for (h, row) in joint.rows.iter().enumerate() {
+                        let (mut ok, mut bad) = (0.0, 0.0);
+                        for (i, p) in row.iter().enumerate() {
+                            if joint.s_lo + i as i64 >= thr {
+                                bad += p;
+                            } else {
+                                ok += p;
+                            }
+                        }
+                        let r = &fast.by_hits[h];
+                        let tol = 1e-13 * (ok + bad) + 1e-300;
+                        assert!((r[0] - ok).abs() <= tol, "{rule:?} {mode:?} n={n} h={h}");
+                        assert!(
+                            (r[1] + r[2] - bad).abs() <= tol,
+                            "{rule:?} {mode:?} n={n} h={h}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn big_pushed_pools_sum_to_one() {
+        let law = pushed_pool::<f64>(1_000, GlitchRule::HalfOrMore, ExplodeGlitch::AllDice, 1e-15);
+        let mut total = law.tail;
+        for r in &law.by_hits {
+            for p in r {
+                assert!((0.0..=1.0).contains(p));
+                total += p;
+            }
+        }
+        assert!((total - 1.0).abs() < 1e-12, "{total}");
+        assert!(law.tail <= 1e-15);
+        // Mean hits of an exploding die: 0.4 (less the dropped tail).
+        assert!((law.expected_hits() - 400.0).abs() < 1e-9);
     }
 
     #[test]

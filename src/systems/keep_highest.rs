@@ -284,19 +284,28 @@ impl Pool {
         let s = u64::from(die.sides);
         let lo = die.rank(1);
         let hi = die.rank(die.sides);
-        let cdf = (lo..=hi)
-            .map(|r| {
-                let c = (1..=die.sides).filter(|&f| die.rank(f) <= r).count() as u64;
-                match self.situation {
+        // Ranks rise with the face, so c(r) only moves forward; ranks no
+        // face shows repeat the cdf before them (no power to take).
+        let mut c = 0u64;
+        let mut cdf: Vec<W> = Vec::with_capacity((hi - lo + 1) as usize);
+        for r in lo..=hi {
+            let before = c;
+            while c < s && die.rank(c as u32 + 1) <= r {
+                c += 1;
+            }
+            let f = match cdf.last() {
+                Some(last) if c == before => last.clone(),
+                _ => match self.situation {
                     Situation::Normal => W::pow_ratio(c, s, self.dice),
                     Situation::Advantage => W::pow_ratio(c, s, 2 * self.dice),
                     Situation::Disadvantage => {
                         let g = W::pow_ratio(c, s, self.dice);
                         g.clone() * &(W::int(2) - &g)
                     }
-                }
-            })
-            .collect();
+                },
+            };
+            cdf.push(f);
+        }
         Pmf::from_cdf(lo, cdf)
     }
 

@@ -36,14 +36,41 @@ fn simulate_roll(roll: &Roll, dice: &mut Dice) -> Option<(u32, usize)> {
     if roll.edge.is_none() && roll.helpers.is_empty() && n <= STACK_POOL {
         // A plain roll: the pool is all there is (what `dice_needed` would
         // ask for in one go); no allocation.
-        let mut buf = [0u32; STACK_POOL];
-        dice.roll_slice(6, &mut buf[..n]);
-        let v = classify_roll(roll, &buf[..n]).filter(|v| v.rolled)?;
+        // (A small buffer for small pools: zeroing 64 faces costs as much
+        // as rolling 12.)
+        let v = if n <= 16 {
+            let mut buf = [0u32; 16];
+            dice.roll_slice(6, &mut buf[..n]);
+            classify_roll(roll, &buf[..n])
+        } else {
+            let mut buf = [0u32; STACK_POOL];
+            dice.roll_slice(6, &mut buf[..n]);
+            classify_roll(roll, &buf[..n])
+        };
+        let v = v.filter(|v| v.rolled)?;
         return Some((v.hits, v.glitch as usize));
     }
     FACES.with(|f| {
         let faces = &mut f.borrow_mut();
-        roll_faces(roll, dice, faces);
+        let (plain, exploding, second_chance) = roll.leader_dice();
+        if roll.helpers.is_empty() && !second_chance {
+            // The plain dice, the exploding first roll, then one die per
+            // six of the last group: the order `dice_needed` asks for,
+            // without parsing the roll again after every group.
+            faces.clear();
+            dice.roll_into(plain as usize + exploding as usize, 6, faces);
+            let mut from = plain as usize;
+            loop {
+                let sixes = faces[from..].iter().filter(|&&f| f == 6).count();
+                if sixes == 0 {
+                    break;
+                }
+                from = faces.len();
+                dice.roll_into(sixes, 6, faces);
+            }
+        } else {
+            roll_faces(roll, dice, faces);
+        }
         let v = classify_roll(roll, faces).filter(|v| v.rolled)?;
         Some((v.hits, v.glitch as usize))
     })

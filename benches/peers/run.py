@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""Peer benchmark: the same workloads in icepool and in hantei, in one run.
+
+    python3 benches/peers/run.py [--timeout SECONDS] [WORKLOAD...]
+
+Makes a virtualenv in benches/peers/.venv with the pinned icepool
+(requirements.txt) if it is missing, builds hantei's side
+(`cargo build --release --example peers`), then for every workload:
+
+* runs icepool in a fresh process (`icepool_workloads.py WORKLOAD`): its
+  compute time (perf_counter around the workload, after import) and the
+  whole process's wall time;
+* runs hantei the same way (`peers WORKLOAD`) for the whole process's wall
+  time, and once more with `--repeat 20` for its compute time (the best of
+  20: hantei's workloads take microseconds, so one run is timer noise);
+* checks that every value agrees to 1e-9 (absolute) and prints the largest
+  difference;
+* prints one Markdown row with both times and the ratios.
+
+Not part of CI (.ci/run): it needs PyPI and takes minutes.
+"""
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+VENV = os.path.join(HERE, ".venv")
+PY = os.path.join(VENV, "bin", "python")
+PEERS = os.path.join(ROOT, "target", "release", "examples", "peers")
+WORKLOADS = [
+    ("hit_pool_plain", "hits and glitches, pools 1–40"),
+    ("hit_pool_push", "the same, every six exploding (Edge push)"),
+    ("keep_highest", "keep-highest of 1–10 dice, d4..d20, every difficulty"),
+    ("d20", "d20 modifier −5..15 × DC 5..30 × normal/adv/dis"),
+    ("d100_tiers", "d100 tiers for rates 1–200"),
+    ("push_1000", "1,000-die exploding pool (hits)"),
+    ("contest_100", "contest of two 100-die pools"),
+]
+TOLERANCE = 1e-9
+
+
+def setup():
+    if not os.path.exists(PY):
+        subprocess.run([sys.executable, "-m", "venv", VENV], check=True)
+    subprocess.run(
+        [PY, "-m", "pip", "install", "-q", "-r", os.path.join(HERE, "requirements.txt")],
+        check=True,
+    )
+    subprocess.run(
+        ["cargo", "build", "--release", "--example", "peers"], cwd=ROOT, check=True
+    )
+
+
+def timed(cmd, timeout):
+    t0 = time.perf_counter()
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=True)
+    except subprocess.TimeoutExpired:
+        return None, time.perf_counter() - t0
+    except subprocess.CalledProcessError as e:
+        sys.exit(f"{cmd[-1]}: {' '.join(cmd)} failed:\n{e.stderr}")
+    wall = time.perf_counter() - t0
+    return json.loads(out.stdout.strip().splitlines()[-1]), wall
+
+
+def fmt(seconds):
+    if seconds is None:
+        return "–"
+    if seconds >= 1:
+        return f"{seconds:.2f} s"
+    if seconds >= 1e-3:
+        return f"{seconds * 1e3:.2f} ms"
+    return f"{seconds * 1e6:.1f} µs"
+
+
+def main(argv):
+    timeout = 900.0
+    names = []
+    it = iter(argv)
+    for a in it:
+        if a == "--timeout":
+            timeout = float(next(it))
+        else:
+            names.append(a)
+    setup()
+    version = subprocess.run(
+        [PY, "-c", "import icepool; print(icepool.__version__)"],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()
+    print(f"icepool {version}, Python {platform.python_version()}; "
+          f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
+          f"{platform.machine()}, {os.cpu_count()} cores")
+    print()
+    print("| workload | icepool compute | hantei compute | ratio | icepool process | hantei process | ratio | max \\|Δ\\| |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    ok = True
+    for name, what in WORKLOADS:
+        if names and name not in names:
+            continue
+        ice, ice_wall = timed([PY, os.path.join(HERE, "icepool_workloads.py"), name], timeout)
+        han, han_wall = timed([PEERS, name], 60)
+        han_best, _ = timed([PEERS, "--repeat", "20", name], 600)
+        han_compute = han_best["seconds"]
+        if ice is None:
+            print(f"| {what} | > {fmt(timeout)} (stopped) | {fmt(han_compute)} | > {timeout / han_compute:,.0f}× "
+                  f"| > {fmt(ice_wall)} | {fmt(han_wall)} | > {ice_wall / han_wall:,.0f}× | – |")
+            continue
+        a, b = ice["values"], han["values"]
+        if len(a) != len(b):
+            ok = False
+            diff = float("inf")
+        else:
+            diff = max((abs(x - y) for x, y in zip(a, b)), default=0.0)
+            ok &= diff <= TOLERANCE
+        print(f"| {what} | {fmt(ice['seconds'])} | {fmt(han_compute)} | "
+              f"{ice['seconds'] / han_compute:,.0f}× | {fmt(ice_wall)} | {fmt(han_wall)} | "
+              f"{ice_wall / han_wall:,.0f}× | {diff:.1e}{'' if diff <= TOLERANCE else ' (DISAGREE)'} |",
+              flush=True)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
