@@ -216,3 +216,19 @@ fn bad_requests_name_the_field_and_what_is_allowed() {
         }
     }
 }
+
+#[test]
+fn a_hundred_pushed_dice_in_exact_fractions_agree_with_floating_point() {
+    use hantei::Weight;
+    // 96 dice + Edge 4, every six exploding: the closed form lets --exact
+    // take 100 dice (it allowed 30 when the law was built die by die).
+    let request = Request::from_json(&serde_json::json!({
+        "system": "hit-pool", "pool": 96, "edge": 4, "edge_use": "push", "threshold": 40
+    }))
+    .unwrap();
+    let exact = hantei::odds::<hantei::Exact>(&request).unwrap();
+    let float = hantei::odds::<f64>(&request).unwrap();
+    let (pe, pf) = (exact.p_success.to_f64(), float.p_success);
+    assert!(pe > 0.3 && pe < 0.7, "{pe}");
+    assert!((pe - pf).abs() < 1e-12, "{pe} vs {pf}");
+}

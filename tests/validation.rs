@@ -289,7 +289,21 @@ fn flag_errors_name_the_flag_and_what_is_allowed() {
         ),
         (
             &[
-                "odds", "hit-pool", "--pool", "50", "--edge", "50", "--exact",
+                "odds", "hit-pool", "--pool", "51", "--edge", "50", "--exact",
+            ],
+            &["at most 100 dice", "drop --exact"],
+        ),
+        (
+            &[
+                "odds",
+                "hit-pool",
+                "--pool",
+                "20",
+                "--edge",
+                "11",
+                "--edge-use",
+                "push-after",
+                "--exact",
             ],
             &["at most 30 dice", "drop --exact"],
         ),

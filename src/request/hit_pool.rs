@@ -162,8 +162,15 @@ pub struct Params {
     pub critical_glitch_ends: bool,
 }
 
-/// Most dice (pool + Edge) of an exploding roll in exact fractions.
+/// Most dice (pool + Edge) of an exploding roll in exact fractions, where
+/// the law is built die by die (`push-after`, `--explode-glitch bcdice`:
+/// 30 dice take about 2 s).
 pub const EXACT_EXPLODING_MAX: i64 = 30;
+
+/// Most dice of a roll pushed with Edge in exact fractions when every die
+/// explodes and the closed form applies (`push` with `all-dice` or
+/// `original-pool`): 100 dice take under a second, 300 about 12 s.
+pub const EXACT_PUSH_MAX: i64 = 100;
 
 /// Most teamwork helpers.
 pub const HELPERS_MAX: usize = 20;
@@ -369,12 +376,19 @@ impl Params {
                     EdgeUse::Push | EdgeUse::PushAfter
                 );
             let dice = pool.max(0) + edge.unwrap_or(0);
-            if explodes && dice > EXACT_EXPLODING_MAX {
+            let closed_form = matches!(edge_use.unwrap_or_default(), EdgeUse::Push)
+                && self.explode_glitch != ExplodeGlitch::Bcdice;
+            let max = if closed_form {
+                EXACT_PUSH_MAX
+            } else {
+                EXACT_EXPLODING_MAX
+            };
+            if explodes && dice > max {
                 return Err(Error::param(
                     &format!("{pool_flag} + {edge_flag}"),
                     dice,
                     format!(
-                        "--exact with exploding dice (Edge push) allows at most {EXACT_EXPLODING_MAX} dice (exact fractions of longer explosions take minutes); drop --exact: floating point is exact to the reported tail_mass"
+                        "--exact with exploding dice (Edge push) allows at most {max} dice (exact fractions of longer explosions take minutes); drop --exact: floating point is exact to the reported tail_mass"
                     ),
                 ));
             }
