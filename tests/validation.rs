@@ -310,6 +310,19 @@ fn flag_errors_name_the_flag_and_what_is_allowed() {
         (
             &[
                 "odds",
+                "hit-pool",
+                "--pool",
+                "60",
+                "--threshold",
+                "20",
+                "--extended",
+                "--exact",
+            ],
+            &["--pool × --max-rolls", "at most 1600 dice", "drop --exact"],
+        ),
+        (
+            &[
+                "odds",
                 "multiplier",
                 "--ability",
                 "12",
