@@ -342,15 +342,8 @@ impl Roll {
     fn default_for(rule: GlitchRule) -> Roll {
         Roll {
             pool: 0,
-            limit: None,
             glitch_rule: rule,
-            explode_glitch: ExplodeGlitch::default(),
-            negated_critical: NegatedCritical::default(),
-            edge: None,
-            helpers: Vec::new(),
-            team_cap: None,
-            tail_eps: DEFAULT_TAIL_EPS,
-            edge_limit: EdgeLimit::default(),
+            ..Roll::new(0).expect("a pool of 0 is allowed")
         }
     }
 
