@@ -16,9 +16,8 @@ use std::ffi::OsString;
 
 use clap::{Parser, Subcommand};
 
-use crate::export::{render, Format};
+use crate::export::Format;
 use crate::request::Request;
-use crate::weight::Exact;
 
 /// hantei (判定): exact odds of tabletop-RPG action-resolution rules.
 #[derive(Parser, Debug)]
@@ -112,17 +111,10 @@ where
     };
     match cli.command {
         Command::Odds(a) => {
-            let bytes = if a.exact {
-                render(
-                    &a.system.report::<Exact>().map_err(|e| e.to_string())?,
-                    a.format,
-                )
-            } else {
-                render(
-                    &a.system.report::<f64>().map_err(|e| e.to_string())?,
-                    a.format,
-                )
-            };
+            let bytes = a
+                .system
+                .render(a.exact, a.format)
+                .map_err(|e| e.to_string())?;
             Ok(Output {
                 stdout: bytes,
                 stderr: Vec::new(),

@@ -77,6 +77,17 @@ impl Request {
         }
     }
 
+    /// The report rendered as `hantei odds … [--exact] --format …` prints it:
+    /// exact fractions when `exact`, else floating point. The CLI, the
+    /// server and its worker processes all answer through this.
+    pub fn render(&self, exact: bool, format: crate::export::Format) -> Result<Vec<u8>> {
+        Ok(if exact {
+            crate::export::render(&self.report::<crate::Exact>()?, format)
+        } else {
+            crate::export::render(&self.report::<f64>()?, format)
+        })
+    }
+
     /// The request for `system` with these fields (JSON values; keys may
     /// use `-` or `_`). Errors name the field and what is allowed.
     pub fn from_fields(system: &str, fields: &Map<String, Value>) -> Result<Request> {

@@ -19,9 +19,8 @@ use http_body_util::BodyExt as _;
 use serde_json::{json, Map, Value};
 
 use super::{schema, AppState, BODY_LIMIT};
-use crate::export::{render, Format};
+use crate::export::Format;
 use crate::request::Request;
-use crate::weight::Exact;
 
 /// The largest body read (and thrown away) to answer a too-large one with
 /// a 413 rather than a reset connection.
@@ -260,12 +259,9 @@ async fn compute(state: &AppState, request: Request, raw: Value, r: Rendering) -
         Some(match worker {
             Some(exe) => in_worker(&exe, &raw, r.exact, r.format).await,
             None => tokio::task::spawn_blocking(move || {
-                if r.exact {
-                    request.report::<Exact>().map(|rep| render(&rep, r.format))
-                } else {
-                    request.report::<f64>().map(|rep| render(&rep, r.format))
-                }
-                .map_err(|e| (StatusCode::BAD_REQUEST, e.to_string()))
+                request
+                    .render(r.exact, r.format)
+                    .map_err(|e| (StatusCode::BAD_REQUEST, e.to_string()))
             })
             .await
             .unwrap_or_else(|_| {

@@ -12,9 +12,8 @@ use clap::ValueEnum as _;
 use serde_json::Value;
 
 use crate::error::{Error, Result};
-use crate::export::{render, Format};
+use crate::export::Format;
 use crate::request::Request;
-use crate::weight::Exact;
 
 /// The job a worker reads.
 pub fn job(request: &Value, exact: bool, format: Format) -> Value {
@@ -35,11 +34,7 @@ pub fn run_job(input: &[u8]) -> Result<Vec<u8>> {
         .as_str()
         .and_then(|f| Format::from_str(f, true).ok())
         .unwrap_or(Format::Json);
-    Ok(if exact {
-        render(&request.report::<Exact>()?, format)
-    } else {
-        render(&request.report::<f64>()?, format)
-    })
+    request.render(exact, format)
 }
 
 /// `hantei serve-worker`: a job on standard input.
