@@ -341,7 +341,6 @@ impl Roll {
     /// pool is given by a layout, not by `pool`).
     fn default_for(rule: GlitchRule) -> Roll {
         Roll {
-            pool: 0,
             glitch_rule: rule,
             ..Roll::new(0).expect("a pool of 0 is allowed")
         }
@@ -1237,6 +1236,17 @@ impl<W: Weight> RollLaw<W> {
         }
     }
 
+    /// The three status cells of a roll with `h` hits (before the limit),
+    /// the table grown to hold them.
+    fn cells(&mut self, roll: &Roll, h: u32) -> &mut [W; 3] {
+        let hl = roll.limited(h) as usize;
+        if self.by_hits.len() <= hl {
+            self.by_hits
+                .resize(hl + 1, [W::zero(), W::zero(), W::zero()]);
+        }
+        &mut self.by_hits[hl]
+    }
+
     fn add_scaled(&mut self, other: &RollLaw<W>, w: &W) {
         if self.by_hits.len() < other.by_hits.len() {
             self.by_hits
@@ -1403,11 +1413,11 @@ fn binomial_scaled<W: Weight>(n: u32, p: &W) -> Vec<Scaled<W>> {
 /// by `T(m+1) = T(m) + q·Bin(m, q)(k−1)`, so neither is ever a difference.
 fn tails_scaled<W: Weight>(n: u32, q: &W, k: u32) -> (Vec<Scaled<W>>, Vec<Scaled<W>>) {
     let len = n as usize + 1;
-    let mut upper = vec![Scaled::zero(); len];
-    let mut lower = vec![Scaled::new(W::one()); len];
     if k == 0 {
         return (vec![Scaled::new(W::one()); len], vec![Scaled::zero(); len]);
     }
+    let mut upper = vec![Scaled::zero(); len];
+    let mut lower = vec![Scaled::new(W::one()); len];
     if k > n {
         return (upper, lower);
     }
@@ -1456,13 +1466,10 @@ fn plain_law<W: Weight>(roll: &Roll, n: u32, p_hit: &W, p_one: &W) -> RollLaw<W>
     let mut law = RollLaw::zero();
     for (h, b) in hits.iter().enumerate() {
         let m = n as usize - h;
-        let hl = roll.limited(h as u32) as usize;
-        if law.by_hits.len() <= hl {
-            law.by_hits
-                .resize(hl + 1, [W::zero(), W::zero(), W::zero()]);
-        }
-        law.by_hits[hl][roll.status(false, h as u32) as usize] += b.times(&lower[m]).value();
-        law.by_hits[hl][roll.status(true, h as u32) as usize] += b.times(&upper[m]).value();
+        let h = h as u32;
+        let cells = law.cells(roll, h);
+        cells[roll.status(false, h) as usize] += b.times(&lower[m]).value();
+        cells[roll.status(true, h) as usize] += b.times(&upper[m]).value();
     }
     law
 }
@@ -1506,13 +1513,9 @@ fn push_law<W: Weight>(roll: &Roll, n: u32, cap: usize) -> RollLaw<W> {
             let h = (s + f) as u32;
             let m = (n64 - f) as usize;
             let w = p_s.times(&fives[f as usize]);
-            let hl = roll.limited(h) as usize;
-            if law.by_hits.len() <= hl {
-                law.by_hits
-                    .resize(hl + 1, [W::zero(), W::zero(), W::zero()]);
-            }
-            law.by_hits[hl][roll.status(false, h) as usize] += w.times(&lower[m]).value();
-            law.by_hits[hl][roll.status(true, h) as usize] += w.times(&upper[m]).value();
+            let cells = law.cells(roll, h);
+            cells[roll.status(false, h) as usize] += w.times(&lower[m]).value();
+            cells[roll.status(true, h) as usize] += w.times(&upper[m]).value();
         }
         p_s = p_s.mul(&W::ratio((n64 + s) as i64, 6 * (s as i64 + 1)));
     }
@@ -1618,15 +1621,12 @@ fn layout_law<W: Weight>(roll: &Roll, layout: Layout, cap: Option<usize>) -> Rol
     let mut law = RollLaw::zero();
     law.tail = tail;
     for (h, row) in joint.rows.iter().enumerate() {
-        let hits = roll.limited(h as u32) as usize;
-        if law.by_hits.len() <= hits {
-            law.by_hits
-                .resize(hits + 1, [W::zero(), W::zero(), W::zero()]);
-        }
+        let h = h as u32;
+        let cells = law.cells(roll, h);
         for (i, p) in row.iter().enumerate() {
             if !p.is_zero() {
                 let glitched = joint.s_lo + i as i64 >= threshold;
-                law.by_hits[hits][roll.status(glitched, h as u32) as usize] += p;
+                cells[roll.status(glitched, h) as usize] += p;
             }
         }
     }
