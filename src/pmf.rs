@@ -188,6 +188,25 @@ impl<W: Weight> Pmf<W> {
         Self::from_weights(self.min + other.min, w)
     }
 
+    /// The multiply-adds [`Pmf::sum_n`] spends on `n` copies of a law of
+    /// `len` values (its squarings, and the accumulator times a power where
+    /// `n` has a bit): the cost to check before asking for a big sum.
+    pub fn sum_n_work(len: u64, mut n: u64) -> u64 {
+        let (mut acc, mut base, mut work) = (1u64, len, 0u64);
+        while n > 0 {
+            if n & 1 == 1 {
+                work = work.saturating_add(acc.saturating_mul(base));
+                acc = acc.saturating_add(base) - 1;
+            }
+            n >>= 1;
+            if n > 0 {
+                work = work.saturating_add(base.saturating_mul(base));
+                base = base.saturating_mul(2) - 1;
+            }
+        }
+        work
+    }
+
     /// The law of the sum of `n` independent copies (`n = 0` gives 0).
     pub fn sum_n(&self, mut n: u32) -> Self {
         let mut acc = Self::point(0);
@@ -261,7 +280,6 @@ impl<W: Weight> Pmf<W> {
                 } else {
                     total.clone() - &suffix[i + 1]
                 };
-                let f = if f > total { total.clone() } else { f };
                 f.powi(n)
             })
             .collect();
@@ -364,6 +382,17 @@ mod tests {
             assert_eq!(hi2.p(k), hi.p(k));
             assert_eq!(lo2.p(k), lo.p(k));
         }
+    }
+
+    #[test]
+    fn sum_n_work_counts_the_products_sum_n_makes() {
+        // By hand from sum_n: 1 die is point × d (1·6); 2 dice square d
+        // (6·6) then point × d² (1·11); 3 dice: point × d (1·6), d² (6·6),
+        // then acc(6 values) × d² (6·11).
+        assert_eq!(Pmf::<f64>::sum_n_work(6, 1), 6);
+        assert_eq!(Pmf::<f64>::sum_n_work(6, 2), 36 + 11);
+        assert_eq!(Pmf::<f64>::sum_n_work(6, 3), 6 + 36 + 66);
+        assert_eq!(Pmf::<f64>::sum_n_work(6, 0), 0);
     }
 
     #[test]

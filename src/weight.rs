@@ -279,15 +279,14 @@ pub fn pow_ratio_f64(num: u64, den: u64, n: u32) -> f64 {
     }
     // Small powers: num^n and den^n are integers below 2^53, exact in f64,
     // and one division rounds correctly.
-    let mut small = Some((1u64, 1u64));
-    for _ in 0..n.min(64) {
-        small = small.and_then(|(p, q)| {
+    if n <= 64 {
+        let small = (0..n).try_fold((1u64, 1u64), |(p, q), _| {
             let q = q.checked_mul(den).filter(|&q| q <= 1 << 53)?;
             Some((p * num, q))
         });
-    }
-    if let (Some((p, q)), true) = (small, n <= 64) {
-        return p as f64 / q as f64;
+        if let Some((p, q)) = small {
+            return p as f64 / q as f64;
+        }
     }
     let (a, b) = (num as f64, den as f64);
     let hi = a / b;

@@ -108,7 +108,11 @@ pub fn sum_of<W: Weight>(d: &Pmf<W>, n: i64) -> Result<Pmf<W>> {
             "big-integer steps with --exact",
         )
     } else {
-        (sum_work(values, n as u64), MAX_SUM_WORK, "multiply-adds")
+        (
+            Pmf::<W>::sum_n_work(values, n as u64),
+            MAX_SUM_WORK,
+            "multiply-adds",
+        )
     };
     if work > limit {
         return Err(Error::Conflict(format!(
@@ -121,25 +125,6 @@ pub fn sum_of<W: Weight>(d: &Pmf<W>, n: i64) -> Result<Pmf<W>> {
         }
     }
     Ok(d.sum_n(n as u32))
-}
-
-/// The multiply-adds of [`Pmf::sum_n`] for `n` copies of a law of `len`
-/// values: its binary powers, squared, and the accumulator times a power
-/// where `n` has a bit.
-fn sum_work(len: u64, mut n: u64) -> u64 {
-    let (mut acc, mut base, mut work) = (1u64, len, 0u64);
-    while n > 0 {
-        if n & 1 == 1 {
-            work = work.saturating_add(acc.saturating_mul(base));
-            acc = acc.saturating_add(base) - 1;
-        }
-        n >>= 1;
-        if n > 0 {
-            work = work.saturating_add(base.saturating_mul(base));
-            base = base.saturating_mul(2) - 1;
-        }
-    }
-    work
 }
 
 /// The law of the sum of `n` copies of `d`, exactly: the generating
