@@ -7,7 +7,7 @@ use std::cell::RefCell;
 use crate::contest::compare;
 use crate::systems::hit_pool::{
     classify_extended, classify_roll, dice_needed, extended_law, roll_law, EdgeUse, ExplodeGlitch,
-    Extended, GlitchRule, NegatedCritical, Roll, TieRuleOpt,
+    Extended, GlitchRule, NegatedCritical, Roll, TieRuleOpt, Verdict,
 };
 use crate::verify::dice::Dice;
 use crate::verify::{Point, Sampler};
@@ -29,6 +29,14 @@ pub fn roll_faces(roll: &Roll, dice: &mut Dice, faces: &mut Vec<u32>) {
 /// Largest plain pool rolled into a stack buffer.
 const STACK_POOL: usize = 64;
 
+/// Roll the `n ≤ N` dice of a plain roll into a buffer of `N` faces on the
+/// stack and judge them.
+fn roll_plain_on_stack<const N: usize>(roll: &Roll, dice: &mut Dice, n: usize) -> Option<Verdict> {
+    let mut buf = [0u32; N];
+    dice.roll_slice(6, &mut buf[..n]);
+    classify_roll(roll, &buf[..n])
+}
+
 /// Hits and glitch status of one simulated roll (`None` when no roll is
 /// possible).
 fn simulate_roll(roll: &Roll, dice: &mut Dice) -> Option<(u32, usize)> {
@@ -39,13 +47,9 @@ fn simulate_roll(roll: &Roll, dice: &mut Dice) -> Option<(u32, usize)> {
         // (A small buffer for small pools: zeroing 64 faces costs as much
         // as rolling 12.)
         let v = if n <= 16 {
-            let mut buf = [0u32; 16];
-            dice.roll_slice(6, &mut buf[..n]);
-            classify_roll(roll, &buf[..n])
+            roll_plain_on_stack::<16>(roll, dice, n)
         } else {
-            let mut buf = [0u32; STACK_POOL];
-            dice.roll_slice(6, &mut buf[..n]);
-            classify_roll(roll, &buf[..n])
+            roll_plain_on_stack::<STACK_POOL>(roll, dice, n)
         };
         let v = v.filter(|v| v.rolled)?;
         return Some((v.hits, v.glitch as usize));
