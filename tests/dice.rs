@@ -3,41 +3,13 @@
 
 use std::collections::BTreeMap;
 
-use hantei::systems::dice::{self, law, roll::Faces, Check};
+use hantei::systems::dice::{self, law, Check};
 use hantei::{Exact, Weight};
 
 use crate::common::hantei;
-
-/// Walks every sequence of faces the plain rule asks for, depth first; a
-/// path asking for more than `max_dice` dice is cut (its mass reported).
-struct Walk {
-    forced: Vec<i64>,
-    asked: Vec<i64>,
-    max_dice: usize,
-    /// The face a cut path rolls from then on: one that ends every chain,
-    /// so the rest of a discarded path is quick.
-    stop: i64,
-    cut: bool,
-}
-
-impl Faces for Walk {
-    fn die(&mut self, sides: i64) -> i64 {
-        let k = self.asked.len();
-        self.asked.push(sides);
-        if k >= self.max_dice {
-            self.cut = true;
-            // The path is discarded: end its chains quickly.
-            return self.stop.min(sides);
-        }
-        self.forced.get(k).copied().unwrap_or(1)
-    }
-}
+use crate::common::walk::walk;
 
 /// Enumerated law of (value, natural) and the mass of cut paths.
-///
-/// A path's probability is 1 / (product of the sides it rolled); paths are
-/// counted per product in integers and turned into fractions once at the end
-/// (big-fraction sums per path would make the walk a hundred times slower).
 fn enumerate(expr: &str, max_dice: usize) -> (BTreeMap<(i64, i64), Exact>, Exact) {
     enumerate_with_stop(expr, max_dice, 1)
 }
@@ -48,54 +20,10 @@ fn enumerate_with_stop(
     stop: i64,
 ) -> (BTreeMap<(i64, i64), Exact>, Exact) {
     let cmd = dice::parse(expr).unwrap();
-    let mut counts: BTreeMap<Option<(i64, i64)>, BTreeMap<u128, u64>> = BTreeMap::new();
-    let mut forced: Vec<i64> = Vec::new();
-    let mut w = Walk {
-        forced: Vec::new(),
-        asked: Vec::new(),
-        max_dice,
-        stop,
-        cut: false,
-    };
-    loop {
-        w.forced.clone_from(&forced);
-        w.asked.clear();
-        w.cut = false;
-        let r = cmd.roll(&mut w);
-        let used = w.asked.len().min(max_dice);
-        let den: u128 = w.asked[..used].iter().map(|&s| s as u128).product();
-        let key = (!w.cut).then_some((r.value, r.natural));
-        *counts.entry(key).or_default().entry(den).or_insert(0) += 1;
-        // Next path: the odometer over the faces actually asked for.
-        let mut path: Vec<i64> = (0..used)
-            .map(|k| forced.get(k).copied().unwrap_or(1))
-            .collect();
-        loop {
-            let n = path.len();
-            if n == 0 {
-                let mut out = BTreeMap::new();
-                let mut cut = Exact::zero();
-                for (key, by_den) in counts {
-                    let p = by_den.into_iter().fold(Exact::zero(), |acc, (den, c)| {
-                        acc + Exact::new((c as i64).into(), (den as i128).into())
-                    });
-                    match key {
-                        Some(k) => {
-                            out.insert(k, p);
-                        }
-                        None => cut = p,
-                    }
-                }
-                return (out, cut);
-            }
-            if path[n - 1] < w.asked[n - 1] {
-                path[n - 1] += 1;
-                break;
-            }
-            path.pop();
-        }
-        forced = path;
-    }
+    walk(max_dice, stop, |w| {
+        let r = cmd.roll(w);
+        (r.value, r.natural)
+    })
 }
 
 fn value_law(map: &BTreeMap<(i64, i64), Exact>) -> BTreeMap<i64, Exact> {
@@ -307,7 +235,11 @@ fn bad_tiers_and_options_are_refused() {
         (vec!["miss", "hit:>=7"], "must be the last"),
         (vec!["hit:>=7", "hit:>=5"], "must differ"),
         (vec![":>=7"], "needs a name"),
-        (vec!["hit:>=x"], "whole number"),
+        (vec!["hit:>=x"], "is no statistic"),
+        (vec!["strong hit>=10"], "no ':'"),
+        (vec!["hit:"], "is empty"),
+        (vec!["crit:natural"], "quote the whole tier"),
+        (vec!["hit:>=7:maybe"], "no mark"),
     ] {
         let message = match tiers
             .iter()

@@ -16,6 +16,7 @@ mod peer_d20;
 mod peer_dice;
 mod peer_hit_pool;
 mod peer_keep_highest;
+mod pool;
 mod request;
 mod serve;
 mod validation;

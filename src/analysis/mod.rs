@@ -1002,7 +1002,7 @@ fn report_paths(r: &crate::report::Report<f64>) -> Vec<String> {
 
 /// The candidate nearest to `text` by edit distance, if any is close (at
 /// most a third of its length away).
-fn nearest<'a>(text: &str, candidates: &'a [String]) -> Option<&'a str> {
+pub(crate) fn nearest<'a>(text: &str, candidates: &'a [String]) -> Option<&'a str> {
     fn distance(a: &str, b: &str) -> usize {
         let b: Vec<char> = b.chars().collect();
         let mut row: Vec<usize> = (0..=b.len()).collect();

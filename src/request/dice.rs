@@ -32,9 +32,12 @@ pub struct Params {
     /// 5B6>=4, 10R6>=5@6, 3U6>=10@6, D66. Case-insensitive.
     #[arg(value_name = "EXPR", allow_hyphen_values = true)]
     pub expr: String,
-    /// A house-rule tier NAME:COND (repeatable, best first; the first that
-    /// holds wins): COND compares the result (>=10) or the natural dice
-    /// (natural>=19). A last NAME alone takes the rest.
+    /// A house-rule tier NAME:COND[:fail|:success] (repeatable, best first;
+    /// the first that holds wins). COND reads the result (">=10"), the
+    /// natural dice ("natural>=19"), max, min, count(==6), named terms
+    /// ("hope>fear"), named scores, doubles, pushed, width, height, with
+    /// and / or / not and arithmetic. ":fail" marks a tier that is not a
+    /// success. A last NAME alone takes the rest.
     #[serde(default, deserialize_with = "de::strings")]
     #[arg(long = "tier", value_name = "NAME:COND")]
     pub tier: Vec<String>,
@@ -59,6 +62,17 @@ pub struct Params {
     #[serde(default, deserialize_with = "de::switch")]
     #[arg(long)]
     pub lower_wins: bool,
+    /// Push (プッシュ): the tiers whose first roll is pushed (comma list):
+    /// the dice --push-dice names are rerolled once and the check judged
+    /// again (Year Zero, Dragonbane).
+    #[serde(default, deserialize_with = "de::comma_strings")]
+    #[arg(long, value_delimiter = ',', value_name = "TIER,...")]
+    pub push: Vec<String>,
+    /// Push: the dice rerolled, [TERM:]FACE (repeatable): 2..5, <6,
+    /// base:2..5 (in the term named base).
+    #[serde(default, deserialize_with = "de::strings")]
+    #[arg(long = "push-dice", value_name = "[TERM:]FACE")]
+    pub push_dice: Vec<String>,
     /// Largest probability mass dropped when cutting exploding dice (xR, xU).
     #[serde(default = "default_tail_eps", deserialize_with = "de::float")]
     #[arg(long, default_value_t = dice::DEFAULT_TAIL_EPS)]
@@ -94,6 +108,21 @@ impl Params {
                 t.key(),
                 "a tie rule applies only to a contest: give the opposing roll with --vs EXPR",
             ));
+        }
+        if !self.push.is_empty() || !self.push_dice.is_empty() {
+            if self.push.is_empty() {
+                return Err(crate::Error::Conflict(
+                    "--push-dice names the dice a push rerolls: give the tiers that push with --push TIER".into(),
+                ));
+            }
+            check.push = Some(dice::Push {
+                tiers: self.push.iter().map(|s| s.trim().to_string()).collect(),
+                rules: self
+                    .push_dice
+                    .iter()
+                    .map(|r| dice::parse_push_rule(r))
+                    .collect::<crate::Result<_>>()?,
+            });
         }
         check.tie = self.tie_rule.unwrap_or_default();
         check.lower_wins = self.lower_wins;

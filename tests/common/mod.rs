@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod server;
+pub mod walk;
 
 use std::path::PathBuf;
 

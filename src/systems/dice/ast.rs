@@ -6,7 +6,7 @@
 use std::fmt;
 
 /// A comparison (比較記号).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Cmp {
     /// `>=` 以上
     Ge,
@@ -173,7 +173,8 @@ pub enum Filter {
 }
 
 impl Filter {
-    fn abbr(self) -> &'static str {
+    /// `KH`, `KL`, `DH`, `DL`.
+    pub fn abbr(self) -> &'static str {
         match self {
             Filter::KeepHighest => "KH",
             Filter::KeepLowest => "KL",
@@ -227,6 +228,12 @@ pub enum Node {
     Bin(Op, Box<Node>, Box<Node>),
     /// `(x)`.
     Paren(Box<Node>),
+    /// A pool term with the pool engine's constructs (custom faces, Fate
+    /// dice, face scores, rerolls, explosions, a name): see
+    /// [`super::pool`].
+    Pool(Box<PoolTerm>),
+    /// `{A,B,…}KHn`: a group of items kept across by their totals.
+    Group(Box<GroupTerm>),
 }
 
 impl Node {
@@ -234,7 +241,7 @@ impl Node {
     pub fn has_dice(&self) -> bool {
         match self {
             Node::Num(_) => false,
-            Node::Dice(_) => true,
+            Node::Dice(_) | Node::Pool(_) | Node::Group(_) => true,
             Node::Neg(b) | Node::Paren(b) => b.has_dice(),
             Node::Bin(_, a, b) => a.has_dice() || b.has_dice(),
         }
@@ -244,7 +251,7 @@ impl Node {
     pub fn eval_const(&self) -> Option<i64> {
         match self {
             Node::Num(v) => Some(*v),
-            Node::Dice(_) => None,
+            Node::Dice(_) | Node::Pool(_) | Node::Group(_) => None,
             Node::Neg(b) => b.eval_const()?.checked_neg(),
             Node::Paren(b) => b.eval_const(),
             Node::Bin(op, a, b) => op.apply(a.eval_const()?, b.eval_const()?),
@@ -260,7 +267,7 @@ impl Node {
 
     fn collect_terms(&self, out: &mut Vec<DiceTerm>) {
         match self {
-            Node::Num(_) => {}
+            Node::Num(_) | Node::Pool(_) | Node::Group(_) => {}
             Node::Dice(t) => out.push(*t),
             Node::Neg(b) | Node::Paren(b) => b.collect_terms(out),
             Node::Bin(_, a, b) => {
@@ -287,6 +294,8 @@ impl fmt::Display for Node {
             }
             Node::Neg(b) => write!(f, "-{b}"),
             Node::Paren(b) => write!(f, "({b})"),
+            Node::Pool(t) => write!(f, "{t}"),
+            Node::Group(g) => write!(f, "{g}"),
             Node::Bin(op, a, b) => match op {
                 Op::Add => write!(f, "{a}+{b}"),
                 Op::Sub => write!(f, "{a}-{b}"),
@@ -301,6 +310,279 @@ impl fmt::Display for Node {
                 }
             },
         }
+    }
+}
+
+/// A face condition (出目の条件): `6`, `==6`, `>=5`, `<3`, `2..5`, `!=1`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FaceCond {
+    /// `cmp value`.
+    Cmp(Cmp, i64),
+    /// `lo..hi`, inclusive.
+    Range(i64, i64),
+}
+
+impl FaceCond {
+    /// Whether a face meets the condition.
+    pub fn holds(self, face: i64) -> bool {
+        match self {
+            FaceCond::Cmp(c, v) => c.holds(face, v),
+            FaceCond::Range(lo, hi) => (lo..=hi).contains(&face),
+        }
+    }
+}
+
+impl fmt::Display for FaceCond {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FaceCond::Cmp(Cmp::Eq, v) => write!(f, "=={v}"),
+            FaceCond::Cmp(c, v) => write!(f, "{}{v}", c.text()),
+            FaceCond::Range(lo, hi) => write!(f, "{lo}..{hi}"),
+        }
+    }
+}
+
+/// A value a face scores: a number plus named scores (`2`, `s`, `2s+a`,
+/// `-1`): Genesys symbols, 2d20 complications, a face's several facts.
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Score {
+    /// The number (what the face adds to the total).
+    pub value: i64,
+    /// Named scores, sorted by name, without zeros.
+    pub units: Vec<(String, i64)>,
+}
+
+impl Score {
+    /// A plain number.
+    pub fn num(value: i64) -> Score {
+        Score {
+            value,
+            units: Vec::new(),
+        }
+    }
+
+    /// The named score `name` (0 when absent).
+    pub fn unit(&self, name: &str) -> i64 {
+        self.units
+            .iter()
+            .find(|(n, _)| n == name)
+            .map_or(0, |(_, v)| *v)
+    }
+}
+
+impl fmt::Display for Score {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut first = true;
+        if self.value != 0 || self.units.is_empty() {
+            write!(f, "{}", self.value)?;
+            first = false;
+        }
+        for (name, k) in &self.units {
+            match (*k, first) {
+                (1, true) => write!(f, "{name}")?,
+                (1, false) => write!(f, "+{name}")?,
+                (-1, _) => write!(f, "-{name}")?,
+                (k, true) => write!(f, "{k}{name}")?,
+                (k, false) if k > 0 => write!(f, "+{k}{name}")?,
+                (k, false) => write!(f, "{k}{name}")?,
+            }
+            first = false;
+        }
+        Ok(())
+    }
+}
+
+/// What a pool term's die is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DieFaces {
+    /// `dY`: 1..=Y.
+    Standard(i64),
+    /// `d{…}`: the listed faces, equally likely (repeats allowed).
+    Custom(Vec<Score>),
+    /// `dF`: Fate (−1, 0, +1).
+    Fate,
+}
+
+impl DieFaces {
+    /// The faces, one entry per side, as scores.
+    pub fn sides(&self) -> Vec<Score> {
+        match self {
+            DieFaces::Standard(s) => (1..=*s).map(Score::num).collect(),
+            DieFaces::Custom(v) => v.clone(),
+            DieFaces::Fate => (-1..=1).map(Score::num).collect(),
+        }
+    }
+
+    /// Number of sides.
+    pub fn count(&self) -> i64 {
+        match self {
+            DieFaces::Standard(s) => *s,
+            DieFaces::Custom(v) => v.len() as i64,
+            DieFaces::Fate => 3,
+        }
+    }
+}
+
+/// A per-die modifier.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DieMod {
+    /// `rCOND` (until the face fails COND) or `roCOND` (once).
+    Reroll {
+        /// Faces that are rerolled.
+        cond: FaceCond,
+        /// `ro`: reroll once, keep the second face.
+        once: bool,
+    },
+    /// `!` / `!COND` (each explosion adds a die to the pool) or `!!` /
+    /// `!!COND` (compounding: added into the same die). Without COND, on
+    /// the die's own maximum.
+    Explode {
+        /// Faces that explode (`None`: the highest face).
+        cond: Option<FaceCond>,
+        /// `!!`.
+        compound: bool,
+    },
+}
+
+/// One rule of a face-score map: faces meeting `cond` score `score`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScoreRule {
+    /// Which faces.
+    pub cond: FaceCond,
+    /// What they score.
+    pub score: Score,
+}
+
+/// A dice term of the pool engine: `3D6`, `2D{0,0,1,1,2,3}`, `4DF`,
+/// `5D10{1:2,<=6:1,10:-1}`, `2D20ro1`, `1D8!`, `10D10!!KH5`, `1D12[hope]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PoolTerm {
+    /// Number of dice.
+    pub count: i64,
+    /// The die.
+    pub faces: DieFaces,
+    /// Face scores (first matching rule; unmatched faces score 0). Empty:
+    /// each face scores itself.
+    pub scores: Vec<ScoreRule>,
+    /// Reroll, then explode, in that order.
+    pub mods: Vec<DieMod>,
+    /// Keep/drop.
+    pub filter: Option<(Filter, i64)>,
+    /// `[name]`.
+    pub name: Option<String>,
+}
+
+impl PoolTerm {
+    /// A plain BCDice term as a pool term (`None` for D66).
+    pub fn from_dice(t: &DiceTerm) -> Option<PoolTerm> {
+        match t.sides {
+            Sides::N(s) => Some(PoolTerm {
+                count: t.count,
+                faces: DieFaces::Standard(s),
+                scores: Vec::new(),
+                mods: Vec::new(),
+                filter: t.filter,
+                name: None,
+            }),
+            Sides::D66 => None,
+        }
+    }
+
+    /// The explosion, if any.
+    pub fn explosion(&self) -> Option<(Option<FaceCond>, bool)> {
+        self.mods.iter().find_map(|m| match m {
+            DieMod::Explode { cond, compound } => Some((*cond, *compound)),
+            DieMod::Reroll { .. } => None,
+        })
+    }
+
+    /// The reroll, if any.
+    pub fn reroll(&self) -> Option<(FaceCond, bool)> {
+        self.mods.iter().find_map(|m| match m {
+            DieMod::Reroll { cond, once } => Some((*cond, *once)),
+            DieMod::Explode { .. } => None,
+        })
+    }
+}
+
+impl fmt::Display for PoolTerm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}D", self.count)?;
+        match &self.faces {
+            DieFaces::Standard(s) => write!(f, "{s}")?,
+            DieFaces::Fate => f.write_str("F")?,
+            DieFaces::Custom(v) => {
+                f.write_str("{")?;
+                for (i, s) in v.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(",")?;
+                    }
+                    write!(f, "{s}")?;
+                }
+                f.write_str("}")?;
+            }
+        }
+        if !self.scores.is_empty() {
+            f.write_str("{")?;
+            for (i, r) in self.scores.iter().enumerate() {
+                if i > 0 {
+                    f.write_str(",")?;
+                }
+                write!(f, "{}:{}", r.cond, r.score)?;
+            }
+            f.write_str("}")?;
+        }
+        for m in &self.mods {
+            match m {
+                DieMod::Reroll { cond, once } => {
+                    write!(f, "{}{cond}", if *once { "ro" } else { "r" })?
+                }
+                DieMod::Explode { cond, compound } => {
+                    f.write_str(if *compound { "!!" } else { "!" })?;
+                    if let Some(c) = cond {
+                        write!(f, "{c}")?;
+                    }
+                }
+            }
+        }
+        if let Some((filter, n)) = self.filter {
+            write!(f, "{}{}", filter.abbr(), n)?;
+        }
+        if let Some(n) = &self.name {
+            write!(f, "[{n}]")?;
+        }
+        Ok(())
+    }
+}
+
+/// `{A,B,…}KHn[name]`: items (expressions) kept across by their totals.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GroupTerm {
+    /// The items.
+    pub items: Vec<Node>,
+    /// Keep/drop across the items.
+    pub filter: Option<(Filter, i64)>,
+    /// `[name]`.
+    pub name: Option<String>,
+}
+
+impl fmt::Display for GroupTerm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("{")?;
+        for (i, it) in self.items.iter().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            write!(f, "{it}")?;
+        }
+        f.write_str("}")?;
+        if let Some((filter, n)) = self.filter {
+            write!(f, "{}{}", filter.abbr(), n)?;
+        }
+        if let Some(n) = &self.name {
+            write!(f, "[{n}]")?;
+        }
+        Ok(())
     }
 }
 

@@ -426,6 +426,8 @@ pub fn node<W: Weight>(n: &Node) -> Result<Pmf<W>> {
     let law = match n {
         Node::Num(v) => Pmf::point(*v),
         Node::Dice(t) => term(t)?,
+        Node::Pool(_) | Node::Group(_) => super::pool::law::<W>(n, &[], super::DEFAULT_TAIL_EPS)?
+            .marginal(&super::pool::Stat::Total),
         Node::Neg(b) => node::<W>(b)?.map(|x| -x),
         Node::Paren(b) => node(b)?,
         Node::Bin(op, a, b) => combine(*op, &node(a)?, &node(b)?)?,
@@ -443,6 +445,14 @@ pub fn joint<W: Weight>(n: &Node) -> Result<BTreeMap<(i64, i64), W>> {
             .filter(|(_, p)| !p.is_zero())
             .map(|(x, p)| ((x, x), p.clone()))
             .collect(),
+        Node::Pool(_) | Node::Group(_) => {
+            let stats = [super::pool::Stat::Natural];
+            let j = super::pool::law::<W>(n, &stats, super::DEFAULT_TAIL_EPS)?;
+            j.cells
+                .into_iter()
+                .map(|(k, p)| ((k[0], k[1]), p))
+                .collect()
+        }
         Node::Neg(b) => joint::<W>(b)?
             .into_iter()
             .map(|((v, nat), p)| ((-v, nat), p))
@@ -575,6 +585,15 @@ fn total_dice(groups: &[Group]) -> i64 {
 /// The law of a command's result.
 pub fn law<W: Weight>(cmd: &Command, tail_eps: f64) -> Result<Law<W>> {
     Ok(match &cmd.body {
+        Body::Add(a) if super::pool::uses_engine(&a.expr) => {
+            let joint = super::pool::law::<W>(&a.expr, &[], tail_eps)?;
+            Law {
+                value: joint.marginal(&super::pool::Stat::Total),
+                total: None,
+                tail: joint.tail,
+                explodes: joint.explodes,
+            }
+        }
         Body::Add(a) => Law {
             value: node(&a.expr)?,
             total: None,

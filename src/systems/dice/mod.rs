@@ -36,13 +36,15 @@
 //! systems; `p_success` is then `p_win` after the tie rule.
 
 pub mod ast;
+pub mod cond;
 pub mod law;
 pub mod parse;
+pub mod pool;
 pub mod roll;
 
 use std::collections::BTreeMap;
 
-pub use ast::{Body, Cmp, Command, Condition};
+pub use ast::{Body, Cmp, Command, Condition, Node};
 pub use parse::parse;
 
 use crate::contest::{compare, TieRule};
@@ -95,86 +97,148 @@ impl TieBreak {
     }
 }
 
-/// A tier's condition.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TierCond {
-    /// On the natural dice rather than the result.
-    pub natural: bool,
-    /// The comparison.
-    pub cond: Condition,
-}
-
 /// A named outcome tier of a house rule.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TierSpec {
     /// Its name (any language).
     pub name: String,
     /// `None`: takes the rest.
-    pub cond: Option<TierCond>,
+    pub cond: Option<cond::Expr>,
+    /// Marked `:success` (`Some(true)`) or `:fail` (`Some(false)`) where it
+    /// was written; `None`: the default (every tier but the last succeeds).
+    pub mark: Option<bool>,
 }
 
 impl std::fmt::Display for TierSpec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match &self.cond {
-            None => write!(f, "{}", self.name),
-            Some(c) if c.natural => write!(f, "{}:natural{}", self.name, c.cond),
-            Some(c) => write!(f, "{}:{}", self.name, c.cond),
+        write!(f, "{}", self.name)?;
+        if let Some(c) = &self.cond {
+            write!(f, ":{c}")?;
+        }
+        match self.mark {
+            Some(true) => f.write_str(":success"),
+            Some(false) => f.write_str(":fail"),
+            None => Ok(()),
         }
     }
 }
 
-/// Read `NAME:COND` or `NAME`.
+/// Marks that end a tier: it counts as success or as failure.
+const MARKS: &[(&str, bool)] = &[
+    ("success", true),
+    ("成功", true),
+    ("fail", false),
+    ("failure", false),
+    ("失敗", false),
+];
+
+/// Read `NAME:COND[:success|:fail]` or `NAME` (a last catch-all).
 pub fn parse_tier(text: &str) -> Result<TierSpec> {
-    let bad = |why: &str| {
-        Error::param(
-            "--tier",
-            text,
-            format!("{why}; write NAME:COND (e.g. \"strong hit:>=10\", \"critical:natural>=19\", 決定的成功:<=6) or a last NAME alone for the rest"),
-        )
+    let form = "write NAME:COND (e.g. \"strong hit:>=10\", \"critical:natural>=19\", \"fumble:natural==1:fail\", \"crit:count(==6)>=2\") or a last NAME alone for the rest";
+    let bad = |why: &str| Error::param("--tier", text, format!("{why}; {form}"));
+    let norm = parse::normalize_width(text.trim());
+    let (name, rest) = match norm.split_once(':') {
+        Some((n, c)) => (n.trim(), Some(c)),
+        None => (norm.as_str(), None),
     };
-    let (name, cond) = match text.rsplit_once(':') {
-        Some((n, c))
-            if !c.trim().is_empty()
-                && c.trim().starts_with(|ch: char| "<>=!nN＜＞＝".contains(ch)) =>
-        {
-            (n, Some(c))
-        }
-        Some((n, c)) if c.trim().is_empty() => (n, None),
-        _ => (text, None),
-    };
-    let name = name.trim();
     if name.is_empty() {
         return Err(bad("a tier needs a name"));
     }
     if name.chars().any(char::is_control) {
         return Err(bad("a tier name cannot hold control characters"));
     }
-    let cond = match cond {
-        None => None,
-        Some(c) => {
-            let c = parse::normalize_width(c.trim());
-            let (natural, rest) = match c.to_ascii_lowercase().strip_prefix("natural") {
-                Some(_) => (true, c["natural".len()..].to_string()),
-                None => (false, c.clone()),
-            };
-            let split = rest
-                .find(|ch: char| !"<>=!".contains(ch))
-                .ok_or_else(|| bad("the condition has no number"))?;
-            let cmp = Cmp::from_text(&rest[..split])
-                .ok_or_else(|| bad("the condition needs a comparison (>= > <= < = == != <>)"))?;
-            let value: i64 = parse::parse_constant(&rest[split..]).map_err(|_| {
-                bad("the condition compares with a whole number or arithmetic without dice (12, 12-2)")
-            })?;
-            Some(TierCond {
-                natural,
-                cond: Condition { cmp, value },
-            })
+    if rest.is_none() && name.contains(['<', '>', '=']) {
+        return Err(bad(
+            "the tier has no ':' between its name and its condition",
+        ));
+    }
+    let Some(rest) = rest else {
+        return Ok(TierSpec {
+            name: name.to_string(),
+            cond: None,
+            mark: None,
+        });
+    };
+    let mut cond_text = rest.trim();
+    let mut mark = None;
+    if let Some((c, m)) = cond_text.rsplit_once(':') {
+        match MARKS.iter().find(|(w, _)| w.eq_ignore_ascii_case(m.trim())) {
+            Some((_, v)) => {
+                mark = Some(*v);
+                cond_text = c.trim();
+            }
+            None => {
+                return Err(bad(&format!(
+                    "'{}' after the condition is no mark (allowed :success, :fail)",
+                    m.trim()
+                )))
+            }
         }
+    } else if let Some((_, v)) = MARKS
+        .iter()
+        .find(|(w, _)| w.eq_ignore_ascii_case(cond_text))
+    {
+        // `NAME:fail`: a catch-all with a mark.
+        return Ok(TierSpec {
+            name: name.to_string(),
+            cond: None,
+            mark: Some(*v),
+        });
+    }
+    if cond_text.is_empty() {
+        return Err(bad("the condition after ':' is empty"));
+    }
+    let offset =
+        norm.chars().count() - rest.chars().count() + (rest.len() - rest.trim_start().len());
+    let expr = match cond::parse(cond_text) {
+        Ok(e) => e,
+        Err(Error::Notation { pos, message, .. }) => {
+            let cut = !cond_text.contains(['<', '>', '=']);
+            let message = if cut {
+                format!("{message}. It looks cut at a '>' or '<': in a shell an unquoted > or < redirects, so quote the whole tier (--tier \"{name}:natural>=19\")")
+            } else {
+                message
+            };
+            return Err(Error::Notation {
+                expr: norm.clone(),
+                pos: offset + pos,
+                message: format!("in --tier: {message}"),
+            });
+        }
+        Err(e) => return Err(e),
     };
     Ok(TierSpec {
         name: name.to_string(),
-        cond,
+        cond: Some(expr),
+        mark,
     })
+}
+
+/// A whole-check push: when the first roll lands in `tiers`, the dice the
+/// rules name are rerolled once and the check judged again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Push {
+    /// The tiers that push.
+    pub tiers: Vec<String>,
+    /// Which dice are rerolled.
+    pub rules: Vec<pool::push::PushRule>,
+}
+
+/// Read a `--push-dice` rule: `[NAME:]FACECOND`.
+pub fn parse_push_rule(text: &str) -> Result<pool::push::PushRule> {
+    let norm = parse::normalize_width(text.trim());
+    let (term, c) = match norm.split_once(':') {
+        Some((n, c)) => (Some(n.trim().to_string()), c.trim().to_string()),
+        None => (None, norm.clone()),
+    };
+    let cond = cond::parse_face(&c).map_err(|m| {
+        Error::param(
+            "--push-dice",
+            text,
+            format!("{m}; write [TERM:]FACE, e.g. 2..5 (reroll faces 2 to 5), <6, base:2..5"),
+        )
+    })?;
+    Ok(pool::push::PushRule { term, cond })
 }
 
 /// A dice check: a command, its tiers, and an optional opposing command.
@@ -184,7 +248,8 @@ pub struct Check {
     pub command: Command,
     /// House-rule tiers, best first as given.
     pub tiers: Vec<TierSpec>,
-    /// Tiers that count as success (`None`: all but the last catch-all).
+    /// Tiers that count as success (`None`: the marks, else all but the
+    /// last catch-all).
     pub success_tiers: Option<Vec<String>>,
     /// The opposing command of a contest.
     pub vs: Option<Command>,
@@ -194,6 +259,8 @@ pub struct Check {
     pub lower_wins: bool,
     /// Bound on the mass cut from exploding dice.
     pub tail_eps: f64,
+    /// A whole-check push.
+    pub push: Option<Push>,
 }
 
 impl Check {
@@ -207,11 +274,21 @@ impl Check {
             tie: TieBreak::default(),
             lower_wins: false,
             tail_eps: DEFAULT_TAIL_EPS,
+            push: None,
         })
     }
 
-    /// Validate tiers and options.
-    pub fn validate(&self) -> Result<()> {
+    /// The expression of a 加算ダイス command.
+    pub fn expr(&self) -> Option<&Node> {
+        match &self.command.body {
+            Body::Add(a) => Some(&a.expr),
+            _ => None,
+        }
+    }
+
+    /// Validate tiers and options, and resolve the names the conditions
+    /// read against the command.
+    pub fn validate(&mut self) -> Result<()> {
         if !(self.tail_eps > 0.0 && self.tail_eps < 1e-3) {
             return Err(Error::param(
                 "--tail-eps",
@@ -226,25 +303,42 @@ impl Check {
                 format!("at most {MAX_TIERS} tiers"),
             ));
         }
-        for (i, t) in self.tiers.iter().enumerate() {
-            if t.cond.is_none() && i + 1 != self.tiers.len() {
+        let (terms, units) = match self.expr() {
+            Some(e) => {
+                pool::check_names(e)?;
+                (pool::term_names(e), pool::unit_names(e))
+            }
+            None => (Vec::new(), Vec::new()),
+        };
+        let is_add = self.expr().is_some();
+        for i in 0..self.tiers.len() {
+            let shown = self.tiers[i].to_string();
+            let last = i + 1 == self.tiers.len();
+            let t = &mut self.tiers[i];
+            if t.cond.is_none() && !last {
                 return Err(Error::param(
                     "--tier",
                     &t.name,
                     "a tier without a condition takes the rest, so it must be the last",
                 ));
             }
+            if let Some(c) = &mut t.cond {
+                c.resolve(&terms, &units, &shown)?;
+                let reads_more = c.stats().iter().any(|s| *s != pool::Stat::Total);
+                if reads_more && !is_add {
+                    return Err(Error::param(
+                        "--tier",
+                        &shown,
+                        "conditions on natural dice and other statistics apply to 加算ダイス (xDy) commands: xB, xR, xU and D66 have only their result",
+                    ));
+                }
+            }
+        }
+        for (i, t) in self.tiers.iter().enumerate() {
             if self.tiers[..i].iter().any(|u| u.name == t.name)
                 || t.name == OTHER && t.cond.is_some()
             {
                 return Err(Error::param("--tier", &t.name, "tier names must differ"));
-            }
-            if t.cond.is_some_and(|c| c.natural) && !matches!(self.command.body, Body::Add(_)) {
-                return Err(Error::param(
-                    "--tier",
-                    t.to_string(),
-                    "natural conditions apply to 加算ダイス (xDy) commands: xB, xR, xU and D66 have no natural total",
-                ));
             }
         }
         if let Some(names) = &self.success_tiers {
@@ -262,6 +356,40 @@ impl Check {
                     ));
                 }
             }
+        }
+        if let Some(p) = &self.push {
+            if !is_add {
+                return Err(Error::Conflict(
+                    "--push rerolls dice of a 加算ダイス (xDy) command; xB, xR, xU and D66 cannot be pushed".into(),
+                ));
+            }
+            if self.tiers.is_empty() {
+                return Err(Error::Conflict(
+                    "--push names the tiers that push: give them with --tier NAME:COND".into(),
+                ));
+            }
+            for n in &p.tiers {
+                if !self.tier_names().iter().any(|t| t == n) {
+                    return Err(Error::param(
+                        "--push",
+                        n,
+                        format!("allowed: the tier names ({})", self.tier_names().join(", ")),
+                    ));
+                }
+            }
+            if p.rules.is_empty() {
+                return Err(Error::Conflict(
+                    "--push needs the dice it rerolls: --push-dice FACE (e.g. 2..5), or TERM:FACE per named term".into(),
+                ));
+            }
+        } else if self.tiers.iter().any(|t| {
+            t.cond
+                .as_ref()
+                .is_some_and(|c| c.stats().contains(&pool::Stat::Pushed))
+        }) {
+            return Err(Error::Conflict(
+                "a tier reads 'pushed' but the check has no --push".into(),
+            ));
         }
         if self.vs.is_none() && self.lower_wins {
             return Err(Error::Conflict(
@@ -286,31 +414,121 @@ impl Check {
         v
     }
 
-    fn is_success_tier(&self, name: &str) -> bool {
-        match &self.success_tiers {
-            Some(names) => names.iter().any(|n| n == name),
-            None => {
-                let names = self.tier_names();
-                names.last().map(String::as_str) != Some(name)
-            }
+    /// Whether a tier counts toward `p_success`: `--success-tiers` when
+    /// given; else its mark (`:success`, `:fail`); else every tier but the
+    /// last.
+    pub fn is_success_tier(&self, name: &str) -> bool {
+        if let Some(names) = &self.success_tiers {
+            return names.iter().any(|n| n == name);
         }
+        if let Some(m) = self
+            .tiers
+            .iter()
+            .find(|t| t.name == name)
+            .and_then(|t| t.mark)
+        {
+            return m;
+        }
+        let names = self.tier_names();
+        names.last().map(String::as_str) != Some(name)
     }
 
-    /// The tier (index into [`Check::tier_names`]) of a result and its
-    /// natural dice.
-    pub fn tier_of(&self, value: i64, natural: i64) -> usize {
+    /// The statistics the tiers read (the result first).
+    pub fn stats(&self) -> Vec<pool::Stat> {
+        let mut out = vec![pool::Stat::Total];
+        for t in &self.tiers {
+            if let Some(c) = &t.cond {
+                for s in c.stats() {
+                    if !out.contains(&s) {
+                        out.push(s);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether the law needs the pool engine (its constructs, statistics
+    /// beyond the result and natural dice, or a push).
+    pub fn needs_engine(&self) -> bool {
+        self.expr().is_some_and(pool::uses_engine)
+            || self.push.is_some()
+            || self
+                .stats()
+                .iter()
+                .any(|s| !matches!(s, pool::Stat::Total | pool::Stat::Natural))
+    }
+
+    /// The tier (index into [`Check::tier_names`]) of a roll's statistics.
+    pub fn tier_of_stats(&self, get: &dyn Fn(&pool::Stat) -> i64) -> usize {
         for (i, t) in self.tiers.iter().enumerate() {
-            match t.cond {
+            match &t.cond {
                 None => return i,
                 Some(c) => {
-                    let x = if c.natural { natural } else { value };
-                    if c.cond.holds(x) {
+                    if c.holds(get) {
                         return i;
                     }
                 }
             }
         }
         self.tiers.len()
+    }
+
+    /// The tier (index into [`Check::tier_names`]) of a result and its
+    /// natural dice (for tiers that read only those).
+    pub fn tier_of(&self, value: i64, natural: i64) -> usize {
+        self.tier_of_stats(&|s| match s {
+            pool::Stat::Natural => natural,
+            _ => value,
+        })
+    }
+
+    /// The tier of a roll read by the plain rule.
+    pub fn tier_of_facts(&self, f: &roll::Facts) -> usize {
+        self.tier_of_stats(&|s| f.stat(s))
+    }
+
+    /// Whether a first roll with these statistics is pushed.
+    pub fn pushes(&self, get: &dyn Fn(&pool::Stat) -> i64) -> bool {
+        let Some(p) = &self.push else {
+            return false;
+        };
+        let names = self.tier_names();
+        let t = self.tier_of_stats(get);
+        p.tiers.iter().any(|n| *n == names[t])
+    }
+
+    /// The joint law of the statistics the tiers read, by the pool engine.
+    pub fn joint<W: Weight>(&self) -> Result<pool::JointLaw<W>> {
+        let Some(expr) = self.expr() else {
+            return Err(Error::Conflict(
+                "dice: statistics beyond the result are read from 加算ダイス (xDy) commands".into(),
+            ));
+        };
+        let stats = self.stats();
+        match &self.push {
+            None => pool::law::<W>(expr, &stats, self.tail_eps),
+            Some(p) => {
+                let layout = pool::layout(&stats);
+                let decide = |k: &[i64]| -> bool {
+                    self.pushes(&|s| layout.iter().position(|x| x == s).map_or(0, |i| k[i]))
+                };
+                pool::push::law::<W>(expr, &stats, &p.rules, &decide, self.tail_eps)
+            }
+        }
+    }
+
+    /// Roll the check once by the plain rule (with its push) and read every
+    /// fact.
+    pub fn roll_facts<F: roll::Faces>(&self, faces: &mut F) -> Option<roll::Facts> {
+        let expr = self.expr()?;
+        Some(match &self.push {
+            None => roll::roll_facts(expr, faces, None),
+            Some(p) => {
+                let when = |f: &roll::Facts| self.pushes(&|s| f.stat(s));
+                roll::roll_facts(expr, faces, Some((&p.rules, &when)))
+            }
+        })
     }
 }
 
@@ -399,34 +617,51 @@ fn distribution<W: Weight>(p: &Pmf<W>) -> Field<W> {
 
 /// The report of a dice check.
 pub fn report<W: Weight>(check: &Check) -> Result<Report<W>> {
-    check.validate()?;
-    let law = law::law::<W>(&check.command, check.tail_eps)?;
-    let cmp_p = success_of(&check.command, &law.value);
+    let mut owned = check.clone();
+    owned.validate()?;
+    let check = &owned;
     let mut tier_p: Vec<W> = Vec::new();
-    if !check.tiers.is_empty() {
-        let names = check.tier_names();
-        tier_p = vec![W::zero(); names.len()];
-        let needs_natural = check
-            .tiers
-            .iter()
-            .any(|t| t.cond.is_some_and(|c| c.natural));
-        match (&check.command.body, needs_natural) {
-            (Body::Add(a), true) => {
-                // Ordered, so the f64 sums are the same on every run.
-                let joint: BTreeMap<(i64, i64), W> = law::joint(&a.expr)?;
-                for ((v, nat), p) in joint {
-                    tier_p[check.tier_of(v, nat)] += p;
-                }
+    let law = if check.needs_engine() {
+        let joint = check.joint::<W>()?;
+        if !check.tiers.is_empty() {
+            tier_p = vec![W::zero(); check.tier_names().len()];
+            for (k, p) in &joint.cells {
+                let t = check.tier_of_stats(&|s| joint.index(s).map_or(0, |i| k[i]));
+                tier_p[t] += p.clone();
             }
-            _ => {
-                for (v, p) in law.value.iter() {
-                    if !p.is_zero() {
-                        tier_p[check.tier_of(v, v)] += p;
+        }
+        law::Law {
+            value: joint.marginal(&pool::Stat::Total),
+            total: None,
+            tail: joint.tail.clone(),
+            explodes: joint.explodes,
+        }
+    } else {
+        let law = law::law::<W>(&check.command, check.tail_eps)?;
+        if !check.tiers.is_empty() {
+            let names = check.tier_names();
+            tier_p = vec![W::zero(); names.len()];
+            let needs_natural = check.stats().contains(&pool::Stat::Natural);
+            match (&check.command.body, needs_natural) {
+                (Body::Add(a), true) => {
+                    // Ordered, so the f64 sums are the same on every run.
+                    let joint: BTreeMap<(i64, i64), W> = law::joint(&a.expr)?;
+                    for ((v, nat), p) in joint {
+                        tier_p[check.tier_of(v, nat)] += p;
+                    }
+                }
+                _ => {
+                    for (v, p) in law.value.iter() {
+                        if !p.is_zero() {
+                            tier_p[check.tier_of(v, v)] += p;
+                        }
                     }
                 }
             }
         }
-    }
+        law
+    };
+    let cmp_p = success_of(&check.command, &law.value);
 
     let mut report: Report<W>;
     let mut fields: Vec<(String, Field<W>)> = Vec::new();
@@ -512,6 +747,14 @@ pub fn report<W: Weight>(check: &Check) -> Result<Report<W>> {
     if let Some(s) = &check.success_tiers {
         report = report.param("success_tiers", serde_json::Value::from(s.clone()));
     }
+    if let Some(p) = &check.push {
+        report = report
+            .param("push", serde_json::Value::from(p.tiers.clone()))
+            .param(
+                "push_dice",
+                serde_json::Value::from(p.rules.iter().map(|r| r.to_string()).collect::<Vec<_>>()),
+            );
+    }
     if let Some(vs) = &check.vs {
         report = report
             .param("vs", vs.to_string())
@@ -567,7 +810,11 @@ pub fn report<W: Weight>(check: &Check) -> Result<Report<W>> {
 }
 
 fn explodes(c: &Command) -> bool {
-    matches!(c.body, Body::Reroll(_) | Body::Upper(_))
+    match &c.body {
+        Body::Reroll(_) | Body::Upper(_) => true,
+        Body::Add(a) => pool::explodes(&a.expr),
+        _ => false,
+    }
 }
 
 /// The standard deviation: exact fractions cannot hold a square root, so

@@ -6,6 +6,7 @@
 //! and says what was expected there.
 
 use super::ast::*;
+use super::pool;
 use crate::error::{Error, Result};
 
 /// Most dice in one term (`xDy`, `xBy`, `xRy`, `xUy`).
@@ -19,6 +20,10 @@ pub const MAX_FILTER_DICE: i64 = 200;
 pub const MAX_CONST: i64 = 1_000_000_000;
 /// Longest expression, in characters.
 pub const MAX_LEN: usize = 500;
+/// Most faces listed on one die (`D{…}`) or rules in a score map.
+pub const MAX_CUSTOM_FACES: usize = 100;
+/// Most items in a group (`{A,B,…}`).
+pub const MAX_GROUP_ITEMS: usize = 20;
 
 #[derive(Clone, Debug, PartialEq)]
 enum Tok {
@@ -35,6 +40,17 @@ enum Tok {
     At,
     Question,
     Cmp(Cmp),
+    /// `{`, `}`, `,`, `:`, `.`
+    LBrace,
+    RBrace,
+    Comma,
+    Colon,
+    Dot,
+    /// `!` (explode) and `!!` (compound).
+    Bang,
+    BangBang,
+    /// `[name]`: a term's name (raw text).
+    Name(String),
     End,
 }
 
@@ -103,13 +119,53 @@ fn lex(src: &str) -> Result<Vec<Token>> {
             '/' => Tok::Slash,
             '(' => Tok::LParen,
             ')' => Tok::RParen,
+            '[' if chars
+                .get(i + 1)
+                .is_some_and(|c| c.is_alphabetic() || *c == '_') =>
+            {
+                let Some(len) = chars[i + 1..].iter().position(|c| *c == ']') else {
+                    return Err(notation_error(src, start, "a name '[' has no closing ']'"));
+                };
+                let name: String = chars[i + 1..i + 1 + len].iter().collect();
+                if !name.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-') {
+                    return Err(notation_error(
+                        src,
+                        start,
+                        format!("'{name}' is no name: a term's name uses letters, digits, _ and - (e.g. 1D12[hope])"),
+                    ));
+                }
+                i += len + 2;
+                out.push(Token {
+                    tok: Tok::Name(name),
+                    pos: start,
+                });
+                continue;
+            }
             '[' => Tok::LBracket,
             ']' => Tok::RBracket,
             '@' => Tok::At,
             '?' => Tok::Question,
+            '!' if chars.get(i + 1) == Some(&'!') => {
+                i += 2;
+                out.push(Token {
+                    tok: Tok::BangBang,
+                    pos: start,
+                });
+                continue;
+            }
+            '!' if chars.get(i + 1) != Some(&'=') => Tok::Bang,
+            '{' => Tok::LBrace,
+            '}' => Tok::RBrace,
+            ',' => Tok::Comma,
+            ':' => Tok::Colon,
+            '.' => Tok::Dot,
             '<' | '>' | '=' | '!' => {
                 let mut j = i;
-                while j < chars.len() && matches!(chars[j], '<' | '>' | '=' | '!') {
+                while j < chars.len()
+                    && (matches!(chars[j], '<' | '>' | '=')
+                        || (chars[j] == '!' && j == i)
+                        || (chars[j] == '!' && j == i + 1 && chars[i] == '='))
+                {
                     j += 1;
                 }
                 let text: String = chars[i..j].iter().collect();
@@ -140,7 +196,7 @@ fn lex(src: &str) -> Result<Vec<Token>> {
                 return Err(notation_error(
                     src,
                     start,
-                    format!("unexpected '{c}' (a dice expression uses digits, D B R U K H L, + - * / ( ) [ ] @ and comparisons)"),
+                    format!("unexpected '{c}' (a dice expression uses digits, letters, + - * / ( ) [ ] {{ }} , : . ! @ and comparisons)"),
                 ))
             }
         };
@@ -276,7 +332,9 @@ impl<'a> Parser<'a> {
         }
         for (k, t) in toks.iter().enumerate() {
             if let Tok::Letter(c @ ('B' | 'R' | 'U')) = t.tok {
-                let before = k > 0 && matches!(toks[k - 1].tok, Tok::Num(_) | Tok::RParen);
+                let before = k > 0
+                    && matches!(toks[k - 1].tok, Tok::Num(_) | Tok::RParen)
+                    && !(k >= 2 && toks[k - 2].tok == Tok::Letter('D'));
                 let after = matches!(
                     toks.get(k + 1).map(|t| &t.tok),
                     Some(Tok::Num(_) | Tok::LParen)
@@ -428,9 +486,12 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// `dice: term D term [filter] | term D [filter] | D term [filter] | term`.
+    /// `dice: term D sides [scores] [mods] [filter] [name] | group | term`.
     fn dice(&mut self) -> Result<Node> {
         let start = self.pos();
+        if self.peek() == &Tok::LBrace {
+            return self.group();
+        }
         let times = if self.is_letter("D") {
             None
         } else {
@@ -445,9 +506,10 @@ impl<'a> Parser<'a> {
             Some(t) => self.count(t, start)?,
             None => 1,
         };
-        // Sides: a term, or implicit (6, BCDice's DiceBot default) before a
-        // filter or at the end of a term.
+        // Sides: a term, `F` (Fate), `{faces}`, or implicit (6, BCDice's
+        // DiceBot default) before a filter or at the end of a term.
         let sides_pos = self.pos();
+        let mut faces = None;
         let sides = match self.peek() {
             Tok::Num(_) | Tok::LParen => {
                 let t = self.term(true)?;
@@ -463,12 +525,25 @@ impl<'a> Parser<'a> {
                 }
                 s
             }
+            Tok::Letter('F') if !self.is_letter_at(1, 'F') => {
+                self.i += 1;
+                faces = Some(DieFaces::Fate);
+                3
+            }
+            Tok::LBrace => {
+                let list = self.custom_faces()?;
+                let n = list.len() as i64;
+                faces = Some(DieFaces::Custom(list));
+                n
+            }
             _ if times.is_none() => {
-                return self.err("expected the number of sides after D (e.g. D6)");
+                return self.err("expected the number of sides after D (e.g. D6, DF, D{0,1,2})");
             }
             _ => 6,
         };
-        let sides = if sides == 66 {
+        let sides = if faces.is_some() {
+            Sides::N(sides)
+        } else if sides == 66 {
             Sides::D66
         } else if (1..=MAX_SIDES).contains(&sides) {
             Sides::N(sides)
@@ -478,6 +553,14 @@ impl<'a> Parser<'a> {
                 format!("{sides} sides: a die has 1..={MAX_SIDES} sides"),
             );
         };
+        let scores_pos = self.pos();
+        let scores = if self.peek() == &Tok::LBrace {
+            self.score_map()?
+        } else {
+            Vec::new()
+        };
+        let mods_pos = self.pos();
+        let mods = self.die_mods()?;
         let filter = self.filter()?;
         if let Some((_, n)) = filter {
             if count > MAX_FILTER_DICE {
@@ -490,11 +573,296 @@ impl<'a> Parser<'a> {
                 );
             }
         }
-        Ok(Node::Dice(DiceTerm {
+        let name = self.opt_name()?;
+        let plain = faces.is_none() && scores.is_empty() && mods.is_empty() && name.is_none();
+        if plain {
+            return Ok(Node::Dice(DiceTerm {
+                count,
+                sides,
+                filter,
+            }));
+        }
+        let faces = match (faces, sides) {
+            (Some(f), _) => f,
+            (None, Sides::N(s)) => DieFaces::Standard(s),
+            (None, Sides::D66) => {
+                return self.err_at(
+                    d_pos,
+                    "D66 takes no face scores, modifiers or name (roll D6s instead)",
+                )
+            }
+        };
+        if !scores.is_empty() && matches!(faces, DieFaces::Custom(_)) {
+            return self.err_at(
+                scores_pos,
+                "a die with listed faces needs no score map: write the scores as its faces (D{0,s,2s})",
+            );
+        }
+        let term = PoolTerm {
             count,
-            sides,
+            faces,
+            scores,
+            mods,
             filter,
-        }))
+            name,
+        };
+        if let Some((_, false)) = term.explosion() {
+            if term.filter.is_some() {
+                return self.err_at(mods_pos, "keep/drop on dice that explode with ! (each explosion a new die): use !! (compounding: each die keeps its total) or a group {1D8!,1D6!}KH1");
+            }
+        }
+        pool::check_term(&term).map_err(|m| notation_error(self.src, start, m))?;
+        Ok(Node::Pool(Box::new(term)))
+    }
+
+    /// `{item,item,…}KHn[name]`.
+    fn group(&mut self) -> Result<Node> {
+        let start = self.pos();
+        self.i += 1;
+        let mut items = Vec::new();
+        loop {
+            let at = self.pos();
+            let item = self.add(true)?;
+            if !item.has_dice() {
+                return self.err_at(at, "a group's item rolls dice ({1D8!,1D6!}KH1)");
+            }
+            items.push(item);
+            if self.eat(&Tok::Comma) {
+                continue;
+            }
+            self.expect(&Tok::RBrace, "',' or '}' (a group is {1D8!,1D6!}KH1)")?;
+            break;
+        }
+        if items.len() > MAX_GROUP_ITEMS {
+            return self.err_at(
+                start,
+                format!(
+                    "{} items: a group holds at most {MAX_GROUP_ITEMS}",
+                    items.len()
+                ),
+            );
+        }
+        let filter = self.filter()?;
+        if let Some((_, n)) = filter {
+            if n < 0 {
+                return self.err_at(
+                    start,
+                    format!("keep/drop {n} items: the number must be 0 or more"),
+                );
+            }
+        }
+        let name = self.opt_name()?;
+        Ok(Node::Group(Box::new(GroupTerm {
+            items,
+            filter,
+            name,
+        })))
+    }
+
+    fn opt_name(&mut self) -> Result<Option<String>> {
+        if let Tok::Name(n) = self.peek().clone() {
+            let at = self.pos();
+            if pool::RESERVED.contains(&n.to_ascii_lowercase().as_str()) {
+                return self.err_at(
+                    at,
+                    format!(
+                        "'{n}' is a statistic's name; name the term otherwise (reserved: {})",
+                        pool::RESERVED.join(", ")
+                    ),
+                );
+            }
+            self.i += 1;
+            return Ok(Some(n));
+        }
+        Ok(None)
+    }
+
+    /// `{a,b,c}`: faces, each a score (`0`, `-1`, `s`, `2s+a`).
+    fn custom_faces(&mut self) -> Result<Vec<Score>> {
+        let start = self.pos();
+        self.i += 1;
+        let mut out = Vec::new();
+        loop {
+            out.push(self.score()?);
+            if self.eat(&Tok::Comma) {
+                continue;
+            }
+            self.expect(
+                &Tok::RBrace,
+                "',' or '}' (faces are listed as D{0,0,1,1,2,3})",
+            )?;
+            break;
+        }
+        if out.len() > MAX_CUSTOM_FACES {
+            return self.err_at(
+                start,
+                format!(
+                    "{} faces: a die lists at most {MAX_CUSTOM_FACES}",
+                    out.len()
+                ),
+            );
+        }
+        Ok(out)
+    }
+
+    /// `{COND:SCORE,…}`: what each face scores (first rule that holds; 0
+    /// otherwise).
+    fn score_map(&mut self) -> Result<Vec<ScoreRule>> {
+        self.i += 1;
+        let mut out = Vec::new();
+        loop {
+            let cond = self.face_cond()?;
+            self.expect(
+                &Tok::Colon,
+                "':' then the score (as in 5D10{1:2,<=6:1,10:-1})",
+            )?;
+            let score = self.score()?;
+            out.push(ScoreRule { cond, score });
+            if self.eat(&Tok::Comma) {
+                continue;
+            }
+            self.expect(
+                &Tok::RBrace,
+                "',' or '}' (a score map is {1:2,<=6:1,10:-1})",
+            )?;
+            break;
+        }
+        if out.len() > MAX_CUSTOM_FACES {
+            return self.err(format!(
+                "a score map holds at most {MAX_CUSTOM_FACES} rules"
+            ));
+        }
+        Ok(out)
+    }
+
+    /// A signed whole number.
+    fn signed(&mut self, what: &str) -> Result<i64> {
+        let neg = self.eat(&Tok::Minus);
+        if !neg {
+            self.eat(&Tok::Plus);
+        }
+        match *self.peek() {
+            Tok::Num(v) => {
+                self.i += 1;
+                Ok(if neg { -v } else { v })
+            }
+            _ => self.err(format!("expected {what}")),
+        }
+    }
+
+    /// A face condition: `6`, `==6`, `>=5`, `!=1`, `2..5`.
+    fn face_cond(&mut self) -> Result<FaceCond> {
+        if let Tok::Cmp(c) = *self.peek() {
+            self.i += 1;
+            let v = self.signed("a face after the comparison (>=5)")?;
+            return Ok(FaceCond::Cmp(c, v));
+        }
+        let lo = self.signed("a face condition (6, >=5, <3, !=1, 2..5)")?;
+        if self.peek() == &Tok::Dot && self.peek_at(1) == Some(&Tok::Dot) {
+            self.i += 2;
+            let hi = self.signed("the range's last face (2..5)")?;
+            if hi < lo {
+                return self.err(format!(
+                    "the range {lo}..{hi} is empty: write the smaller face first"
+                ));
+            }
+            return Ok(FaceCond::Range(lo, hi));
+        }
+        Ok(FaceCond::Cmp(Cmp::Eq, lo))
+    }
+
+    /// A score: a number and named scores (`2`, `-1`, `s`, `2s+a`, `-s`).
+    fn score(&mut self) -> Result<Score> {
+        let mut score = Score::default();
+        let mut first = true;
+        loop {
+            let neg = match self.peek() {
+                Tok::Minus => {
+                    self.i += 1;
+                    true
+                }
+                Tok::Plus if !first => {
+                    self.i += 1;
+                    false
+                }
+                _ if first => false,
+                _ => break,
+            };
+            let k = match *self.peek() {
+                Tok::Num(v) => {
+                    self.i += 1;
+                    Some(v)
+                }
+                _ => None,
+            };
+            let mut name = String::new();
+            while let Tok::Letter(c) = *self.peek() {
+                name.push(c.to_ascii_lowercase());
+                self.i += 1;
+            }
+            let k = match (k, name.is_empty()) {
+                (None, true) => {
+                    return self.err("expected a score: a number, a name or both (2, s, 2s+a, -1)")
+                }
+                (k, _) => k.unwrap_or(1),
+            };
+            let k = if neg { -k } else { k };
+            if name.is_empty() {
+                score.value += k;
+            } else {
+                if pool::RESERVED.contains(&name.as_str()) {
+                    return self.err(format!(
+                        "'{name}' is a statistic's name; name the score otherwise (reserved: {})",
+                        pool::RESERVED.join(", ")
+                    ));
+                }
+                match score.units.iter_mut().find(|(n, _)| *n == name) {
+                    Some((_, v)) => *v += k,
+                    None => score.units.push((name, k)),
+                }
+            }
+            first = false;
+        }
+        score.units.retain(|(_, v)| *v != 0);
+        score.units.sort();
+        Ok(score)
+    }
+
+    /// Per-die modifiers: `r`/`ro` + face condition, `!`/`!!` [+ face
+    /// condition]; at most one of each kind.
+    fn die_mods(&mut self) -> Result<Vec<DieMod>> {
+        let mut mods: Vec<DieMod> = Vec::new();
+        loop {
+            let at = self.pos();
+            let m = match self.peek() {
+                Tok::Letter('R') => {
+                    self.i += 1;
+                    let once = self.is_letter("O");
+                    if once {
+                        self.i += 1;
+                    }
+                    let cond = self.face_cond()?;
+                    DieMod::Reroll { cond, once }
+                }
+                Tok::Bang | Tok::BangBang => {
+                    let compound = self.peek() == &Tok::BangBang;
+                    self.i += 1;
+                    let cond = match self.peek() {
+                        Tok::Cmp(_) | Tok::Num(_) => Some(self.face_cond()?),
+                        _ => None,
+                    };
+                    DieMod::Explode { cond, compound }
+                }
+                _ => return Ok(mods),
+            };
+            let same = mods
+                .iter()
+                .any(|x| std::mem::discriminant(x) == std::mem::discriminant(&m));
+            if same {
+                return self.err_at(at, "one reroll (r, ro) and one explosion (!, !!) per term");
+            }
+            mods.push(m);
+        }
     }
 
     fn count(&self, t: &Node, at: usize) -> Result<i64> {
@@ -552,6 +920,7 @@ impl<'a> Parser<'a> {
     /// `term: ( add ) | NUMBER`.
     fn term(&mut self, dice: bool) -> Result<Node> {
         match *self.peek() {
+            Tok::LBrace if dice => self.group(),
             Tok::Num(v) => {
                 self.i += 1;
                 Ok(Node::Num(v))

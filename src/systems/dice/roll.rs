@@ -59,6 +59,8 @@ impl<F: Faces> AddRoll<'_, F> {
             Node::Num(v) => *v,
             Node::Neg(b) => -self.eval(b),
             Node::Paren(b) => self.eval(b),
+            // Rolled by `roll_facts` (Command::roll sends them there).
+            Node::Pool(_) | Node::Group(_) => 0,
             Node::Bin(op, a, b) => {
                 let x = self.eval(a);
                 let y = self.eval(b);
@@ -97,6 +99,16 @@ impl Command {
     /// Roll the command once with `faces` and judge it by the plain rule.
     pub fn roll<F: Faces>(&self, faces: &mut F) -> Rolled {
         match &self.body {
+            Body::Add(a) if super::pool::uses_engine(&a.expr) => {
+                let f = roll_facts(&a.expr, faces, None);
+                Rolled {
+                    value: f.total,
+                    natural: f.natural,
+                    success: a.target.map(|(cmp, t)| cmp.holds(f.total, t)),
+                    total: None,
+                    faces: f.dice.iter().map(|d| d.face).collect(),
+                }
+            }
             Body::Add(a) => {
                 let mut r = AddRoll {
                     faces,
@@ -217,4 +229,388 @@ impl Command {
             }
         }
     }
+}
+
+// ---- The pool engine's plain rule: every die rolled, every fact read ----
+
+use super::pool::die::explode_cond;
+use super::pool::push::{rule_for, PushRule};
+use super::pool::Stat;
+
+/// One die as it lies on the table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DieRec {
+    /// Its face (a compounding die: the sum of its rolls).
+    pub face: i64,
+    /// What it scores.
+    pub score: Score,
+    /// The named term it belongs to.
+    pub term: Option<String>,
+}
+
+/// Every fact of one roll, read from its dice (what [`Stat`]s are, by the
+/// plain rule; the pool engine's laws are checked against these).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Facts {
+    /// The result.
+    pub total: i64,
+    /// The kept faces summed before arithmetic.
+    pub natural: i64,
+    /// Every die rolled (explosions included), in the order rolled.
+    pub dice: Vec<DieRec>,
+    /// Named terms' values.
+    pub named: Vec<(String, i64)>,
+    /// Whether the check was pushed.
+    pub pushed: bool,
+}
+
+impl Facts {
+    /// The value of a statistic.
+    pub fn stat(&self, s: &Stat) -> i64 {
+        let faces = || self.dice.iter().map(|d| d.face);
+        match s {
+            Stat::Total => self.total,
+            Stat::Natural => self.natural,
+            Stat::Max => faces().max().unwrap_or(0),
+            Stat::Min => faces().min().unwrap_or(0),
+            Stat::Count(c, term) => self
+                .dice
+                .iter()
+                .filter(|d| c.holds(d.face) && (term.is_none() || d.term == *term))
+                .count() as i64,
+            Stat::Unit(u) => self.dice.iter().map(|d| d.score.unit(u)).sum(),
+            Stat::Named(n) => self
+                .named
+                .iter()
+                .find(|(m, _)| m == n)
+                .map_or(0, |(_, v)| *v),
+            Stat::AllEqual => {
+                let first = self.dice.first().map(|d| d.face);
+                i64::from(first.is_some() && faces().all(|f| Some(f) == first))
+            }
+            Stat::Pushed => i64::from(self.pushed),
+            Stat::Width | Stat::Height => {
+                let mut counts: std::collections::BTreeMap<i64, i64> = Default::default();
+                for f in faces() {
+                    *counts.entry(f).or_default() += 1;
+                }
+                // Widest, the highest face on ties.
+                let best =
+                    counts
+                        .iter()
+                        .rev()
+                        .fold(None::<(i64, i64)>, |best, (f, c)| match best {
+                            Some((_, bc)) if bc >= *c => best,
+                            _ => Some((*f, *c)),
+                        });
+                match (s, best) {
+                    (Stat::Width, Some((_, c))) => c,
+                    (Stat::Height, Some((f, _))) => f,
+                    _ => 0,
+                }
+            }
+        }
+    }
+}
+
+/// One die of a pool term as rolled: its parts (one, or an `!` chain).
+type Rolled1 = Vec<(i64, Score)>;
+
+/// The dice of every term, in the order rolled.
+#[derive(Clone, Debug, Default)]
+struct Table {
+    terms: Vec<Vec<Rolled1>>,
+}
+
+fn roll_side<F: Faces>(t: &PoolTerm, sides: &[Score], faces: &mut F) -> Score {
+    let n = sides.len() as i64;
+    let mut s = sides[(faces.die(n) - 1) as usize].clone();
+    if let Some((cond, once)) = t.reroll() {
+        let mut k = 0;
+        while cond.holds(s.value) && k < MAX_ROLLED {
+            s = sides[(faces.die(n) - 1) as usize].clone();
+            k += 1;
+            if once {
+                break;
+            }
+        }
+    }
+    s
+}
+
+fn add_units(acc: &mut Score, s: &Score) {
+    acc.value += s.value;
+    for (u, k) in &s.units {
+        match acc.units.iter_mut().find(|(n, _)| n == u) {
+            Some((_, v)) => *v += k,
+            None => acc.units.push((u.clone(), *k)),
+        }
+    }
+    acc.units.retain(|(_, v)| *v != 0);
+    acc.units.sort();
+}
+
+/// Roll one die of `t` by its procedure (reroll, then explode).
+fn roll_pool_die<F: Faces>(t: &PoolTerm, faces: &mut F) -> Rolled1 {
+    let sides = t.faces.sides();
+    match explode_cond(t) {
+        None => {
+            let s = roll_side(t, &sides, faces);
+            vec![(s.value, super::pool::die::score_of(t, &s))]
+        }
+        Some((cond, true)) => {
+            let mut sum = Score::default();
+            for _ in 0..MAX_ROLLED {
+                let s = roll_side(t, &sides, faces);
+                add_units(&mut sum, &s);
+                if !cond.holds(s.value) {
+                    break;
+                }
+            }
+            let face = sum.value;
+            let score = if t.scores.is_empty() {
+                sum
+            } else {
+                super::pool::die::score_of(t, &Score::num(face))
+            };
+            vec![(face, score)]
+        }
+        Some((cond, false)) => {
+            let mut out = Vec::new();
+            for _ in 0..MAX_ROLLED {
+                let s = roll_side(t, &sides, faces);
+                let again = cond.holds(s.value);
+                out.push((s.value, super::pool::die::score_of(t, &s)));
+                if !again {
+                    break;
+                }
+            }
+            out
+        }
+    }
+}
+
+/// What a term is for rolling: a pool term, or BCDice's D66 (two d6).
+enum Spec<'a> {
+    Pool(std::borrow::Cow<'a, PoolTerm>),
+    D66(&'a DiceTerm),
+}
+
+fn spec(n: &Node) -> Option<Spec<'_>> {
+    match n {
+        Node::Dice(t) => Some(match PoolTerm::from_dice(t) {
+            Some(p) => Spec::Pool(std::borrow::Cow::Owned(p)),
+            None => Spec::D66(t),
+        }),
+        Node::Pool(t) => Some(Spec::Pool(std::borrow::Cow::Borrowed(t))),
+        _ => None,
+    }
+}
+
+fn roll_term_dice<F: Faces>(s: &Spec<'_>, faces: &mut F) -> Vec<Rolled1> {
+    match s {
+        Spec::Pool(t) => (0..t.count).map(|_| roll_pool_die(t, faces)).collect(),
+        Spec::D66(t) => (0..t.count)
+            .map(|_| {
+                let v = d66(faces, D66Sort::None);
+                vec![(v, Score::num(v))]
+            })
+            .collect(),
+    }
+}
+
+/// Roll every term's dice, left to right (BCDice's order).
+fn roll_table<F: Faces>(n: &Node, faces: &mut F, table: &mut Table) {
+    match n {
+        Node::Num(_) => {}
+        Node::Dice(_) | Node::Pool(_) => {
+            let s = spec(n).expect("a dice term");
+            table.terms.push(roll_term_dice(&s, faces));
+        }
+        Node::Neg(b) | Node::Paren(b) => roll_table(b, faces, table),
+        Node::Bin(_, a, b) => {
+            roll_table(a, faces, table);
+            roll_table(b, faces, table);
+        }
+        Node::Group(g) => {
+            for it in &g.items {
+                roll_table(it, faces, table);
+            }
+        }
+    }
+}
+
+/// Evaluate the expression on rolled dice: (value, natural).
+fn eval_table(n: &Node, table: &Table, next: &mut usize, facts: &mut Facts) -> (i64, i64) {
+    match n {
+        Node::Num(v) => (*v, 0),
+        Node::Neg(b) => {
+            let (v, nat) = eval_table(b, table, next, facts);
+            (v.saturating_neg(), nat)
+        }
+        Node::Paren(b) => eval_table(b, table, next, facts),
+        Node::Bin(op, a, b) => {
+            let (x, nx) = eval_table(a, table, next, facts);
+            let (y, ny) = eval_table(b, table, next, facts);
+            (op.apply(x, y).unwrap_or(i64::MAX), nx + ny)
+        }
+        Node::Dice(_) | Node::Pool(_) => {
+            let dice = &table.terms[*next];
+            *next += 1;
+            let (filter, name) = match n {
+                Node::Dice(t) => (t.filter, None),
+                Node::Pool(t) => (t.filter, t.name.clone()),
+                _ => (None, None),
+            };
+            for d in dice {
+                for (face, score) in d {
+                    facts.dice.push(DieRec {
+                        face: *face,
+                        score: score.clone(),
+                        term: name.clone(),
+                    });
+                }
+            }
+            let (value, natural) = match filter {
+                None => dice
+                    .iter()
+                    .flatten()
+                    .fold((0i64, 0i64), |(v, f), (face, s)| {
+                        (v.saturating_add(s.value), f.saturating_add(*face))
+                    }),
+                Some((filter, k)) => {
+                    // One part per die (keep/drop is refused on `!` chains).
+                    let mut ones: Vec<(i64, i64)> =
+                        dice.iter().map(|d| (d[0].0, d[0].1.value)).collect();
+                    ones.sort_unstable();
+                    let (high, keep) = filter.as_keep(k, ones.len() as i64);
+                    let keep = keep as usize;
+                    let kept: Vec<(i64, i64)> = if high {
+                        ones.iter().rev().take(keep).copied().collect()
+                    } else {
+                        ones.iter().take(keep).copied().collect()
+                    };
+                    kept.iter()
+                        .fold((0, 0), |(v, f), (face, s)| (v + s, f + face))
+                }
+            };
+            if let Some(name) = name {
+                facts.named.push((name, value));
+            }
+            (value, natural)
+        }
+        Node::Group(g) => {
+            let mut items: Vec<i64> = g
+                .items
+                .iter()
+                .map(|it| eval_table(it, table, next, facts).0)
+                .collect();
+            items.sort_unstable();
+            let value: i64 = match g.filter {
+                None => items.iter().sum(),
+                Some((filter, k)) => {
+                    let (high, keep) = filter.as_keep(k, items.len() as i64);
+                    let keep = keep as usize;
+                    if high {
+                        items.iter().rev().take(keep).sum()
+                    } else {
+                        items.iter().take(keep).sum()
+                    }
+                }
+            };
+            if let Some(name) = &g.name {
+                facts.named.push((name.clone(), value));
+            }
+            // A group's natural is its kept items' total.
+            (value, value)
+        }
+    }
+}
+
+fn facts_of(expr: &Node, table: &Table) -> Facts {
+    let mut facts = Facts::default();
+    let mut next = 0;
+    let (v, nat) = eval_table(expr, table, &mut next, &mut facts);
+    facts.total = v;
+    facts.natural = nat;
+    facts
+}
+
+/// Which term (in rolling order) has which name.
+fn term_specs(n: &Node, out: &mut Vec<Option<String>>) {
+    match n {
+        Node::Dice(_) => out.push(None),
+        Node::Pool(t) => out.push(t.name.clone()),
+        Node::Neg(b) | Node::Paren(b) => term_specs(b, out),
+        Node::Bin(_, a, b) => {
+            term_specs(a, out);
+            term_specs(b, out);
+        }
+        Node::Group(g) => {
+            for it in &g.items {
+                term_specs(it, out);
+            }
+        }
+        Node::Num(_) => {}
+    }
+}
+
+fn term_nodes<'a>(n: &'a Node, out: &mut Vec<&'a Node>) {
+    match n {
+        Node::Dice(_) | Node::Pool(_) => out.push(n),
+        Node::Neg(b) | Node::Paren(b) => term_nodes(b, out),
+        Node::Bin(_, a, b) => {
+            term_nodes(a, out);
+            term_nodes(b, out);
+        }
+        Node::Group(g) => {
+            for it in &g.items {
+                term_nodes(it, out);
+            }
+        }
+        Node::Num(_) => {}
+    }
+}
+
+/// A push for the plain rule: its rules, and whether a first roll pushes.
+pub type PushWith<'a> = (&'a [PushRule], &'a dyn Fn(&Facts) -> bool);
+
+/// Roll an expression by the plain rule and read every fact. With a push,
+/// `push_when` judges the first roll; when it holds, the dice meeting the
+/// push rules are rerolled once (each by its whole die procedure) and the
+/// facts are read again, with `pushed` set.
+pub fn roll_facts<F: Faces>(expr: &Node, faces: &mut F, push: Option<PushWith<'_>>) -> Facts {
+    let mut table = Table::default();
+    roll_table(expr, faces, &mut table);
+    let first = facts_of(expr, &table);
+    let Some((rules, when)) = push else {
+        return first;
+    };
+    if !when(&first) {
+        return first;
+    }
+    let mut names = Vec::new();
+    term_specs(expr, &mut names);
+    let mut nodes = Vec::new();
+    term_nodes(expr, &mut nodes);
+    for (i, (name, node)) in names.iter().zip(&nodes).enumerate() {
+        let Some(rule) = rule_for(rules, name.as_deref()) else {
+            continue;
+        };
+        let s = spec(node).expect("a dice term");
+        for d in table.terms[i].iter_mut() {
+            if rule.cond.holds(d[0].0) {
+                *d = match &s {
+                    Spec::Pool(t) => roll_pool_die(t, faces),
+                    Spec::D66(_) => {
+                        let v = d66(faces, D66Sort::None);
+                        vec![(v, Score::num(v))]
+                    }
+                };
+            }
+        }
+    }
+    let mut pushed = facts_of(expr, &table);
+    pushed.pushed = true;
+    pushed
 }

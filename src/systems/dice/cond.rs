@@ -1,0 +1,678 @@
+//! Conditions over one roll (判定条件): what a tier reads.
+//!
+//! ```text
+//! cond  := or
+//! or    := and (("or" | "||") and)*
+//! and   := not (("and" | "&&") not)*
+//! not   := ("not" | "!") not | cmp
+//! cmp   := sum [CMP sum]          CMP: >= > <= < = == != <>
+//! sum   := prod (("+" | "-") prod)*
+//! prod  := unary (("*" | "/") unary)*
+//! unary := "-" unary | NUMBER | STAT | NAME | "(" cond ")"
+//! STAT  := total | result | natural | max | min | doubles | all_equal
+//!        | pushed | width | height | count(FACE[,NAME])
+//! FACE  := 6 | ==6 | >=5 | <3 | !=1 | 2..5
+//! ```
+//!
+//! A condition that starts with a comparison reads the result: `>=10` is
+//! `total>=10` (the form `--tier` always had). `NAME` is a named term
+//! (`hope>fear`) or a named score (`s>=1`). Division floors (BCDice's
+//! rule: by zero gives 1). A condition must be true or false: a
+//! comparison, `and`/`or`/`not` of them, `doubles` or `pushed`.
+
+use std::fmt;
+
+use super::ast::{divide, Cmp, FaceCond, Op, Rounding};
+use super::parse::{normalize_width, notation_error};
+use super::pool::Stat;
+use crate::error::{Error, Result};
+
+/// A parsed condition.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Expr {
+    /// A number.
+    Num(i64),
+    /// A statistic of the roll.
+    Stat(Stat),
+    /// `-x`.
+    Neg(Box<Expr>),
+    /// `a + b`, `a - b`, `a * b`, `a / b` (floor).
+    Arith(Op, Box<Expr>, Box<Expr>),
+    /// `a CMP b`; `implicit` when written without its left side (`>=10`).
+    Cmp(Cmp, Box<Expr>, Box<Expr>, bool),
+    /// `a and b`.
+    And(Box<Expr>, Box<Expr>),
+    /// `a or b`.
+    Or(Box<Expr>, Box<Expr>),
+    /// `not a`.
+    Not(Box<Expr>),
+}
+
+impl Expr {
+    /// Evaluate with the roll's statistics (`get`); true is 1.
+    pub fn eval(&self, get: &dyn Fn(&Stat) -> i64) -> i64 {
+        match self {
+            Expr::Num(v) => *v,
+            Expr::Stat(s) => get(s),
+            Expr::Neg(a) => a.eval(get).saturating_neg(),
+            Expr::Arith(op, a, b) => {
+                let (x, y) = (a.eval(get), b.eval(get));
+                match op {
+                    Op::Add => x.saturating_add(y),
+                    Op::Sub => x.saturating_sub(y),
+                    Op::Mul => x.saturating_mul(y),
+                    Op::Div(_) => divide(x, y, Rounding::Floor),
+                }
+            }
+            Expr::Cmp(c, a, b, _) => i64::from(c.holds(a.eval(get), b.eval(get))),
+            Expr::And(a, b) => i64::from(a.eval(get) != 0 && b.eval(get) != 0),
+            Expr::Or(a, b) => i64::from(a.eval(get) != 0 || b.eval(get) != 0),
+            Expr::Not(a) => i64::from(a.eval(get) == 0),
+        }
+    }
+
+    /// Whether it holds.
+    pub fn holds(&self, get: &dyn Fn(&Stat) -> i64) -> bool {
+        self.eval(get) != 0
+    }
+
+    /// Every statistic read, in order of appearance.
+    pub fn stats(&self) -> Vec<Stat> {
+        let mut out = Vec::new();
+        self.collect(&mut out);
+        out
+    }
+
+    fn collect(&self, out: &mut Vec<Stat>) {
+        match self {
+            Expr::Num(_) => {}
+            Expr::Stat(s) => {
+                if !out.contains(s) {
+                    out.push(s.clone())
+                }
+            }
+            Expr::Neg(a) | Expr::Not(a) => a.collect(out),
+            Expr::Arith(_, a, b) | Expr::Cmp(_, a, b, _) | Expr::And(a, b) | Expr::Or(a, b) => {
+                a.collect(out);
+                b.collect(out);
+            }
+        }
+    }
+
+    /// Whether the condition is true/false (not a number).
+    pub fn is_bool(&self) -> bool {
+        matches!(
+            self,
+            Expr::Cmp(..)
+                | Expr::And(..)
+                | Expr::Or(..)
+                | Expr::Not(..)
+                | Expr::Stat(Stat::AllEqual | Stat::Pushed)
+        )
+    }
+
+    /// Whether it reads only the result and the natural dice (the forms
+    /// every BCDice command's law can answer).
+    pub fn reads_only_total(&self) -> bool {
+        self.stats()
+            .iter()
+            .all(|s| matches!(s, Stat::Total | Stat::Natural))
+    }
+
+    /// Resolve bare names against the roll's named terms and scores.
+    pub fn resolve(&mut self, terms: &[String], units: &[String], text: &str) -> Result<()> {
+        match self {
+            Expr::Stat(Stat::Named(n)) => {
+                if units.contains(n) {
+                    *self = Expr::Stat(Stat::Unit(n.clone()));
+                } else if !terms.contains(n) {
+                    let mut known: Vec<String> = super::pool::RESERVED
+                        .iter()
+                        .filter(|w| !matches!(**w, "and" | "or" | "not" | "result" | "all_equal"))
+                        .map(|w| w.to_string())
+                        .collect();
+                    known.extend(terms.iter().cloned());
+                    known.extend(units.iter().cloned());
+                    let near = crate::analysis::nearest(n, &known);
+                    let hint = match near {
+                        Some(s) => format!("; did you mean '{s}'?"),
+                        None => String::new(),
+                    };
+                    return Err(Error::Conflict(format!(
+                        "condition '{text}': '{n}' is no statistic, named term or named score of this roll{hint} (statistics: total, natural, max, min, count(FACE), doubles, pushed, width, height; names: {})",
+                        if terms.is_empty() && units.is_empty() {
+                            "none".to_string()
+                        } else {
+                            terms.iter().chain(units).cloned().collect::<Vec<_>>().join(", ")
+                        }
+                    )));
+                }
+                Ok(())
+            }
+            Expr::Stat(Stat::Count(_, Some(n))) if !terms.contains(n) => {
+                Err(Error::Conflict(format!(
+                    "condition '{text}': count(…, {n}) names no term of this roll (named terms: {})",
+                    if terms.is_empty() { "none".to_string() } else { terms.join(", ") }
+                )))
+            }
+            Expr::Num(_) | Expr::Stat(_) => Ok(()),
+            Expr::Neg(a) | Expr::Not(a) => a.resolve(terms, units, text),
+            Expr::Arith(_, a, b) | Expr::Cmp(_, a, b, _) | Expr::And(a, b) | Expr::Or(a, b) => {
+                a.resolve(terms, units, text)?;
+                b.resolve(terms, units, text)
+            }
+        }
+    }
+
+    fn prec(&self) -> u8 {
+        match self {
+            Expr::Or(..) => 1,
+            Expr::And(..) => 2,
+            Expr::Not(..) => 3,
+            Expr::Cmp(..) => 4,
+            Expr::Arith(Op::Add | Op::Sub, ..) => 5,
+            Expr::Arith(..) => 6,
+            Expr::Neg(..) => 7,
+            _ => 8,
+        }
+    }
+}
+
+fn wrap(f: &mut fmt::Formatter<'_>, e: &Expr, min: u8) -> fmt::Result {
+    if e.prec() < min {
+        write!(f, "({e})")
+    } else {
+        write!(f, "{e}")
+    }
+}
+
+impl fmt::Display for Expr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Expr::Num(v) => write!(f, "{v}"),
+            Expr::Stat(s) => write!(f, "{s}"),
+            Expr::Neg(a) => {
+                f.write_str("-")?;
+                wrap(f, a, 8)
+            }
+            Expr::Arith(op, a, b) => {
+                let p = self.prec();
+                wrap(f, a, p)?;
+                f.write_str(match op {
+                    Op::Add => "+",
+                    Op::Sub => "-",
+                    Op::Mul => "*",
+                    Op::Div(_) => "/",
+                })?;
+                wrap(f, b, p + 1)
+            }
+            Expr::Cmp(c, a, b, implicit) => {
+                if !implicit {
+                    wrap(f, a, 5)?;
+                }
+                f.write_str(c.text())?;
+                wrap(f, b, 5)
+            }
+            Expr::And(a, b) => {
+                wrap(f, a, 2)?;
+                f.write_str(" and ")?;
+                wrap(f, b, 3)
+            }
+            Expr::Or(a, b) => {
+                wrap(f, a, 1)?;
+                f.write_str(" or ")?;
+                wrap(f, b, 2)
+            }
+            Expr::Not(a) => {
+                f.write_str("not ")?;
+                wrap(f, a, 3)
+            }
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Tok {
+    Num(i64),
+    Ident(String),
+    Cmp(Cmp),
+    Plus,
+    Minus,
+    Star,
+    Slash,
+    LParen,
+    RParen,
+    Comma,
+    DotDot,
+    And,
+    Or,
+    Not,
+    End,
+}
+
+/// Most characters of a condition.
+pub const MAX_LEN: usize = 500;
+
+fn lex(src: &str) -> Result<Vec<(Tok, usize)>> {
+    let chars: Vec<char> = src.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let at = i;
+        if c.is_whitespace() {
+            i += 1;
+            continue;
+        }
+        let two: String = chars[i..(i + 2).min(chars.len())].iter().collect();
+        let tok = if c.is_ascii_digit() {
+            let mut v: i64 = 0;
+            while i < chars.len() && chars[i].is_ascii_digit() {
+                v = v
+                    .checked_mul(10)
+                    .and_then(|v| v.checked_add(chars[i] as i64 - '0' as i64))
+                    .filter(|v| *v <= super::parse::MAX_CONST)
+                    .ok_or_else(|| notation_error(src, at, "number too large"))?;
+                i += 1;
+            }
+            out.push((Tok::Num(v), at));
+            continue;
+        } else if c.is_alphabetic() || c == '_' {
+            let mut s = String::new();
+            while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
+                s.push(chars[i]);
+                i += 1;
+            }
+            let low = s.to_ascii_lowercase();
+            let t = match low.as_str() {
+                "and" => Tok::And,
+                "or" => Tok::Or,
+                "not" => Tok::Not,
+                _ => Tok::Ident(s),
+            };
+            out.push((t, at));
+            continue;
+        } else if two == "&&" {
+            i += 2;
+            out.push((Tok::And, at));
+            continue;
+        } else if two == "||" {
+            i += 2;
+            out.push((Tok::Or, at));
+            continue;
+        } else if two == ".." {
+            i += 2;
+            out.push((Tok::DotDot, at));
+            continue;
+        } else if c == '!' && two != "!=" {
+            Tok::Not
+        } else if matches!(c, '<' | '>' | '=' | '!') {
+            let mut j = i;
+            while j < chars.len() && matches!(chars[j], '<' | '>' | '=' | '!') {
+                j += 1;
+            }
+            let text: String = chars[i..j].iter().collect();
+            let cmp = Cmp::from_text(&text).ok_or_else(|| {
+                notation_error(
+                    src,
+                    at,
+                    format!("'{text}' is no comparison (allowed >= > <= < = == != <>)"),
+                )
+            })?;
+            i = j;
+            out.push((Tok::Cmp(cmp), at));
+            continue;
+        } else {
+            match c {
+                '+' => Tok::Plus,
+                '-' => Tok::Minus,
+                '*' => Tok::Star,
+                '/' => Tok::Slash,
+                '(' => Tok::LParen,
+                ')' => Tok::RParen,
+                ',' => Tok::Comma,
+                _ => {
+                    return Err(notation_error(
+                        src,
+                        at,
+                        format!("unexpected '{c}' in a condition (allowed: numbers, statistics such as total, max, count(==6), names, + - * / ( ), comparisons, and, or, not)"),
+                    ))
+                }
+            }
+        };
+        i += 1;
+        out.push((tok, at));
+    }
+    out.push((Tok::End, chars.len()));
+    Ok(out)
+}
+
+struct P<'a> {
+    src: &'a str,
+    toks: Vec<(Tok, usize)>,
+    i: usize,
+}
+
+impl P<'_> {
+    fn peek(&self) -> &Tok {
+        &self.toks[self.i].0
+    }
+    fn pos(&self) -> usize {
+        self.toks[self.i].1
+    }
+    fn err<T>(&self, m: impl Into<String>) -> Result<T> {
+        Err(notation_error(self.src, self.pos(), m))
+    }
+    fn eat(&mut self, t: &Tok) -> bool {
+        if self.peek() == t {
+            self.i += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn or(&mut self) -> Result<Expr> {
+        let mut a = self.and()?;
+        while self.eat(&Tok::Or) {
+            let b = self.and()?;
+            a = Expr::Or(Box::new(a), Box::new(b));
+        }
+        Ok(a)
+    }
+    fn and(&mut self) -> Result<Expr> {
+        let mut a = self.not()?;
+        while self.eat(&Tok::And) {
+            let b = self.not()?;
+            a = Expr::And(Box::new(a), Box::new(b));
+        }
+        Ok(a)
+    }
+    fn not(&mut self) -> Result<Expr> {
+        if self.eat(&Tok::Not) {
+            let at = self.pos();
+            let a = self.not()?;
+            if !a.is_bool() {
+                return Err(notation_error(
+                    self.src,
+                    at,
+                    "'not' applies to a comparison (not max>=4)",
+                ));
+            }
+            return Ok(Expr::Not(Box::new(a)));
+        }
+        self.cmp()
+    }
+    fn cmp(&mut self) -> Result<Expr> {
+        let a = self.sum()?;
+        if let Tok::Cmp(c) = *self.peek() {
+            self.i += 1;
+            let b = self.sum()?;
+            return Ok(Expr::Cmp(c, Box::new(a), Box::new(b), false));
+        }
+        Ok(a)
+    }
+    fn sum(&mut self) -> Result<Expr> {
+        let mut a = self.prod()?;
+        loop {
+            let op = match self.peek() {
+                Tok::Plus => Op::Add,
+                Tok::Minus => Op::Sub,
+                _ => return Ok(a),
+            };
+            self.i += 1;
+            let b = self.prod()?;
+            a = Expr::Arith(op, Box::new(a), Box::new(b));
+        }
+    }
+    fn prod(&mut self) -> Result<Expr> {
+        let mut a = self.unary()?;
+        loop {
+            let op = match self.peek() {
+                Tok::Star => Op::Mul,
+                Tok::Slash => Op::Div(Rounding::Floor),
+                _ => return Ok(a),
+            };
+            self.i += 1;
+            let b = self.unary()?;
+            a = Expr::Arith(op, Box::new(a), Box::new(b));
+        }
+    }
+    fn unary(&mut self) -> Result<Expr> {
+        match self.peek().clone() {
+            Tok::Minus => {
+                self.i += 1;
+                Ok(Expr::Neg(Box::new(self.unary()?)))
+            }
+            Tok::Num(v) => {
+                self.i += 1;
+                Ok(Expr::Num(v))
+            }
+            Tok::LParen => {
+                self.i += 1;
+                let e = self.or()?;
+                if !self.eat(&Tok::RParen) {
+                    return self.err("expected ')'");
+                }
+                Ok(e)
+            }
+            Tok::Ident(name) => {
+                self.i += 1;
+                let low = name.to_ascii_lowercase();
+                Ok(Expr::Stat(match low.as_str() {
+                    "total" | "result" => Stat::Total,
+                    "natural" => Stat::Natural,
+                    "max" => Stat::Max,
+                    "min" => Stat::Min,
+                    "doubles" | "all_equal" => Stat::AllEqual,
+                    "pushed" => Stat::Pushed,
+                    "width" => Stat::Width,
+                    "height" => Stat::Height,
+                    "count" => self.count()?,
+                    _ => Stat::Named(name),
+                }))
+            }
+            Tok::End => self.err("the condition ends here: expected a number, a statistic (total, max, count(==6)…) or a name"),
+            _ => self.err("expected a number, a statistic (total, max, count(==6)…) or a name"),
+        }
+    }
+    fn signed(&mut self) -> Result<i64> {
+        let neg = self.eat(&Tok::Minus);
+        match *self.peek() {
+            Tok::Num(v) => {
+                self.i += 1;
+                Ok(if neg { -v } else { v })
+            }
+            _ => self.err("expected a face (a whole number)"),
+        }
+    }
+    fn count(&mut self) -> Result<Stat> {
+        if !self.eat(&Tok::LParen) {
+            return self.err(
+                "count takes a face condition: count(==6), count(>=5), count(2..5), count(1, base)",
+            );
+        }
+        let face = if let Tok::Cmp(c) = *self.peek() {
+            self.i += 1;
+            FaceCond::Cmp(c, self.signed()?)
+        } else {
+            let lo = self.signed()?;
+            if self.eat(&Tok::DotDot) {
+                let hi = self.signed()?;
+                if hi < lo {
+                    return self.err(format!(
+                        "the range {lo}..{hi} is empty: write the smaller face first"
+                    ));
+                }
+                FaceCond::Range(lo, hi)
+            } else {
+                FaceCond::Cmp(Cmp::Eq, lo)
+            }
+        };
+        let term = if self.eat(&Tok::Comma) {
+            match self.peek().clone() {
+                Tok::Ident(n) => {
+                    self.i += 1;
+                    Some(n)
+                }
+                _ => return self.err("expected a term's name after ',' (count(1, base))"),
+            }
+        } else {
+            None
+        };
+        if !self.eat(&Tok::RParen) {
+            return self.err("expected ')' (count(==6) or count(1, base))");
+        }
+        Ok(Stat::Count(face, term))
+    }
+}
+
+/// Parse a condition (full-width characters read as half-width).
+pub fn parse(input: &str) -> Result<Expr> {
+    let src = normalize_width(input.trim());
+    if src.is_empty() {
+        return Err(notation_error(
+            &src,
+            0,
+            "an empty condition: give one like >=10, max==6 or count(==6)>=2",
+        ));
+    }
+    if src.chars().count() > MAX_LEN {
+        return Err(notation_error(
+            &src,
+            MAX_LEN,
+            format!("the condition is too long (at most {MAX_LEN} characters)"),
+        ));
+    }
+    let toks = lex(&src)?;
+    let mut p = P {
+        src: &src,
+        toks,
+        i: 0,
+    };
+    // A leading comparison reads the result: `>=10`.
+    let e = if let Tok::Cmp(c) = *p.peek() {
+        p.i += 1;
+        let b = p.sum()?;
+        let mut e = Expr::Cmp(c, Box::new(Expr::Stat(Stat::Total)), Box::new(b), true);
+        // `>=10 and max==6`
+        while p.eat(&Tok::And) {
+            let b = p.not()?;
+            e = Expr::And(Box::new(e), Box::new(b));
+        }
+        while p.eat(&Tok::Or) {
+            let b = p.and()?;
+            e = Expr::Or(Box::new(e), Box::new(b));
+        }
+        e
+    } else {
+        p.or()?
+    };
+    if *p.peek() != Tok::End {
+        return p.err("unexpected text after the condition (join conditions with and / or)");
+    }
+    if !e.is_bool() {
+        return Err(notation_error(
+            &src,
+            0,
+            "a condition is true or false: compare it (max>=6, count(==6)>=2, hope>fear) or use doubles / pushed",
+        ));
+    }
+    Ok(e)
+}
+
+/// Read a face condition (`6`, `==6`, `>=5`, `<3`, `!=1`, `2..5`); the
+/// message says what was wrong.
+pub fn parse_face(text: &str) -> std::result::Result<FaceCond, String> {
+    let src = normalize_width(text.trim());
+    let toks = lex(&src).map_err(|e| e.to_string())?;
+    let mut p = P {
+        src: &src,
+        toks,
+        i: 0,
+    };
+    let face = if let Tok::Cmp(c) = *p.peek() {
+        p.i += 1;
+        FaceCond::Cmp(
+            c,
+            p.signed()
+                .map_err(|_| format!("'{src}': expected a face after the comparison"))?,
+        )
+    } else {
+        let lo = p
+            .signed()
+            .map_err(|_| format!("'{src}' is no face condition"))?;
+        if p.eat(&Tok::DotDot) {
+            let hi = p
+                .signed()
+                .map_err(|_| format!("'{src}': expected the range's last face"))?;
+            if hi < lo {
+                return Err(format!("the range {lo}..{hi} is empty"));
+            }
+            FaceCond::Range(lo, hi)
+        } else {
+            FaceCond::Cmp(Cmp::Eq, lo)
+        }
+    };
+    if *p.peek() != Tok::End {
+        return Err(format!("'{src}': unexpected text after the face condition"));
+    }
+    Ok(face)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn get(s: &Stat) -> i64 {
+        match s {
+            Stat::Total => 12,
+            Stat::Max => 6,
+            Stat::Count(FaceCond::Cmp(Cmp::Eq, 6), None) => 2,
+            Stat::Named(n) if n == "hope" => 7,
+            Stat::Named(n) if n == "fear" => 5,
+            Stat::AllEqual => 0,
+            _ => 0,
+        }
+    }
+
+    #[test]
+    fn reads_and_evaluates() {
+        for (text, want) in [
+            (">=10", true),
+            (">=13", false),
+            ("total>=10 and max==6", true),
+            ("count(==6)>=2", true),
+            ("count(6)>=3", false),
+            ("hope>fear", true),
+            ("hope>fear and not doubles", true),
+            ("(hope-fear)*2==4", true),
+            ("max<6 or total==12", true),
+            ("!(max==6)", false),
+            ("total/5==2", true),
+            ("-3<total-14", true),
+        ] {
+            let e = parse(text).unwrap();
+            assert_eq!(e.holds(&get), want, "{text}");
+            // Echo re-parses to the same condition.
+            let again = parse(&e.to_string()).unwrap();
+            assert_eq!(again, e, "{text} → {e}");
+        }
+    }
+
+    #[test]
+    fn refuses_with_a_caret() {
+        for text in [
+            "",
+            "total",
+            "max>=",
+            "count(==6",
+            ">=10 )",
+            "1+",
+            "max ≥ 3",
+            "count()",
+        ] {
+            assert!(parse(text).is_err(), "{text}");
+        }
+    }
+}

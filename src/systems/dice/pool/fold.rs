@@ -1,0 +1,327 @@
+//! The fold over outcomes in order (icepool's `MultisetEvaluator` method).
+//!
+//! Kinds of dice (or of a group's items) are placed outcome by outcome,
+//! highest first. With `r` dice of a kind not yet placed, each known to be
+//! at most the current outcome `o`, the number `m` showing `o` is
+//! binomial: `C(r, m)·qᵐ·(1−q)ʳ⁻ᵐ` with `q = P(o) / P(≤ o)`. Since the
+//! dice above are placed, the state knows how many are kept (keep-highest
+//! keeps the first `k` placed, keep-lowest the last `k`), whether the
+//! maximum is set (the first outcome placed) and the minimum (the last).
+//!
+//! A fold may feed several *accumulators*: the pushed check of
+//! [`super::push`] folds the dice that stay, the dice rerolled and their
+//! new faces at once, the first roll reading the first two, the pushed
+//! roll the first and the third.
+
+use super::die::{die_law, DieLaw, Outcome};
+use super::{add_to, node_law, too_many, Ctx, Map, Stat, MAX_STATES, MAX_WORK};
+use crate::error::{Error, Result};
+use crate::systems::dice::ast::*;
+use crate::weight::Weight;
+
+/// One kind of dice: its law, how many, which accumulators it feeds.
+#[derive(Clone, Debug)]
+pub struct Kind<W> {
+    /// The law of one die (or item).
+    pub law: DieLaw<W>,
+    /// How many.
+    pub n: i64,
+    /// Bit `a` set: feeds accumulator `a`.
+    pub feeds: u32,
+}
+
+/// The law of a pool term: its dice folded, its name set.
+pub fn term_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<Map<W>> {
+    let law = die_law::<W>(t, ctx)?;
+    let kinds = [Kind {
+        law,
+        n: t.count,
+        feeds: 1,
+    }];
+    let mut m = fold(&kinds, ctx, t.filter, 1)?;
+    if let Some(name) = &t.name {
+        m = set_name(m, ctx, name);
+    }
+    Ok(m)
+}
+
+/// Copy each tuple's total into the slot of `name`.
+pub fn set_name<W: Weight>(m: Map<W>, ctx: &Ctx, name: &str) -> Map<W> {
+    let Some(i) = ctx
+        .layout
+        .iter()
+        .position(|s| matches!(s, Stat::Named(n) if n == name))
+    else {
+        return m;
+    };
+    let mut out = Map::default();
+    for (mut k, w) in m {
+        k[i] = k[0];
+        add_to(&mut out, &k, w);
+    }
+    out
+}
+
+/// The law of a group: items folded by their totals.
+pub fn group_law<W: Weight>(g: &GroupTerm, ctx: &Ctx) -> Result<Map<W>> {
+    // Identical items are one kind rolled several times.
+    let mut kinds: Vec<(String, Kind<W>)> = Vec::new();
+    for it in &g.items {
+        let key = it.to_string();
+        if let Some((_, k)) = kinds.iter_mut().find(|(s, _)| *s == key) {
+            k.n += 1;
+            continue;
+        }
+        let law = node_law::<W>(it, ctx)?;
+        // A group's natural is its kept items' total.
+        let natural = ctx.layout.iter().position(|s| *s == Stat::Natural);
+        let mut outcomes: Vec<(Outcome, W)> = law
+            .into_iter()
+            .filter(|(_, w)| !w.is_zero())
+            .map(|(mut k, w)| {
+                if let Some(i) = natural {
+                    k[i] = k[0];
+                }
+                (
+                    Outcome {
+                        order: k[0],
+                        contrib: k,
+                    },
+                    w,
+                )
+            })
+            .collect();
+        outcomes.sort_by(|a, b| b.0.cmp(&a.0));
+        let mass = outcomes.iter().fold(W::zero(), |a, (_, w)| a + w);
+        kinds.push((
+            key,
+            Kind {
+                law: DieLaw { outcomes, mass },
+                n: 1,
+                feeds: 1,
+            },
+        ));
+    }
+    let kinds: Vec<Kind<W>> = kinds.into_iter().map(|(_, k)| k).collect();
+    let mut m = fold(&kinds, ctx, g.filter, 1)?;
+    if let Some(name) = &g.name {
+        m = set_name(m, ctx, name);
+    }
+    Ok(m)
+}
+
+/// How many of `m` dice placed after `before` (of `total`) are kept.
+pub fn kept(filter: Option<(Filter, i64)>, total: i64, before: i64, m: i64) -> i64 {
+    match filter {
+        None => m,
+        Some((f, n)) => {
+            let (high, k) = f.as_keep(n, total);
+            if high {
+                (k - before).clamp(0, m)
+            } else {
+                (before + m - (total - k)).clamp(0, m)
+            }
+        }
+    }
+}
+
+/// Binomial probabilities `C(r, m)·qᵐ·(1−q)ʳ⁻ᵐ` for m = 0..=r.
+fn binomial_row<W: Weight>(r: i64, q: &W) -> Vec<W> {
+    let one_q = W::one() - q;
+    if !W::EXACT {
+        // Logs keep large pools from underflowing midway.
+        let (qf, pf) = (q.to_f64(), one_q.to_f64());
+        if qf >= 1.0 {
+            let mut v = vec![W::zero(); r as usize + 1];
+            v[r as usize] = W::one();
+            return v;
+        }
+        if qf <= 0.0 {
+            let mut v = vec![W::zero(); r as usize + 1];
+            v[0] = W::one();
+            return v;
+        }
+        let (lq, lp) = (qf.ln(), pf.ln());
+        let mut lc = 0.0f64;
+        let mut out = Vec::with_capacity(r as usize + 1);
+        for m in 0..=r {
+            if m > 0 {
+                lc += ((r - m + 1) as f64).ln() - (m as f64).ln();
+            }
+            out.push(W::from_f64(
+                (lc + m as f64 * lq + (r - m) as f64 * lp).exp(),
+            ));
+        }
+        return out;
+    }
+    let mut out = Vec::with_capacity(r as usize + 1);
+    let mut c = W::one();
+    for m in 0..=r {
+        if m > 0 {
+            c = c * W::ratio(r - m + 1, m);
+        }
+        out.push(c.clone() * q.powi(m as u32) * one_q.powi((r - m) as u32));
+    }
+    out
+}
+
+/// Fold `kinds` into `accs` accumulators (each a tuple of the layout),
+/// keeping per accumulator by `filter`. The result's keys are the
+/// accumulators' tuples one after the other.
+pub fn fold<W: Weight>(
+    kinds: &[Kind<W>],
+    ctx: &Ctx,
+    filter: Option<(Filter, i64)>,
+    accs: usize,
+) -> Result<Map<W>> {
+    let layout = &ctx.layout;
+    let len = layout.len();
+    let nk = kinds.len();
+    // Every distinct outcome, highest first.
+    let mut all: Vec<&Outcome> = kinds
+        .iter()
+        .flat_map(|k| k.law.outcomes.iter().map(|(o, _)| o))
+        .collect();
+    all.sort_by(|a, b| b.cmp(a));
+    all.dedup();
+    // Per kind: the probability at each outcome and the mass at or below.
+    let probs: Vec<Vec<W>> = kinds
+        .iter()
+        .map(|k| {
+            all.iter()
+                .map(|o| {
+                    k.law
+                        .outcomes
+                        .iter()
+                        .find(|(x, _)| x == *o)
+                        .map_or_else(W::zero, |(_, w)| w.clone())
+                })
+                .collect()
+        })
+        .collect();
+    let below: Vec<Vec<W>> = probs
+        .iter()
+        .map(|p| {
+            let mut acc = W::zero();
+            let mut v = vec![W::zero(); p.len()];
+            for i in (0..p.len()).rev() {
+                acc += p[i].clone();
+                v[i] = acc.clone();
+            }
+            v
+        })
+        .collect();
+    let totals: Vec<i64> = (0..accs)
+        .map(|a| {
+            kinds
+                .iter()
+                .filter(|k| k.feeds & (1 << a) != 0)
+                .map(|k| k.n)
+                .sum()
+        })
+        .collect();
+    let width_slot = layout.iter().position(|s| *s == Stat::Width);
+    let height_slot = layout.iter().position(|s| *s == Stat::Height);
+    // State: [placed per kind, accumulator tuples…].
+    let mut start = vec![0i64; nk];
+    for _ in 0..accs {
+        start.extend(ctx.neutral());
+    }
+    let mut states: Map<W> = Map::default();
+    states.insert(start.into(), W::one());
+    let mut work: u64 = 0;
+    let mut key = Vec::new();
+    for (i, o) in all.iter().enumerate() {
+        for (g, kind) in kinds.iter().enumerate() {
+            let p = &probs[g][i];
+            if p.is_zero() {
+                continue;
+            }
+            let q = p.clone() / &below[g][i];
+            let last = below[g][i].clone() - p;
+            let forced = last.is_zero() || last.to_f64() <= 0.0 && !W::EXACT;
+            let mut rows: Vec<Option<Vec<W>>> = vec![None; kind.n as usize + 1];
+            let mut next: Map<W> = Map::default();
+            for (state, w) in super::sorted(&states) {
+                let placed = state[g];
+                let r = kind.n - placed;
+                if r == 0 {
+                    add_to(&mut next, state, w.clone());
+                    continue;
+                }
+                work += r as u64 + 1;
+                if work > MAX_WORK {
+                    return Err(Error::Conflict(format!(
+                        "dice: the law of this roll takes more than {MAX_WORK} steps; read fewer statistics or roll fewer dice"
+                    )));
+                }
+                let row = rows[r as usize].get_or_insert_with(|| {
+                    if forced {
+                        let mut v = vec![W::zero(); r as usize + 1];
+                        v[r as usize] = W::one();
+                        v
+                    } else {
+                        binomial_row(r, &q)
+                    }
+                });
+                for (m, b) in row.iter().enumerate() {
+                    if b.is_zero() {
+                        continue;
+                    }
+                    let m = m as i64;
+                    key.clear();
+                    key.extend_from_slice(state);
+                    key[g] += m;
+                    for (a, &total) in totals.iter().enumerate() {
+                        if kind.feeds & (1 << a) == 0 {
+                            continue;
+                        }
+                        let before: i64 = kinds
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, k)| k.feeds & (1 << a) != 0)
+                            .map(|(h, _)| state[h])
+                            .sum();
+                        let keep = kept(filter, total, before, m);
+                        let base = nk + a * len;
+                        for (s, stat) in layout.iter().enumerate() {
+                            let v = o.contrib[s];
+                            let slot = &mut key[base + s];
+                            match stat {
+                                Stat::Total | Stat::Natural => {
+                                    *slot = slot.saturating_add(v.saturating_mul(keep))
+                                }
+                                Stat::Width | Stat::Height | Stat::Pushed => {}
+                                _ => *slot = stat.combine(*slot, stat.times(v, m)),
+                            }
+                        }
+                        if let Some(ws) = width_slot {
+                            if m > key[base + ws] {
+                                key[base + ws] = m;
+                                if let Some(hs) = height_slot {
+                                    key[base + hs] = o.order;
+                                }
+                            }
+                        }
+                    }
+                    add_to(&mut next, &key, w.clone() * b);
+                }
+            }
+            if next.len() > MAX_STATES {
+                return Err(too_many(next.len()));
+            }
+            states = next;
+        }
+    }
+    let mut out: Map<W> = Map::default();
+    let mut scale = W::one();
+    for k in kinds {
+        if k.law.mass != W::one() {
+            scale = scale * k.law.mass.powi(k.n as u32);
+        }
+    }
+    for (k, w) in states {
+        add_to(&mut out, &k[nk..], w * &scale);
+    }
+    Ok(out)
+}

@@ -1,0 +1,645 @@
+//! The pool engine (ダイスプール): one roll, many facts.
+//!
+//! Every dice expression — BCDice's `3D6+1`, `4D6KH3`, and the engine's own
+//! constructs (custom faces `2D{0,0,1,1,2,3}`, Fate `4DF`, face scores
+//! `5D10{1:2,<=6:1,10:-1}`, rerolls `ro`/`r`, explosions `!`/`!!`, groups
+//! `{1D8!,1D6!}KH1`, names `1D12[hope]`) — is reduced to the **joint law of
+//! the statistics its conditions read**: the total, the kept faces, the
+//! highest and lowest face, counts of faces, named scores, named terms,
+//! whether all dice are equal, the widest matching set, whether the check
+//! was pushed. The law is computed once, never by enumerating faces.
+//!
+//! # How (icepool's `MultisetEvaluator` method)
+//!
+//! A term's dice are *folded over outcomes in order*, highest first
+//! ([`fold`]): at each outcome, `m` of the `r` dice not yet placed show it,
+//! with the binomial probability `C(r, m)·qᵐ·(1−q)ʳ⁻ᵐ` where `q` is the
+//! outcome's probability given the die is at most that outcome. The state
+//! is the tuple of statistics so far plus the dice placed; keep-highest
+//! knows how many dice are already kept, the maximum is the first outcome
+//! placed, the minimum the last. States that agree merge, so the work is
+//! the number of distinct statistic tuples, not `facesⁿ`.
+//!
+//! Terms are independent: their laws combine pairwise along the expression
+//! ([`law`]): the totals by the expression's arithmetic, every other
+//! statistic by its own rule ([`Stat::combine`]: counts and scores add,
+//! maxima take the max, …).
+//!
+//! # Where things go
+//!
+//! * A new **statistic** (a fact a condition can read): a [`Stat`] variant,
+//!   its per-die contribution in [`die::contribution`], its combine rule in
+//!   [`Stat::combine`], its name in [`super::cond`], and its value on a
+//!   rolled set of dice in [`super::roll::Facts::stat`] (the plain rule).
+//! * A new **die modifier**: [`super::ast::DieMod`], its parse in
+//!   `parse.rs`, its law in [`die::die_law`], its roll in `roll.rs`.
+//! * A new **condition** form: [`super::cond`].
+//!
+//! The state space is bounded ([`MAX_STATES`]): a roll whose statistics
+//! would take more is refused at once, naming the size and the limit.
+//!
+//! Plain BCDice sums and keep/drop with no other statistic keep their
+//! faster laws ([`super::law`]); tests check that the engine gives the same.
+
+pub mod die;
+pub mod fold;
+pub mod push;
+
+use std::collections::HashMap;
+use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use super::ast::*;
+use crate::error::{Error, Result};
+use crate::weight::Weight;
+
+/// Words a term or a score cannot be named: the statistics' names.
+pub const RESERVED: &[&str] = &[
+    "total",
+    "result",
+    "natural",
+    "max",
+    "min",
+    "count",
+    "doubles",
+    "all_equal",
+    "pushed",
+    "width",
+    "height",
+    "and",
+    "or",
+    "not",
+];
+
+/// Most distinct states of one fold or one combination of terms.
+pub const MAX_STATES: usize = 2_000_000;
+/// Most state × outcome steps of one roll's law (about a second of work).
+pub const MAX_WORK: u64 = 300_000_000;
+
+/// A fact of one roll that a condition can read.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Stat {
+    /// The result (the expression's value): `total`, `result`.
+    Total,
+    /// The kept faces summed, before arithmetic: `natural`.
+    Natural,
+    /// The highest face of every die rolled: `max`.
+    Max,
+    /// The lowest face: `min`.
+    Min,
+    /// How many dice show a face meeting the condition, in every term or
+    /// in the named one: `count(==6)`, `count(1, base)`.
+    Count(FaceCond, Option<String>),
+    /// A named score summed over every die: `s` of `D{0,s,2s}`.
+    Unit(String),
+    /// A named term's value: `hope` of `1D12[hope]`.
+    Named(String),
+    /// Every die shows the same face (1) or not (0): `doubles`, `all_equal`.
+    AllEqual,
+    /// The check was pushed (1) or not (0): `pushed`.
+    Pushed,
+    /// The most dice showing one face (One-Roll Engine's width): `width`.
+    Width,
+    /// The face of the widest set, the highest on ties: `height`.
+    Height,
+}
+
+impl fmt::Display for Stat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Stat::Total => f.write_str("total"),
+            Stat::Natural => f.write_str("natural"),
+            Stat::Max => f.write_str("max"),
+            Stat::Min => f.write_str("min"),
+            Stat::Count(c, None) => write!(f, "count({c})"),
+            Stat::Count(c, Some(n)) => write!(f, "count({c},{n})"),
+            Stat::Unit(n) | Stat::Named(n) => f.write_str(n),
+            Stat::AllEqual => f.write_str("doubles"),
+            Stat::Pushed => f.write_str("pushed"),
+            Stat::Width => f.write_str("width"),
+            Stat::Height => f.write_str("height"),
+        }
+    }
+}
+
+/// "No die yet" for the maximum, the minimum and all-equal.
+pub const NONE_LOW: i64 = i64::MIN;
+/// "No die yet" for the minimum; "mixed faces" for all-equal.
+pub const NONE_HIGH: i64 = i64::MAX;
+
+impl Stat {
+    /// The value of a roll with no dice.
+    pub fn neutral(&self) -> i64 {
+        match self {
+            Stat::Max | Stat::AllEqual | Stat::Height => NONE_LOW,
+            Stat::Min => NONE_HIGH,
+            _ => 0,
+        }
+    }
+
+    /// Whether the statistic reads only kept dice (keep/drop changes it).
+    pub fn kept_only(&self) -> bool {
+        matches!(self, Stat::Total | Stat::Natural)
+    }
+
+    /// Two independent parts' values combined (not for [`Stat::Total`],
+    /// which follows the expression's arithmetic).
+    pub fn combine(&self, a: i64, b: i64) -> i64 {
+        match self {
+            Stat::Max | Stat::Height => a.max(b),
+            Stat::Min => a.min(b),
+            Stat::AllEqual => {
+                if a == NONE_LOW {
+                    b
+                } else if b == NONE_LOW || a == b {
+                    a
+                } else {
+                    NONE_HIGH
+                }
+            }
+            Stat::Width => a.max(b),
+            Stat::Pushed => a.max(b),
+            _ => a.saturating_add(b),
+        }
+    }
+
+    /// `m` copies of one part's value (additive statistics multiply;
+    /// maxima and the like are the value itself).
+    pub fn times(&self, v: i64, m: i64) -> i64 {
+        match self {
+            Stat::Max | Stat::Min | Stat::AllEqual | Stat::Height | Stat::Width | Stat::Pushed => {
+                if m > 0 {
+                    v
+                } else {
+                    self.neutral()
+                }
+            }
+            _ => v.saturating_mul(m),
+        }
+    }
+
+    /// The value a condition reads, from the engine's encoding.
+    pub fn finish(&self, v: i64) -> i64 {
+        match self {
+            Stat::Max | Stat::Min | Stat::Height if v == NONE_LOW || v == NONE_HIGH => 0,
+            Stat::AllEqual => i64::from(v != NONE_HIGH && v != NONE_LOW),
+            _ => v,
+        }
+    }
+}
+
+/// A small fast hasher (FxHash): maps keyed by statistic tuples, with a
+/// fixed hash so that iteration order, and so the order of floating-point
+/// sums, is the same on every run.
+#[derive(Default, Clone, Copy)]
+pub struct FxHasher(u64);
+
+impl Hasher for FxHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.write_u64(u64::from(*b));
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_i64(&mut self, x: i64) {
+        self.write_u64(x as u64);
+    }
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
+}
+
+/// A map from statistic tuples to weights.
+pub type Map<W> = HashMap<Box<[i64]>, W, BuildHasherDefault<FxHasher>>;
+
+/// Add `w` at `key`.
+pub fn add_to<W: Weight>(map: &mut Map<W>, key: &[i64], w: W) {
+    match map.get_mut(key) {
+        Some(x) => *x += w,
+        None => {
+            map.insert(key.into(), w);
+        }
+    }
+}
+
+/// The joint law of a roll's statistics.
+#[derive(Clone, Debug)]
+pub struct JointLaw<W> {
+    /// What each position of a cell's tuple is; `Total` first.
+    pub layout: Vec<Stat>,
+    /// Tuples (as conditions read them) and their probabilities, sorted.
+    pub cells: Vec<(Vec<i64>, W)>,
+    /// Probability cut from exploding dice.
+    pub tail: W,
+    /// Whether any dice explode.
+    pub explodes: bool,
+}
+
+impl<W: Weight> JointLaw<W> {
+    /// The position of `stat` in the layout.
+    pub fn index(&self, stat: &Stat) -> Option<usize> {
+        self.layout.iter().position(|s| s == stat)
+    }
+
+    /// The law of one statistic.
+    pub fn marginal(&self, stat: &Stat) -> crate::pmf::Pmf<W> {
+        let i = self.index(stat).unwrap_or(0);
+        let mut m: std::collections::BTreeMap<i64, W> = Default::default();
+        for (k, w) in &self.cells {
+            *m.entry(k[i]).or_insert_with(W::zero) += w.clone();
+        }
+        crate::pmf::Pmf::from_pairs(m)
+    }
+}
+
+/// The layout of a roll's tuples: `Total` first, then `stats` without
+/// duplicates (and without `Total`, `Pushed` is set by the push).
+pub fn layout(stats: &[Stat]) -> Vec<Stat> {
+    let mut out = vec![Stat::Total];
+    for s in stats {
+        if !out.contains(s) {
+            out.push(s.clone());
+        }
+    }
+    // The widest set's face is found with its width.
+    if out.contains(&Stat::Height) && !out.contains(&Stat::Width) {
+        out.push(Stat::Width);
+    }
+    out
+}
+
+/// How to build laws: the layout and the cut for exploding dice.
+#[derive(Clone, Debug)]
+pub struct Ctx {
+    /// What each tuple position holds.
+    pub layout: Vec<Stat>,
+    /// Per-die bound on the mass cut from an exploding chain.
+    pub die_eps: f64,
+}
+
+impl Ctx {
+    /// The neutral tuple (no dice, total 0).
+    pub fn neutral(&self) -> Vec<i64> {
+        self.layout.iter().map(Stat::neutral).collect()
+    }
+}
+
+/// Check a term's parameters (the parser reports the message with a caret).
+pub fn check_term(t: &PoolTerm) -> std::result::Result<(), String> {
+    if let DieFaces::Custom(v) = &t.faces {
+        if v.is_empty() {
+            return Err("a die lists at least one face".into());
+        }
+        if v.iter().any(|s| s.value.abs() > MAX_FACE) {
+            return Err(format!("a face is at most {MAX_FACE} in magnitude"));
+        }
+    }
+    for r in &t.scores {
+        if r.score.value.abs() > MAX_FACE || r.score.units.iter().any(|(_, k)| k.abs() > MAX_FACE) {
+            return Err(format!("a score is at most {MAX_FACE} in magnitude"));
+        }
+    }
+    let faces: Vec<i64> = t.faces.sides().iter().map(|s| s.value).collect();
+    if let Some((cond, _)) = t.reroll() {
+        if faces.iter().all(|f| cond.holds(*f)) {
+            return Err(format!(
+                "reroll {cond}: every face meets it, the die would never stop; allowed: a condition some face fails"
+            ));
+        }
+    }
+    if let Some((cond, _)) = t.explosion() {
+        let top = faces.iter().copied().max().unwrap_or(0);
+        let c = cond.unwrap_or(FaceCond::Cmp(Cmp::Eq, top));
+        if faces.iter().all(|f| c.holds(*f)) {
+            return Err(format!(
+                "explode on {c}: every face meets it, the die would never stop; allowed: a condition some face fails"
+            ));
+        }
+        if faces.len() == 1 {
+            return Err("a one-sided die cannot explode".into());
+        }
+    }
+    Ok(())
+}
+
+/// Largest magnitude of a listed face or score.
+pub const MAX_FACE: i64 = 1_000_000;
+
+/// The statistics a condition reads that the engine must carry for this
+/// expression; refuses statistics it cannot give, naming why.
+pub fn check_stats(expr: &Node, stats: &[Stat]) -> Result<()> {
+    let names = term_names(expr);
+    let units = unit_names(expr);
+    for s in stats {
+        match s {
+            Stat::Named(n) if !names.contains(n) => {
+                return Err(Error::Conflict(format!(
+                    "dice: no term is named '{n}' (named terms: {})",
+                    list_or_none(&names)
+                )))
+            }
+            Stat::Unit(n) if !units.contains(n) => {
+                return Err(Error::Conflict(format!(
+                    "dice: no face scores '{n}' (named scores: {})",
+                    list_or_none(&units)
+                )))
+            }
+            Stat::Count(_, Some(n)) if !names.contains(n) => {
+                return Err(Error::Conflict(format!(
+                    "dice: count(…, {n}) names no term (named terms: {})",
+                    list_or_none(&names)
+                )))
+            }
+            Stat::Width | Stat::Height if !single_pool(expr) => {
+                return Err(Error::Conflict(
+                    "dice: width and height (matching sets) read one pool of one kind of die (e.g. 6D10); this expression rolls several terms".into(),
+                ))
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+fn list_or_none(v: &[String]) -> String {
+    if v.is_empty() {
+        "none".into()
+    } else {
+        v.join(", ")
+    }
+}
+
+fn single_pool(expr: &Node) -> bool {
+    let mut dice_terms = 0;
+    let mut ok = true;
+    visit(expr, &mut |n| match n {
+        Node::Dice(_) => dice_terms += 1,
+        Node::Pool(t) => {
+            dice_terms += 1;
+            if matches!(t.explosion(), Some((_, false))) {
+                ok = false;
+            }
+        }
+        Node::Group(_) => ok = false,
+        _ => {}
+    });
+    ok && dice_terms == 1
+}
+
+/// Visit every node (groups' items included).
+pub fn visit(n: &Node, f: &mut dyn FnMut(&Node)) {
+    f(n);
+    match n {
+        Node::Neg(b) | Node::Paren(b) => visit(b, f),
+        Node::Bin(_, a, b) => {
+            visit(a, f);
+            visit(b, f);
+        }
+        Node::Group(g) => {
+            for it in &g.items {
+                visit(it, f);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The names of the named terms, in order.
+pub fn term_names(expr: &Node) -> Vec<String> {
+    let mut out = Vec::new();
+    visit(expr, &mut |n| match n {
+        Node::Pool(t) => out.extend(t.name.clone()),
+        Node::Group(g) => out.extend(g.name.clone()),
+        _ => {}
+    });
+    out
+}
+
+/// The named scores of the expression's faces.
+pub fn unit_names(expr: &Node) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    visit(expr, &mut |n| {
+        if let Node::Pool(t) = n {
+            let scores = t
+                .faces
+                .sides()
+                .into_iter()
+                .chain(t.scores.iter().map(|r| r.score.clone()));
+            for s in scores {
+                for (u, _) in s.units {
+                    if !out.contains(&u) {
+                        out.push(u);
+                    }
+                }
+            }
+        }
+    });
+    out
+}
+
+/// Check names across the expression: unique, not clashing with scores.
+pub fn check_names(expr: &Node) -> Result<()> {
+    let names = term_names(expr);
+    for (i, n) in names.iter().enumerate() {
+        if names[..i].contains(n) {
+            return Err(Error::Conflict(format!(
+                "dice: two terms are named '{n}'; names must differ"
+            )));
+        }
+    }
+    for u in unit_names(expr) {
+        if names.contains(&u) {
+            return Err(Error::Conflict(format!(
+                "dice: '{u}' names both a term and a score; names must differ"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Whether the expression uses the engine's own constructs.
+pub fn uses_engine(expr: &Node) -> bool {
+    let mut yes = false;
+    visit(expr, &mut |n| {
+        if matches!(n, Node::Pool(_) | Node::Group(_)) {
+            yes = true;
+        }
+    });
+    yes
+}
+
+/// Whether any die of the expression explodes.
+pub fn explodes(expr: &Node) -> bool {
+    let mut yes = false;
+    visit(expr, &mut |n| {
+        if let Node::Pool(t) = n {
+            if t.explosion().is_some() {
+                yes = true;
+            }
+        }
+    });
+    yes
+}
+
+/// Number of dice rolled before any explosion.
+pub fn dice_count(expr: &Node) -> i64 {
+    let mut k = 0;
+    visit(expr, &mut |n| match n {
+        Node::Dice(t) => k += t.count,
+        Node::Pool(t) => k += t.count,
+        _ => {}
+    });
+    k
+}
+
+/// The joint law of `stats` (plus the total) for the expression.
+pub fn law<W: Weight>(expr: &Node, stats: &[Stat], tail_eps: f64) -> Result<JointLaw<W>> {
+    check_names(expr)?;
+    check_stats(expr, stats)?;
+    let ctx = Ctx {
+        layout: layout(stats),
+        die_eps: tail_eps / dice_count(expr).max(1) as f64,
+    };
+    let map = node_law::<W>(expr, &ctx)?;
+    Ok(finish(&ctx, map, explodes(expr)))
+}
+
+/// Sort a law's cells, decode the statistics and measure the cut tail.
+pub fn finish<W: Weight>(ctx: &Ctx, map: Map<W>, explodes: bool) -> JointLaw<W> {
+    let mut cells: Vec<(Vec<i64>, W)> = map
+        .into_iter()
+        .filter(|(_, w)| !w.is_zero())
+        .map(|(k, w)| {
+            let v: Vec<i64> = k
+                .iter()
+                .zip(&ctx.layout)
+                .map(|(x, s)| s.finish(*x))
+                .collect();
+            (v, w)
+        })
+        .collect();
+    cells.sort_by(|a, b| a.0.cmp(&b.0));
+    // Merge tuples that decoding made equal.
+    let mut merged: Vec<(Vec<i64>, W)> = Vec::with_capacity(cells.len());
+    for (k, w) in cells {
+        match merged.last_mut() {
+            Some((lk, lw)) if *lk == k => *lw += w,
+            _ => merged.push((k, w)),
+        }
+    }
+    let total = merged.iter().fold(W::zero(), |a, (_, w)| a + w);
+    let tail = if explodes {
+        let t = W::one() - &total;
+        if t.to_f64() < 0.0 {
+            W::zero()
+        } else {
+            t
+        }
+    } else {
+        W::zero()
+    };
+    JointLaw {
+        layout: ctx.layout.clone(),
+        cells: merged,
+        tail,
+        explodes,
+    }
+}
+
+fn too_many(states: usize) -> Error {
+    Error::Conflict(format!(
+        "dice: the statistics the conditions read take {states} states (at most {MAX_STATES}); read fewer statistics (each count, name or score multiplies the states) or roll fewer dice"
+    ))
+}
+
+/// The law of a node as a map of raw (undecoded) tuples.
+pub fn node_law<W: Weight>(n: &Node, ctx: &Ctx) -> Result<Map<W>> {
+    Ok(match n {
+        Node::Num(v) => {
+            let mut k = ctx.neutral();
+            k[0] = *v;
+            let mut m = Map::default();
+            m.insert(k.into(), W::one());
+            m
+        }
+        Node::Dice(t) => match PoolTerm::from_dice(t) {
+            Some(p) => fold::term_law(&p, ctx)?,
+            None => fold::term_law(&d66_term(t), ctx)?,
+        },
+        Node::Pool(t) => fold::term_law(t, ctx)?,
+        Node::Group(g) => fold::group_law(g, ctx)?,
+        Node::Neg(b) => node_law::<W>(b, ctx)?
+            .into_iter()
+            .map(|(mut k, w)| {
+                k[0] = -k[0];
+                (k, w)
+            })
+            .collect(),
+        Node::Paren(b) => node_law(b, ctx)?,
+        Node::Bin(op, a, b) => {
+            let (la, lb) = (node_law::<W>(a, ctx)?, node_law::<W>(b, ctx)?);
+            combine(*op, &la, &lb, ctx)?
+        }
+    })
+}
+
+/// `xD66` as a term of 36 listed faces (tens and ones as rolled).
+pub fn d66_term(t: &DiceTerm) -> PoolTerm {
+    PoolTerm {
+        count: t.count,
+        faces: DieFaces::Custom(
+            (1..=6)
+                .flat_map(|a| (1..=6).map(move |b| Score::num(10 * a + b)))
+                .collect(),
+        ),
+        scores: Vec::new(),
+        mods: Vec::new(),
+        filter: t.filter,
+        name: None,
+    }
+}
+
+/// Two independent parts combined by `op`.
+pub fn combine<W: Weight>(op: Op, a: &Map<W>, b: &Map<W>, ctx: &Ctx) -> Result<Map<W>> {
+    let pairs = a.len() as u64 * b.len() as u64;
+    if pairs > MAX_WORK {
+        return Err(Error::Conflict(format!(
+            "dice: combining two terms' statistics is {pairs} pairs of states (at most {MAX_WORK}); read fewer statistics or roll fewer dice"
+        )));
+    }
+    // Sorted, so that floating-point sums come in one order on every run.
+    let sa = sorted(a);
+    let sb = sorted(b);
+    let mut out: Map<W> = Map::default();
+    let mut key = vec![0i64; ctx.layout.len()];
+    for (ka, wa) in &sa {
+        for (kb, wb) in &sb {
+            key[0] = op
+                .apply(ka[0], kb[0])
+                .ok_or_else(|| Error::Conflict("dice: a result is out of range".into()))?;
+            for (i, s) in ctx.layout.iter().enumerate().skip(1) {
+                key[i] = s.combine(ka[i], kb[i]);
+            }
+            add_to(&mut out, &key, (*wa).clone() * *wb);
+        }
+        if out.len() > MAX_STATES {
+            return Err(too_many(out.len()));
+        }
+    }
+    Ok(out)
+}
+
+/// A map's entries in key order.
+pub fn sorted<W>(m: &Map<W>) -> Vec<(&[i64], &W)> {
+    let mut v: Vec<(&[i64], &W)> = m.iter().map(|(k, w)| (&k[..], w)).collect();
+    v.sort_by(|a, b| a.0.cmp(b.0));
+    v
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,267 @@
+//! A whole-check push (プッシュ): when the first roll lands in given tiers,
+//! the dice meeting a face condition are rerolled once and the check is
+//! judged again on the final faces (Year Zero's push, Dragonbane's push,
+//! a rote). Conditions read the final faces and `pushed`.
+//!
+//! Exactly: each term's law is a law of *pairs* (first roll, pushed roll).
+//! For a term whose dice meeting `c` are rerolled, with `k` such dice
+//! (binomial), the fold runs three kinds at once: the `n − k` dice that
+//! stay (law given ¬c) feed both rolls, the `k` dice meeting `c` (law
+//! given c) feed the first roll, `k` fresh dice feed the pushed roll.
+//! Terms combine pairwise; the first roll's tier then picks which of the
+//! pair the check ends with.
+
+use super::die::{die_law, DieLaw};
+use super::fold::{fold, set_name, Kind};
+use super::{add_to, check_names, check_stats, dice_count, layout, Ctx, JointLaw, Map, Stat};
+use crate::error::{Error, Result};
+use crate::systems::dice::ast::*;
+use crate::weight::Weight;
+
+/// Which dice a push rerolls: in the named term (or every term without a
+/// rule of its own), those whose face meets the condition.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PushRule {
+    /// The term (`None`: every term without its own rule).
+    pub term: Option<String>,
+    /// Faces rerolled.
+    pub cond: FaceCond,
+}
+
+impl std::fmt::Display for PushRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.term {
+            Some(t) => write!(f, "{t}:{}", self.cond),
+            None => write!(f, "{}", self.cond),
+        }
+    }
+}
+
+/// The rule for a term with `name`.
+pub fn rule_for<'a>(rules: &'a [PushRule], name: Option<&str>) -> Option<&'a PushRule> {
+    rules
+        .iter()
+        .find(|r| r.term.is_some() && r.term.as_deref() == name)
+        .or_else(|| rules.iter().find(|r| r.term.is_none()))
+}
+
+/// The joint law of a pushed check: `decide` says, from the first roll's
+/// decoded tuple (with `pushed` 0), whether the check is pushed.
+pub fn law<W: Weight>(
+    expr: &Node,
+    stats: &[Stat],
+    rules: &[PushRule],
+    decide: &dyn Fn(&[i64]) -> bool,
+    tail_eps: f64,
+) -> Result<JointLaw<W>> {
+    check_names(expr)?;
+    check_stats(expr, stats)?;
+    let names = super::term_names(expr);
+    for r in rules {
+        if let Some(t) = &r.term {
+            if !names.contains(t) {
+                return Err(Error::param(
+                    "--push-dice",
+                    r,
+                    format!(
+                        "name a term of the roll ({})",
+                        if names.is_empty() {
+                            "it has no named terms".to_string()
+                        } else {
+                            names.join(", ")
+                        }
+                    ),
+                ));
+            }
+        }
+    }
+    let ctx = Ctx {
+        layout: layout(stats),
+        die_eps: tail_eps / dice_count(expr).max(1) as f64,
+    };
+    let pairs = pair_law::<W>(expr, &ctx, rules)?;
+    let len = ctx.layout.len();
+    let pushed_at = ctx.layout.iter().position(|s| *s == Stat::Pushed);
+    let mut out: Map<W> = Map::default();
+    let decode = |k: &[i64]| -> Vec<i64> {
+        k.iter()
+            .zip(&ctx.layout)
+            .map(|(x, s)| s.finish(*x))
+            .collect()
+    };
+    for (k, w) in super::sorted(&pairs) {
+        let first = decode(&k[..len]);
+        if decide(&first) {
+            let mut raw = k[len..].to_vec();
+            if let Some(p) = pushed_at {
+                raw[p] = 1;
+            }
+            add_to(&mut out, &raw, w.clone());
+        } else {
+            add_to(&mut out, &k[..len], w.clone());
+        }
+    }
+    Ok(super::finish(&ctx, out, super::explodes(expr)))
+}
+
+fn pair_law<W: Weight>(n: &Node, ctx: &Ctx, rules: &[PushRule]) -> Result<Map<W>> {
+    let len = ctx.layout.len();
+    Ok(match n {
+        Node::Num(_) => double(super::node_law::<W>(n, ctx)?),
+        Node::Dice(t) => match PoolTerm::from_dice(t) {
+            Some(p) => term_pairs(&p, ctx, rules)?,
+            None => term_pairs(&super::d66_term(t), ctx, rules)?,
+        },
+        Node::Pool(t) => term_pairs(t, ctx, rules)?,
+        Node::Group(_) => {
+            return Err(Error::Conflict(
+                "dice: a push rerolls dice of pool terms; a group ({…}) cannot be pushed".into(),
+            ))
+        }
+        Node::Neg(b) => pair_law::<W>(b, ctx, rules)?
+            .into_iter()
+            .map(|(mut k, w)| {
+                k[0] = -k[0];
+                k[len] = -k[len];
+                (k, w)
+            })
+            .collect(),
+        Node::Paren(b) => pair_law(b, ctx, rules)?,
+        Node::Bin(op, a, b) => {
+            let (la, lb) = (pair_law::<W>(a, ctx, rules)?, pair_law::<W>(b, ctx, rules)?);
+            let wide = Ctx {
+                layout: ctx.layout.iter().chain(&ctx.layout).cloned().collect(),
+                die_eps: ctx.die_eps,
+            };
+            let mut out: Map<W> = Map::default();
+            let mut key = vec![0i64; 2 * len];
+            for (ka, wa) in super::sorted(&la) {
+                for (kb, wb) in super::sorted(&lb) {
+                    for (i, s) in wide.layout.iter().enumerate() {
+                        key[i] = if i % len == 0 {
+                            op.apply(ka[i], kb[i]).ok_or_else(|| {
+                                Error::Conflict("dice: a result is out of range".into())
+                            })?
+                        } else {
+                            s.combine(ka[i], kb[i])
+                        };
+                    }
+                    add_to(&mut out, &key, wa.clone() * wb);
+                }
+            }
+            out
+        }
+    })
+}
+
+/// A law where the push changes nothing: each tuple twice.
+fn double<W: Weight>(m: Map<W>) -> Map<W> {
+    m.into_iter()
+        .map(|(k, w)| {
+            let mut d = k.to_vec();
+            d.extend_from_slice(&k);
+            (d.into(), w)
+        })
+        .collect()
+}
+
+fn term_pairs<W: Weight>(t: &PoolTerm, ctx: &Ctx, rules: &[PushRule]) -> Result<Map<W>> {
+    let Some(rule) = rule_for(rules, t.name.as_deref()) else {
+        return Ok(double(super::fold::term_law::<W>(t, ctx)?));
+    };
+    if matches!(t.explosion(), Some((_, false))) {
+        return Err(Error::Conflict(
+            "dice: a push rerolls single dice; dice that explode with ! cannot be pushed (use !!)"
+                .into(),
+        ));
+    }
+    let full = die_law::<W>(t, ctx)?;
+    let split = |meets: bool| -> (DieLaw<W>, W) {
+        let outcomes: Vec<_> = full
+            .outcomes
+            .iter()
+            .filter(|(o, _)| rule.cond.holds(o.order) == meets)
+            .cloned()
+            .collect();
+        let mass = outcomes.iter().fold(W::zero(), |a, (_, w)| a + w);
+        let normal = if mass.is_zero() {
+            outcomes
+        } else {
+            outcomes.into_iter().map(|(o, w)| (o, w / &mass)).collect()
+        };
+        (
+            DieLaw {
+                outcomes: normal,
+                mass: W::one(),
+            },
+            mass,
+        )
+    };
+    let (stay, p_stay) = split(false);
+    let (cand, p_cand) = split(true);
+    let wide = Ctx {
+        layout: ctx.layout.clone(),
+        die_eps: ctx.die_eps,
+    };
+    let mut out: Map<W> = Map::default();
+    let n = t.count;
+    let mut binom = W::one();
+    for k in 0..=n {
+        if k > 0 {
+            binom = binom * W::ratio(n - k + 1, k);
+        }
+        let pk = binom.clone() * p_cand.powi(k as u32) * p_stay.powi((n - k) as u32);
+        if pk.is_zero() {
+            continue;
+        }
+        let kinds = vec![
+            Kind {
+                law: stay.clone(),
+                n: n - k,
+                feeds: 0b11,
+            },
+            Kind {
+                law: cand.clone(),
+                n: k,
+                feeds: 0b01,
+            },
+            Kind {
+                law: full.clone(),
+                n: k,
+                feeds: 0b10,
+            },
+        ];
+        let kinds: Vec<Kind<W>> = kinds.into_iter().filter(|k| k.n > 0).collect();
+        let m = fold(&kinds, &wide, t.filter, 2)?;
+        for (key, w) in super::sorted(&m) {
+            add_to(&mut out, key, w.clone() * &pk);
+        }
+    }
+    if let Some(name) = &t.name {
+        let len = ctx.layout.len();
+        let halves: Map<W> = out;
+        let mut named = Map::default();
+        for (k, w) in halves {
+            let first = set_one(&k[..len], ctx, name);
+            let second = set_one(&k[len..], ctx, name);
+            let mut key = first;
+            key.extend(second);
+            add_to(&mut named, &key, w);
+        }
+        out = named;
+    }
+    let _ = set_name::<W>;
+    Ok(out)
+}
+
+fn set_one(k: &[i64], ctx: &Ctx, name: &str) -> Vec<i64> {
+    let mut v = k.to_vec();
+    if let Some(i) = ctx
+        .layout
+        .iter()
+        .position(|s| matches!(s, Stat::Named(n) if n == name))
+    {
+        v[i] = v[0];
+    }
+    v
+}

@@ -1,0 +1,397 @@
+//! The pool engine against brute force: for every construct of the
+//! notation, the exact joint law of the statistics the tiers read equals
+//! the enumeration of the plain rule over every sequence of faces (chains
+//! cut at a depth; the engine and the walk then agree within the cut mass).
+
+use std::collections::BTreeMap;
+
+use hantei::systems::dice::{self, law, pool, Check};
+use hantei::{Exact, Weight};
+
+use crate::common::walk::walk;
+
+fn check(expr: &str, tiers: &[&str], push: Option<(&str, &[&str])>) -> Check {
+    let mut c = Check::new(expr).unwrap_or_else(|e| panic!("{expr}: {e}"));
+    c.tiers = tiers
+        .iter()
+        .map(|t| dice::parse_tier(t).unwrap_or_else(|e| panic!("{t}: {e}")))
+        .collect();
+    if let Some((tiers, rules)) = push {
+        c.push = Some(dice::Push {
+            tiers: tiers.split(',').map(str::to_string).collect(),
+            rules: rules
+                .iter()
+                .map(|r| dice::parse_push_rule(r).unwrap())
+                .collect(),
+        });
+    }
+    c.tail_eps = 1e-12;
+    c.validate().unwrap_or_else(|e| panic!("{expr}: {e}"));
+    c
+}
+
+/// Engine vs enumeration of the plain rule; `bound` 0 means exactly equal.
+fn agree(c: &Check, depth: usize, stop: i64, extra: &[pool::Stat]) {
+    let mut stats = c.stats();
+    for s in extra {
+        if !stats.contains(s) {
+            stats.push(s.clone());
+        }
+    }
+    let layout = pool::layout(&stats);
+    let mut c2 = c.clone();
+    // Read the extra statistics through a tier that names them all.
+    if !extra.is_empty() {
+        let text = extra
+            .iter()
+            .map(|s| format!("{s}>=-1000000"))
+            .collect::<Vec<_>>()
+            .join(" and ");
+        c2.tiers
+            .insert(0, dice::parse_tier(&format!("probe:{text}")).unwrap());
+        c2.tiers.retain(|t| t.name == "probe" || t.cond.is_some());
+        if c.push.is_some() {
+            // The push reads the original tiers.
+            c2 = c.clone();
+        }
+    }
+    let joint = if extra.is_empty() || c.push.is_some() {
+        let mut c3 = c.clone();
+        for s in extra {
+            c3.tiers.insert(
+                0,
+                dice::parse_tier(&format!("z{}:{s}<-1000000", c3.tiers.len())).unwrap(),
+            );
+        }
+        c3.validate().unwrap();
+        c3.joint::<Exact>().unwrap()
+    } else {
+        c2.validate().unwrap();
+        c2.joint::<Exact>().unwrap()
+    };
+    let engine: BTreeMap<Vec<i64>, Exact> = joint
+        .cells
+        .iter()
+        .map(|(k, w)| {
+            let v: Vec<i64> = layout.iter().map(|s| k[joint.index(s).unwrap()]).collect();
+            (v, w.clone())
+        })
+        .fold(BTreeMap::new(), |mut m, (k, w)| {
+            *m.entry(k).or_insert_with(Exact::zero) += w;
+            m
+        });
+    let (brute, cut) = walk(depth, stop, |w| {
+        let f = c.roll_facts(w).unwrap();
+        layout.iter().map(|s| f.stat(s)).collect::<Vec<i64>>()
+    });
+    let name = format!(
+        "{} {:?}",
+        c.command,
+        c.tiers.iter().map(|t| t.to_string()).collect::<Vec<_>>()
+    );
+    if cut.is_zero() && joint.tail.is_zero() {
+        assert_eq!(engine, brute, "{name}: engine vs enumeration ({layout:?})");
+    } else {
+        let bound = (cut.clone() + &joint.tail).to_f64() + 1e-12;
+        let keys: std::collections::BTreeSet<&Vec<i64>> =
+            engine.keys().chain(brute.keys()).collect();
+        let mut diff = 0.0;
+        for k in keys {
+            let a = engine.get(k).map_or(0.0, Weight::to_f64);
+            let b = brute.get(k).map_or(0.0, Weight::to_f64);
+            assert!(a + 1e-12 >= b, "{name}: {k:?} engine {a} < enumerated {b}");
+            diff += (a - b).abs();
+        }
+        assert!(diff <= bound, "{name}: differs by {diff}, cut {bound}");
+        assert!(cut.to_f64() < 0.05, "{name}: the walk cut too much ({cut})");
+    }
+}
+
+use pool::Stat;
+
+fn count(c: &str) -> Stat {
+    Stat::Count(hantei::systems::dice::cond::parse_face(c).unwrap(), None)
+}
+
+#[test]
+fn custom_fate_and_scored_faces_equal_enumeration() {
+    agree(
+        &check("2D{0,0,1,1,2,3}", &[], None),
+        32,
+        1,
+        &[Stat::Max, count("0")],
+    );
+    agree(
+        &check("3DF+2", &[], None),
+        32,
+        1,
+        &[Stat::Max, Stat::Min, count("-1")],
+    );
+    agree(
+        &check("3D6{1:2,<=3:1,6:-1}", &[], None),
+        32,
+        1,
+        &[count("1"), Stat::Natural],
+    );
+    agree(
+        &check(
+            "2D{0,s,s,2s,a,a,s+a,2a}+1D{0,-s,-s,-2s,-a,-a,-s-a,-2a}",
+            &["win:s>=1", "lose"],
+            None,
+        ),
+        32,
+        1,
+        &[Stat::Unit("a".into())],
+    );
+    agree(
+        &check("2D3+1D66", &[], None),
+        32,
+        1,
+        &[count("6"), Stat::Max],
+    );
+}
+
+#[test]
+fn order_statistics_equal_enumeration() {
+    for e in ["3D4", "4D3KH2", "3D6KL2", "4D4DH1", "4D4DL1", "5D3KH3"] {
+        agree(
+            &check(e, &["crit:count(==4)>=2", "hit:max>=3", "miss"], None),
+            32,
+            1,
+            &[Stat::Min, Stat::Natural, Stat::AllEqual],
+        );
+    }
+    agree(
+        &check("5D6", &[], None),
+        32,
+        1,
+        &[Stat::Width, Stat::Height],
+    );
+    agree(
+        &check("4D4KH2", &[], None),
+        32,
+        1,
+        &[Stat::Width, Stat::Height, Stat::Max],
+    );
+}
+
+#[test]
+fn names_and_groups_equal_enumeration() {
+    agree(
+        &check(
+            "1D6[hope]+1D6[fear]+1",
+            &[
+                "crit:doubles",
+                "hope:total>=8 and hope>fear",
+                "fear:total>=8",
+                "fail",
+            ],
+            None,
+        ),
+        32,
+        1,
+        &[],
+    );
+    agree(
+        &check(
+            "3D4[base]+2D4[gear]",
+            &["dmg:count(1,base)>=1 or count(1,gear)>=2", "ok"],
+            None,
+        ),
+        32,
+        1,
+        &[],
+    );
+    agree(
+        &check("{1D6,1D4+1}KH1*2-1D4", &[], None),
+        32,
+        1,
+        &[Stat::Max, Stat::Natural],
+    );
+    agree(
+        &check("{1D6[a],1D4,1D4}KL2", &["lo:a>=3", "hi"], None),
+        32,
+        1,
+        &[count("4")],
+    );
+    agree(
+        &check("{2D4,1D6,1D6}DL1[g]+1", &["x:g>=9", "y"], None),
+        32,
+        1,
+        &[Stat::Min],
+    );
+}
+
+#[test]
+fn rerolls_equal_enumeration() {
+    agree(&check("2D6ro1", &[], None), 32, 1, &[count("1"), Stat::Min]);
+    agree(&check("3D4ro<=2KH2", &[], None), 32, 1, &[count("1")]);
+    // Until not: chains of rerolls, cut.
+    agree(&check("2D4r<=2", &[], None), 10, 4, &[Stat::Min]);
+}
+
+#[test]
+fn explosions_equal_enumeration_within_the_cut() {
+    agree(&check("1D4!", &[], None), 9, 1, &[count("4"), Stat::Max]);
+    agree(
+        &check("2D3!", &[], None),
+        9,
+        1,
+        &[count("3"), Stat::Min, Stat::AllEqual],
+    );
+    agree(&check("2D4!!KH1", &[], None), 9, 1, &[count(">=4")]);
+    agree(&check("{1D4!,1D3!}KH1", &[], None), 9, 1, &[Stat::Max]);
+    agree(
+        &check("3D3!!", &[], None),
+        9,
+        1,
+        &[count(">=3"), Stat::Width, Stat::Height],
+    );
+    agree(&check("2D4!>=3", &[], None), 8, 1, &[count(">=3")]);
+    agree(
+        &check("2D6{6:s,>=4:1}!!", &[], None),
+        8,
+        1,
+        &[Stat::Natural],
+    );
+}
+
+#[test]
+fn pushes_equal_enumeration() {
+    // Year Zero: sixes succeed; a failed roll pushes the dice not 6 or 1.
+    agree(
+        &check(
+            "3D6",
+            &["success:count(==6)>=1", "fail"],
+            Some(("fail", &["2..5"])),
+        ),
+        32,
+        1,
+        &[count("1"), Stat::Pushed],
+    );
+    agree(
+        &check(
+            "2D6[base]+2D6[skill]",
+            &["success:count(==6)>=1", "fail"],
+            Some(("fail", &["base:2..5", "skill:<6"])),
+        ),
+        32,
+        1,
+        &[
+            Stat::Count(
+                hantei::systems::dice::cond::parse_face("1").unwrap(),
+                Some("base".into()),
+            ),
+            Stat::Pushed,
+        ],
+    );
+    // Pushed keep-highest and a push on success too.
+    agree(
+        &check(
+            "3D4KH2",
+            &["hi:>=7", "mid:>=5", "lo"],
+            Some(("mid,lo", &["<4"])),
+        ),
+        32,
+        1,
+        &[Stat::Max, Stat::Pushed],
+    );
+    // Dragonbane: a failed d20 ≤ skill (not a demon) is rerolled once.
+    agree(
+        &check(
+            "1D20",
+            &[
+                "dragon:natural==1",
+                "demon:natural==20:fail",
+                "success:<=12",
+                "failure",
+            ],
+            Some(("failure", &[">=1"])),
+        ),
+        32,
+        1,
+        &[Stat::Pushed],
+    );
+}
+
+#[test]
+fn the_engine_equals_the_fast_paths_on_bcdice_commands() {
+    for e in [
+        "3D6KH2",
+        "4D6DL1",
+        "2D20KH1+5",
+        "10D10KH3",
+        "3D6*2-1D4",
+        "2D6/2U",
+        "5D4KL2+2D3MAX",
+    ] {
+        let cmd = dice::parse(e).unwrap();
+        let dice::Body::Add(a) = &cmd.body else {
+            panic!()
+        };
+        let fast = law::law::<Exact>(&cmd, 1e-12).unwrap().value;
+        let engine = pool::law::<Exact>(&a.expr, &[], 1e-12)
+            .unwrap()
+            .marginal(&Stat::Total);
+        let strip = |p: &hantei::pmf::Pmf<Exact>| -> Vec<(i64, Exact)> {
+            p.iter()
+                .filter(|(_, w)| !w.is_zero())
+                .map(|(x, w)| (x, w.clone()))
+                .collect()
+        };
+        assert_eq!(strip(&fast), strip(&engine), "{e}");
+        let f64s = pool::law::<f64>(&a.expr, &[], 1e-12)
+            .unwrap()
+            .marginal(&Stat::Total);
+        for (x, w) in engine.iter() {
+            assert!((w.to_f64() - f64s.p(x)).abs() < 1e-12, "{e} at {x}");
+        }
+    }
+}
+
+#[test]
+fn known_values() {
+    let p = |expr: &str, tiers: &[&str], tier: &str| -> Exact {
+        let c = check(expr, tiers, None);
+        let r = dice::report::<Exact>(&c).unwrap();
+        r.outcome(tier).cloned().unwrap()
+    };
+    // Blades in the Dark: two dice critical = two sixes = 1/36.
+    assert_eq!(
+        p(
+            "2D6",
+            &["crit:count(==6)>=2", "full:max==6", "partial:max>=4", "bad"],
+            "crit"
+        ),
+        Exact::ratio(1, 36)
+    );
+    // One die: full success 1/6, partial 2/6.
+    assert_eq!(
+        p(
+            "1D6",
+            &["crit:count(==6)>=2", "full:max==6", "partial:max>=4", "bad"],
+            "partial"
+        ),
+        Exact::ratio(1, 3)
+    );
+    // Daggerheart: matching duality dice 12/144.
+    assert_eq!(
+        p("1D12[hope]+1D12[fear]", &["crit:doubles", "rest"], "crit"),
+        Exact::ratio(1, 12)
+    );
+    // Fate 4dF: P(+4) = 1/81.
+    assert_eq!(
+        p("4DF", &["style:>=4", "rest"], "style"),
+        Exact::ratio(1, 81)
+    );
+    // 1D6!: P(total = 7) = 1/36 (6 then 1).
+    assert_eq!(
+        p("1D6!", &["seven:==7", "rest"], "seven"),
+        Exact::ratio(1, 36)
+    );
+    // 2D20ro1: P(a die shows 1) = 1/20·1/20 each; both = 1/160000.
+    assert_eq!(
+        p("2D20ro1", &["snake:count(==1)==2", "rest"], "snake"),
+        Exact::ratio(1, 160_000)
+    );
+}
