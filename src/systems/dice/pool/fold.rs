@@ -33,6 +33,10 @@ pub struct Kind<W> {
 /// The law of a pool term: its dice folded, its name set.
 pub fn term_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<Map<W>> {
     let law = die_law::<W>(t, ctx)?;
+    if let Some(m) = sum_fast_path(t, &law, ctx)? {
+        return Ok(m);
+    }
+    check_exact_work(&law, t.count)?;
     let kinds = [Kind {
         law,
         n: t.count,
@@ -43,6 +47,69 @@ pub fn term_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<Map<W>> {
         m = set_name(m, ctx, name);
     }
     Ok(m)
+}
+
+/// Most steps of one exact (big-fraction) fold: outcomes × (dice + 1)² ×
+/// the span of the total (about ten seconds of work).
+pub const MAX_EXACT_WORK: u64 = 3_000_000;
+
+/// Refuse at once an exact fold that would take minutes.
+fn check_exact_work<W: Weight>(law: &DieLaw<W>, n: i64) -> Result<()> {
+    if !W::EXACT {
+        return Ok(());
+    }
+    let outcomes = law.outcomes.len() as u64;
+    let lo = law.outcomes.iter().map(|(o, _)| o.order).min().unwrap_or(0);
+    let hi = law.outcomes.iter().map(|(o, _)| o.order).max().unwrap_or(0);
+    let span = (n as u64).saturating_mul((hi - lo) as u64 + 1);
+    let work = outcomes
+        .saturating_mul((n as u64 + 1).pow(2))
+        .saturating_mul(span);
+    if work > MAX_EXACT_WORK {
+        return Err(Error::Conflict(format!(
+            "dice: the exact law of {n} dice of {outcomes} outcomes with these statistics takes about {work} big-fraction steps (at most {MAX_EXACT_WORK}); drop --exact (floating point is exact to about 1e-15) or roll fewer dice"
+        )));
+    }
+    Ok(())
+}
+
+/// Sums and keep/drop that read only the total (and the natural dice,
+/// equal to it without a score map): the power recurrence and the
+/// order-statistics DP of [`crate::systems::dice::law`] on the die's law.
+fn sum_fast_path<W: Weight>(t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx) -> Result<Option<Map<W>>> {
+    let simple = ctx
+        .layout
+        .iter()
+        .all(|s| matches!(s, Stat::Total | Stat::Natural | Stat::Named(_)));
+    let chain = matches!(t.explosion(), Some((_, false)));
+    if !simple || chain || !t.scores.is_empty() {
+        return Ok(None);
+    }
+    let die = crate::pmf::Pmf::from_pairs(law.outcomes.iter().map(|(o, w)| (o.order, w.clone())));
+    let kept = match t.filter {
+        None => crate::systems::dice::law::sum_of(&die, t.count)?,
+        Some((f, n)) => {
+            let (high, k) = f.as_keep(n, t.count);
+            crate::systems::dice::law::keep(&die, t.count, k, high)?
+        }
+    };
+    let mut out: Map<W> = Map::default();
+    for (x, w) in kept.iter() {
+        if w.is_zero() {
+            continue;
+        }
+        let key: Vec<i64> = ctx
+            .layout
+            .iter()
+            .map(|s| match s {
+                Stat::Total | Stat::Natural => x,
+                Stat::Named(n) if t.name.as_deref() == Some(n.as_str()) => x,
+                s => s.neutral(),
+            })
+            .collect();
+        add_to(&mut out, &key, w.clone());
+    }
+    Ok(Some(out))
 }
 
 /// Copy each tuple's total into the slot of `name`.
