@@ -132,6 +132,16 @@ fn smallest_band_shift_detected() {
     }
 }
 
+/// A push forgotten in one roll in 30 is rejected.
+#[test]
+fn dice_pushes_forgotten_are_rejected() {
+    use hantei::verify::notation::{check_with_push, planted::tier_point};
+    let tiers = ["success:count(==6)>=1", "failure"];
+    let honest = check_with_push("4D6", &tiers, Some(("failure", &["2..5"])));
+    let wrong = check_with_push("4D6", &tiers, None);
+    assert!(planted_is_rejected(tier_point(honest, wrong, 30)));
+}
+
 /// Dice notation: a rule mis-read in a small share of rolls is rejected.
 #[test]
 fn dice_notation_rule_bugs_in_a_few_rolls_are_rejected() {
@@ -145,6 +155,12 @@ fn dice_notation_rule_bugs_in_a_few_rolls_are_rejected() {
         ("4D6DL1", "4D6DH1", 100),
         // The critical die of 上方無限 not rolled again in 1 roll in 50.
         ("3U10[10]>=15", "3B10>=15", 50),
+        // The pool engine: an explosion forgotten, a reroll forgotten,
+        // compounding read as one roll, a group kept at the wrong end.
+        ("2D6!", "2D6", 30),
+        ("2D20ro1", "2D20", 20),
+        ("5D10!!KH3", "5D10KH3", 50),
+        ("{1D8!,1D6!}KH1", "{1D8!,1D6!}KL1", 50),
     ] {
         assert!(
             planted_is_rejected(point(honest, wrong, one_in)),

@@ -146,8 +146,22 @@ impl Sampler for TierSampler {
         self.check.tier_names().len()
     }
     fn trial(&self, dice: &mut Dice) -> usize {
-        let r = roll(&self.check.command, dice);
-        self.check.tier_of(r.value, r.natural)
+        tier_trial(&self.check, dice)
+    }
+}
+
+/// The tier of one roll of `check` by the plain rule: the pool engine's
+/// checks read every fact of their dice (and push when their tiers say).
+fn tier_trial(check: &Check, dice: &mut Dice) -> usize {
+    if check.needs_engine() {
+        let mut faces = |sides: i64| i64::from(dice.roll(sides as u32));
+        match check.roll_facts(&mut faces) {
+            Some(f) => check.tier_of_facts(&f),
+            None => check.tier_names().len() - 1,
+        }
+    } else {
+        let r = roll(&check.command, dice);
+        check.tier_of(r.value, r.natural)
     }
 }
 
@@ -202,6 +216,20 @@ impl Sampler for ContestSampler {
 /// The exact law of a command's value, in exact arithmetic: `(value, p)`
 /// for every value with mass, and the cut tail.
 pub fn exact_values(cmd: &Command) -> (Vec<(i64, f64)>, f64) {
+    // Exploding dice of the pool engine have fractions of hundreds of
+    // digits: their law in floating point (exact to about 1e-15) is
+    // computed by the same engine.
+    if matches!(&cmd.body, dice::Body::Add(a) if dice::pool::explodes(&a.expr)) {
+        let law = dice::law::law::<f64>(cmd, DEFAULT_TAIL_EPS)
+            .unwrap_or_else(|e| panic!("{cmd}: the grid's command has a law: {e}"));
+        let values = law
+            .value
+            .iter()
+            .filter(|(_, p)| **p > 0.0)
+            .map(|(x, p)| (x, *p))
+            .collect();
+        return (values, law.tail);
+    }
     let law = dice::law::law::<Exact>(cmd, DEFAULT_TAIL_EPS)
         .unwrap_or_else(|e| panic!("{cmd}: the grid's command has a law: {e}"));
     let values = law
@@ -228,11 +256,28 @@ pub fn value_point(expr: &str) -> Point {
 }
 
 fn check_of(expr: &str, tiers: &[&str]) -> Check {
+    check_with_push(expr, tiers, None)
+}
+
+/// A grid check, with a push (`(tiers, [TERM:]FACE rules)`).
+pub fn check_with_push(expr: &str, tiers: &[&str], push: Option<(&str, &[&str])>) -> Check {
     let mut check = Check::new(expr).unwrap_or_else(|e| panic!("grid expression {expr}: {e}"));
     check.tiers = tiers
         .iter()
         .map(|t| dice::parse_tier(t).unwrap_or_else(|e| panic!("grid tier {t}: {e}")))
         .collect();
+    if let Some((when, rules)) = push {
+        check.push = Some(dice::Push {
+            tiers: when.split(',').map(str::to_string).collect(),
+            rules: rules
+                .iter()
+                .map(|r| dice::parse_push_rule(r).unwrap_or_else(|e| panic!("grid push {r}: {e}")))
+                .collect(),
+        });
+    }
+    check
+        .validate()
+        .unwrap_or_else(|e| panic!("grid check {expr}: {e}"));
     check
 }
 
@@ -241,7 +286,11 @@ fn exact_report(check: &Check) -> crate::report::Report<Exact> {
 }
 
 fn tier_point(expr: &str, tiers: &[&str]) -> Point {
-    let check = check_of(expr, tiers);
+    checked_tier_point(check_of(expr, tiers))
+}
+
+/// The tier point of a built check (its tiers' exact law).
+pub fn checked_tier_point(check: Check) -> Point {
     let report = exact_report(&check);
     let names = check.tier_names();
     let exact = names
@@ -250,7 +299,28 @@ fn tier_point(expr: &str, tiers: &[&str]) -> Point {
         .collect();
     Point {
         system: SYSTEM,
-        label: format!("{} tiers {}", check.command, tiers.join(" | ")),
+        label: format!(
+            "{} tiers {}{}",
+            check.command,
+            check
+                .tiers
+                .iter()
+                .map(|t| t.to_string())
+                .collect::<Vec<_>>()
+                .join(" | "),
+            match &check.push {
+                Some(p) => format!(
+                    " push {} rerolling {}",
+                    p.tiers.join(","),
+                    p.rules
+                        .iter()
+                        .map(|r| r.to_string())
+                        .collect::<Vec<_>>()
+                        .join(",")
+                ),
+                None => String::new(),
+            }
+        ),
         cells: names,
         exact,
         sampler: Box::new(TierSampler { check }),
@@ -345,7 +415,113 @@ pub const GRID_EXPRS: &[&str] = &[
     "1U6[5]+2>=8",
     // A secret roll is the same roll.
     "S2D6>=7",
+    // The pool engine: custom and Fate faces, face scores, rerolls,
+    // explosions (each die on its own maximum), compounding, groups.
+    "2D{0,0,1,1,2,3}",
+    "4DF+2",
+    "5D10{1:2,<=6:1,10:-1}",
+    "2D20ro1",
+    "3D6r<3",
+    "2D6!",
+    "3D6!!KH2",
+    "{1D8!,1D6!}KH1",
+    "5D10!!KH3",
+    "{1D10,1D8,1D8,1D6}KH2",
 ];
+
+/// Tier points of the pool engine's statistics: the mechanics of
+/// MECHANICS.md with their own tiers, pushes really pushed.
+fn engine_points() -> Vec<Point> {
+    let mut points = vec![
+        // W4 Blades in the Dark.
+        tier_point(
+            "4D6",
+            &[
+                "critical:count(==6)>=2",
+                "full:max==6",
+                "partial:max>=4",
+                "bad",
+            ],
+        ),
+        // W14 Daggerheart: duality dice.
+        tier_point(
+            "1D12[hope]+1D12[fear]+2",
+            &[
+                "critical:doubles",
+                "success with hope:total>=14 and hope>fear",
+                "success with fear:total>=14",
+                "failure with hope:hope>fear:fail",
+                "failure with fear",
+            ],
+        ),
+        // W11 Savage Worlds: trait and wild die, snake eyes.
+        tier_point(
+            "{1D8![trait],1D6![wild]}KH1",
+            &[
+                "snake eyes:trait==1 and wild==1:fail",
+                "raise:>=8",
+                "success:>=4",
+                "failure",
+            ],
+        ),
+        // W15 Genesys symbols: net success and advantage.
+        tier_point(
+            "2D{0,s,s,2s,a,a,s+a,2a}+1D{0,-s,-s,-2s,-a,-a,-s-a,-2a}",
+            &[
+                "success with advantage:s>=1 and a>=1",
+                "success:s>=1",
+                "failure",
+            ],
+        ),
+        // W22 One-Roll Engine: sets.
+        tier_point(
+            "6D10",
+            &[
+                "wide:width>=3",
+                "set:width==2 and height>=6",
+                "low set:width==2",
+                "none",
+            ],
+        ),
+        // W16 Cortex: hitches beside the two highest.
+        tier_point(
+            "{1D10,1D8,1D8,1D6}KH2",
+            &["botch:count(==1)==4:fail", "beat 11:>=11", "miss"],
+        ),
+        // W7 V20-style scores with a botch.
+        tier_point(
+            "5D10{1:-1,>=6:1}",
+            &[
+                "botch:count(>=6)==0 and count(==1)>=1:fail",
+                "success:>=1",
+                "failure",
+            ],
+        ),
+    ];
+    // W5 Year Zero: a failed roll pushed (base 2–5, skill 1–5 rerolled);
+    // base 1s after the push hurt.
+    points.push(checked_tier_point(check_with_push(
+        "3D6[base]+2D6[skill]",
+        &[
+            "hurt:pushed and count(1,base)>=1:fail",
+            "success:count(==6)>=1",
+            "failure",
+        ],
+        Some(("failure", &["base:2..5", "skill:<6"])),
+    )));
+    // W19 Dragonbane: a failed d20 ≤ 12 pushed, a demon never.
+    points.push(checked_tier_point(check_with_push(
+        "1D20",
+        &[
+            "dragon:natural==1",
+            "demon:natural==20:fail",
+            "success:<=12",
+            "failure",
+        ],
+        Some(("failure", &[">=1"])),
+    )));
+    points
+}
 
 /// The default grid: the value law of every command in [`GRID_EXPRS`],
 /// house-rule tiers (natural criticals, a PbtA ladder, a d100 band table),
@@ -382,6 +558,7 @@ pub fn grid() -> Vec<Point> {
     points.push(contest_point("2D6+1", "2D6", false));
     points.push(contest_point("1D20", "1D20+2", true));
     points.push(contest_point("3B6>=5", "2R6>=5", false));
+    points.extend(engine_points());
     points
 }
 
@@ -411,6 +588,47 @@ pub mod planted {
             } else {
                 self.honest.trial(dice)
             }
+        }
+    }
+
+    /// Judges one roll in `one_in` with a wrong check (a push forgotten).
+    pub struct SometimesCheck {
+        /// The honest check.
+        pub honest: Check,
+        /// The wrong one.
+        pub wrong: Check,
+        /// How rarely the wrong check is used.
+        pub one_in: u32,
+    }
+
+    impl Sampler for SometimesCheck {
+        fn cells(&self) -> usize {
+            self.honest.tier_names().len()
+        }
+        fn trial(&self, dice: &mut Dice) -> usize {
+            if dice.roll(self.one_in) == 1 {
+                tier_trial(&self.wrong, dice)
+            } else {
+                tier_trial(&self.honest, dice)
+            }
+        }
+    }
+
+    /// The tier point of `honest` whose sampler judges by `wrong` once in
+    /// `one_in` rolls.
+    pub fn tier_point(honest: Check, wrong: Check, one_in: u32) -> Point {
+        let p = checked_tier_point(honest.clone());
+        Point {
+            label: format!(
+                "PLANTED {} as {} once in {one_in}",
+                honest.command, wrong.command
+            ),
+            sampler: Box::new(SometimesCheck {
+                honest,
+                wrong,
+                one_in,
+            }),
+            ..p
         }
     }
 

@@ -335,7 +335,7 @@ impl FaceCond {
 impl fmt::Display for FaceCond {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            FaceCond::Cmp(Cmp::Eq, v) => write!(f, "=={v}"),
+            FaceCond::Cmp(Cmp::Eq, v) => write!(f, "{v}"),
             FaceCond::Cmp(c, v) => write!(f, "{}{v}", c.text()),
             FaceCond::Range(lo, hi) => write!(f, "{lo}..{hi}"),
         }
