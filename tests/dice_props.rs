@@ -65,6 +65,16 @@ fn notation_soup() -> impl Strategy<Value = String> {
             Just("ダ"),
             Just("\u{0}"),
             Just("?"),
+            Just("{"),
+            Just("}"),
+            Just(","),
+            Just(":"),
+            Just(".."),
+            Just("!!"),
+            Just("F"),
+            Just("RO"),
+            Just("[a]"),
+            Just("s"),
         ],
         0..24,
     )
@@ -90,6 +100,35 @@ fn add_term() -> impl Strategy<Value = String> {
             .prop_map(|((n, s), f)| format!("{n}D{s}{f}")),
         (0..20i64).prop_map(|c| c.to_string()),
         Just("1D66".to_string()),
+        engine_term(),
+    ]
+}
+
+/// A random term of the pool engine's own constructs.
+fn engine_term() -> impl Strategy<Value = String> {
+    let faces = prop_oneof![
+        prop_oneof![Just(4i64), Just(6), Just(8)].prop_map(|s| s.to_string()),
+        Just("F".to_string()),
+        proptest::collection::vec(-2..4i64, 1..5).prop_map(|v| format!(
+            "{{{}}}",
+            v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",")
+        )),
+        Just("{0,s,2s,a,s+a}".to_string()),
+    ];
+    let modifier = prop_oneof![
+        Just(""),
+        Just("ro1"),
+        Just("r<2"),
+        Just("!"),
+        Just("!!"),
+        Just("!!KH1"),
+        Just("KH1"),
+        Just("DL1"),
+    ];
+    prop_oneof![
+        (1..4i64, faces, modifier).prop_map(|(n, f, m)| format!("{n}D{f}{m}")),
+        (1..4i64, 1..6i64).prop_map(|(n, k)| format!("{n}D6{{1:2,<={k}:1,6:-1}}")),
+        (1..3i64, 1..3i64).prop_map(|(a, b)| format!("{{{a}D6!,{b}D4!}}KH1")),
     ]
 }
 
@@ -172,6 +211,62 @@ proptest! {
                 let msg = e.to_string();
                 prop_assert!(!msg.is_empty());
             }
+        }
+    }
+}
+
+/// Random conditions over the roll's statistics.
+fn condition() -> impl Strategy<Value = String> {
+    let atom = prop_oneof![
+        Just("total"),
+        Just("natural"),
+        Just("max"),
+        Just("min"),
+        Just("count(6)"),
+        Just("count(2..4)"),
+        Just("count(>=5)"),
+        Just("width"),
+        Just("height"),
+    ];
+    let cmp = prop_oneof![Just(">="), Just("<"), Just("=="), Just("!=")];
+    let one = (atom, cmp, -2..20i64).prop_map(|(a, c, v)| format!("{a}{c}{v}"));
+    (
+        one.clone(),
+        proptest::collection::vec(
+            (prop_oneof![Just(" and "), Just(" or "), Just(" and not ")], one),
+            0..3,
+        ),
+    )
+        .prop_map(|(first, rest)| {
+            let mut s = first;
+            for (op, c) in rest {
+                s.push_str(op);
+                s.push_str(&c);
+            }
+            s
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn conditions_echo_and_their_tiers_sum_to_one(cond in condition(), n in 1..5i64) {
+        let e = dice::cond::parse(&cond).map_err(|e| TestCaseError::fail(format!("{cond}: {e}")))?;
+        let again = dice::cond::parse(&e.to_string()).map_err(|x| TestCaseError::fail(format!("{cond} → {e}: {x}")))?;
+        prop_assert_eq!(&again, &e);
+        let mut c = dice::Check::new(&format!("{n}D6")).unwrap();
+        c.tiers = vec![dice::parse_tier(&format!("yes:{cond}")).unwrap(), dice::parse_tier("no").unwrap()];
+        let r = dice::report::<f64>(&c).map_err(|x| TestCaseError::fail(format!("{cond}: {x}")))?;
+        let total: f64 = r.outcomes.iter().map(|o| o.p).sum();
+        prop_assert!((total - 1.0).abs() < 1e-9, "{}: {}", cond, total);
+    }
+
+    #[test]
+    fn condition_soup_is_parsed_or_refused(s in "[a-z()<>=!0-9 .,&|+*/-]{0,30}") {
+        match dice::cond::parse(&s) {
+            Ok(e) => prop_assert!(e.is_bool()),
+            Err(e) => prop_assert!(!e.to_string().is_empty()),
         }
     }
 }
