@@ -111,7 +111,10 @@ fn engine_term() -> impl Strategy<Value = String> {
         Just("F".to_string()),
         proptest::collection::vec(-2..4i64, 1..5).prop_map(|v| format!(
             "{{{}}}",
-            v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",")
+            v.iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
         )),
         Just("{0,s,2s,a,s+a}".to_string()),
     ];
@@ -233,7 +236,10 @@ fn condition() -> impl Strategy<Value = String> {
     (
         one.clone(),
         proptest::collection::vec(
-            (prop_oneof![Just(" and "), Just(" or "), Just(" and not ")], one),
+            (
+                prop_oneof![Just(" and "), Just(" or "), Just(" and not ")],
+                one,
+            ),
             0..3,
         ),
     )

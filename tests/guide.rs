@@ -141,7 +141,33 @@ fn every_command_in_the_guide_prints_what_the_guide_shows() {
     }
     assert!(commands.len() >= 20, "{} commands", commands.len());
 
-    let scratch = Scratch::new("guide");
+    let failures = run_steps(&steps, "guide");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Every mechanic of MECHANICS.md in `docs/mechanics.md`, each command run.
+#[test]
+fn every_command_in_the_mechanics_page_prints_what_it_shows() {
+    let md = std::fs::read_to_string(repo("docs/mechanics.md")).unwrap();
+    let steps = steps(&md);
+    for k in 1..=24 {
+        assert!(
+            md.contains(&format!("## W{k}. ")),
+            "docs/mechanics.md lacks W{k}"
+        );
+    }
+    let runs = steps
+        .iter()
+        .filter(|s| matches!(s, Step::Run { .. }))
+        .count();
+    assert!(runs >= 24, "{runs} commands");
+    let failures = run_steps(&steps, "mechanics");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Run a document's steps in one fresh directory; the failures.
+fn run_steps(steps: &[Step], name: &str) -> Vec<String> {
+    let scratch = Scratch::new(name);
     let mut cwd = scratch.0.clone();
     let path = format!(
         "{}:{}",
@@ -149,7 +175,7 @@ fn every_command_in_the_guide_prints_what_the_guide_shows() {
         std::env::var("PATH").unwrap_or_default()
     );
     let mut failures = Vec::new();
-    for step in &steps {
+    for step in steps {
         match step {
             Step::File { line, path, text } => {
                 let p = cwd.join(path);
@@ -199,7 +225,7 @@ fn every_command_in_the_guide_prints_what_the_guide_shows() {
             }
         }
     }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    failures
 }
 
 #[test]
