@@ -576,19 +576,51 @@ fn fill_text(
     while let Some(i) = rest.find(['{', '}']) {
         out.push_str(&rest[..i]);
         let tail = &rest[i..];
+        let placeholder_next = |t: &str| {
+            t.find('}').is_some_and(|c| {
+                let n = t[1..c].trim();
+                n.chars()
+                    .next()
+                    .is_some_and(|ch| ch.is_ascii_alphabetic() || ch == '_')
+                    && n.chars()
+                        .all(|ch| ch.is_ascii_alphanumeric() || ch == '_' || ch == '-')
+            })
+        };
+        if tail.starts_with("{{") && placeholder_next(&tail[1..]) {
+            // A group opening on a placeholder: `{{n}D8!,1D6!}KH1`.
+            out.push('{');
+            rest = &tail[1..];
+            continue;
+        }
         if tail.starts_with("{{") || tail.starts_with("}}") {
             out.push_str(&tail[..1]);
             rest = &tail[2..];
             continue;
         }
         if tail.starts_with('}') {
-            return Err(format!(
-                "'{text}' in {key}: unmatched '}}' (write '}}}}' for a brace)"
-            ));
+            // The closing brace of the notation's own braces.
+            out.push('}');
+            rest = &tail[1..];
+            continue;
         }
-        let close = tail.find('}').ok_or_else(|| {
-            format!("'{text}' in {key}: unclosed '{{' (placeholders look like {{name}})")
-        })?;
+        let close = tail.find('}');
+        // Braces around anything but a name are the dice notation's own
+        // (groups {1D8!,1D6!}KH1, faces D{0,1,2}, scores {1:2}): kept as
+        // written, placeholders inside them still filled.
+        let is_name = |s: &str| {
+            let s = s.trim();
+            s.chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                && s.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        };
+        if close.is_none_or(|c| !is_name(&tail[1..c])) {
+            out.push('{');
+            rest = &tail[1..];
+            continue;
+        }
+        let close = close.unwrap_or(0);
         let name = tail[1..close].trim().replace('-', "_");
         let value = fields.get(&name).filter(|_| name != key).ok_or_else(|| {
             let known: Vec<&str> = fields
@@ -1031,6 +1063,16 @@ mod tests {
     use serde_json::json;
 
     #[test]
+    fn the_notations_own_braces_are_kept() {
+        let mut m = json!({"expr": "{{n}D8!,1D6!}KH1+2D{0,s}+3D6{1:2}", "n": 2})
+            .as_object()
+            .unwrap()
+            .clone();
+        super::fill_placeholders(&mut m).unwrap();
+        assert_eq!(m["expr"], "{2D8!,1D6!}KH1+2D{0,s}+3D6{1:2}");
+    }
+
+    #[test]
     fn placeholders_are_filled_from_other_fields_and_consumed() {
         let mut m = json!({"expr": "1D20+{mod}>={dc}", "mod": 5, "dc": 15, "tier": "x"})
             .as_object()
@@ -1057,9 +1099,7 @@ mod tests {
         assert_eq!(m["tier"], json!(["hit:>=7", "miss", 3]));
         assert!(m.get("stat").is_none() && m.get("dc").is_none());
         for bad in [
-            json!({"expr": "1D20+{mod"}),
             json!({"expr": "1D20+{x}"}),
-            json!({"expr": "}"}),
             json!({"expr": "1D20", "tier": ["hit:>={dc}"]}),
         ] {
             let mut m = bad.as_object().unwrap().clone();
