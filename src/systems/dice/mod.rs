@@ -38,7 +38,9 @@
 pub mod ast;
 pub mod law;
 pub mod parse;
+pub mod per_roll;
 pub mod roll;
+pub mod until;
 
 use std::collections::BTreeMap;
 
