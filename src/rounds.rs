@@ -611,13 +611,23 @@ impl<W: Weight> RaceLaw<W> {
     }
 }
 
+/// One side of a race: its roll law, its tiers' effects, its threshold.
+#[derive(Clone, Copy, Debug)]
+pub struct Side<'a, W> {
+    /// The law of one roll, `(stat, tier, p)`.
+    pub law: &'a [(i64, usize, W)],
+    /// Each tier's effect.
+    pub effects: &'a [Effect],
+    /// The threshold.
+    pub until: i64,
+}
+
 /// A race of two sides, each with its own roll law, effects and threshold;
 /// `rounds` caps it (`None`: automatic, where both sides' mass still rolling
 /// is below `tail_eps`).
-#[allow(clippy::too_many_arguments)]
 pub fn race<W: Weight>(
-    a: (&[(i64, usize, W)], &[Effect], i64),
-    b: (&[(i64, usize, W)], &[Effect], i64),
+    a: Side<'_, W>,
+    b: Side<'_, W>,
     rounds: Option<usize>,
     negative: Negative,
     tail_eps: f64,
@@ -633,13 +643,13 @@ pub fn race<W: Weight>(
         Some(k) => k,
         None => {
             // The longer of the two automatic caps.
-            let ka = solve::<f64>(&to_f64(a.0), a.1, &spec(a.2, None))?.rounds();
-            let kb = solve::<f64>(&to_f64(b.0), b.1, &spec(b.2, None))?.rounds();
+            let ka = solve::<f64>(&to_f64(a.law), a.effects, &spec(a.until, None))?.rounds();
+            let kb = solve::<f64>(&to_f64(b.law), b.effects, &spec(b.until, None))?.rounds();
             ka.max(kb)
         }
     };
-    let la = solve(a.0, a.1, &spec(a.2, Some(rounds)))?;
-    let lb = solve(b.0, b.1, &spec(b.2, Some(rounds)))?;
+    let la = solve(a.law, a.effects, &spec(a.until, Some(rounds)))?;
+    let lb = solve(b.law, b.effects, &spec(b.until, Some(rounds)))?;
     Ok(combine(la, lb, tie))
 }
 
@@ -1013,6 +1023,14 @@ mod tests {
         assert!(!never_reaches(&die(6), &[]));
     }
 
+    fn side(law: &[(i64, usize, Exact)], until: i64) -> Side<'_, Exact> {
+        Side {
+            law,
+            effects: &[],
+            until,
+        }
+    }
+
     /// Two sides enumerated jointly round by round.
     fn brute_race(
         a: &[(i64, usize, Exact)],
@@ -1082,8 +1100,8 @@ mod tests {
         let d6 = die(6);
         for (na, nb, k) in [(5, 6, 3), (4, 4, 4), (7, 3, 3)] {
             let r = race(
-                (&d6, &[], na),
-                (&d4, &[], nb),
+                side(&d6, na),
+                side(&d4, nb),
                 Some(k),
                 Negative::Zero,
                 1e-15,
@@ -1104,14 +1122,87 @@ mod tests {
         }
     }
 
+    /// A race where the first side's tier 1 ends its test (it drops out),
+    /// enumerated: (win, tie, loss, still going, neither).
+    fn brute_race_fumble(
+        a: &[(i64, usize, Exact)],
+        b: &[(i64, usize, Exact)],
+        na: i64,
+        nb: i64,
+        k: usize,
+    ) -> [Exact; 5] {
+        let mut out: [Exact; 5] = std::array::from_fn(|_| q(0, 1));
+        // Some(value) rolling, None out.
+        let mut states: Vec<(Option<i64>, i64, Exact)> = vec![(Some(0), 0, q(1, 1))];
+        for _ in 0..k {
+            let mut next = Vec::new();
+            for (sa, sb, p) in states {
+                let a_outcomes: Vec<(Option<i64>, Exact)> = match sa {
+                    None => vec![(None, q(1, 1))],
+                    Some(v) => a
+                        .iter()
+                        .map(|(x, t, w)| (if *t == 1 { None } else { Some(v + x) }, w.clone()))
+                        .collect(),
+                };
+                for (na_v, pa) in &a_outcomes {
+                    for (y, _, pb) in b {
+                        let pw = p.clone() * pa * pb;
+                        let a_done = na_v.is_some_and(|v| v >= na);
+                        let b_done = sb + y >= nb;
+                        match (a_done, b_done) {
+                            (true, false) => out[0] += pw,
+                            (true, true) => out[1] += pw,
+                            (false, true) => out[2] += pw,
+                            (false, false) => next.push((*na_v, sb + y, pw)),
+                        }
+                    }
+                }
+            }
+            states = next;
+        }
+        for (_, _, p) in states {
+            out[3] += p;
+        }
+        out
+    }
+
+    #[test]
+    fn race_with_a_fumble_matches_brute_force() {
+        // First side: 1D6, a 1 drops it out; the other: 1D4.
+        let a: Vec<(i64, usize, Exact)> =
+            (1..=6).map(|f| (f, usize::from(f == 1), q(1, 6))).collect();
+        let d4 = die(4);
+        let eff = [Effect::Add, Effect::Fail];
+        for (na, nb, k) in [(6, 7, 3), (4, 9, 4)] {
+            let r = race(
+                Side {
+                    law: &a,
+                    effects: &eff,
+                    until: na,
+                },
+                side(&d4, nb),
+                Some(k),
+                Negative::Zero,
+                1e-15,
+                TieRule::Separate,
+            )
+            .unwrap();
+            let [w, t, l, g, _] = brute_race_fumble(&a, &d4, na, nb, k);
+            assert_eq!((r.p_win, r.p_tie, r.p_loss), (w, t, l));
+            assert_eq!(r.tail_mass, g);
+            // The other side cannot drop out, so neither is 0.
+            assert_eq!(r.p_neither, q(0, 1));
+        }
+    }
+
     #[test]
     fn race_tie_rules_by_hand() {
         // 1D2 vs 1D2, both until 2, one round: each reaches it on a 2.
         let d2 = die(2);
         let run = |tie| {
             race(
-                (&d2, &[], 2),
-                (&d2, &[], 2),
+                side(&d2, 2),
+                side(&d2, 2),
                 Some(1),
                 Negative::Zero,
                 1e-15,

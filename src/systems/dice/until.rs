@@ -408,8 +408,16 @@ fn race<W: Weight>(
     vs_until: i64,
 ) -> Result<Report<W>> {
     let rl = rounds::race(
-        (law, effects, u.until),
-        (vs_law, &[], vs_until),
+        rounds::Side {
+            law,
+            effects,
+            until: u.until,
+        },
+        rounds::Side {
+            law: vs_law,
+            effects: &[],
+            until: vs_until,
+        },
         u.rounds,
         u.negative,
         check.tail_eps,
