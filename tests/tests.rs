@@ -17,6 +17,7 @@ mod peer_dice;
 mod peer_hit_pool;
 mod peer_keep_highest;
 mod request;
+mod rounds;
 mod serve;
 mod validation;
 mod verify_power;
