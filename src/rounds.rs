@@ -58,9 +58,6 @@ pub const MAX_UNTIL: i64 = 100_000;
 pub const MAX_WORK: u64 = 2_000_000_000;
 /// Most big-integer multiply-adds of one test with exact weights.
 pub const MAX_EXACT_WORK: u64 = 20_000_000;
-/// Most big-integer steps spent on the uncapped mean with exact weights
-/// (beyond, `expected_rolls_unbounded` is left out).
-const MAX_EXACT_MEAN_WORK: u64 = 200_000;
 
 /// What a tier does to the test.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -547,9 +544,6 @@ fn from_raw_exact<W: Weight>(raw: &Raw<BigInt>, den: &BigInt) -> RoundsLaw<W> {
 /// `None` when a roll can stay put forever.
 fn unbounded_mean<W: Weight>(step: &Step<W>, until: i64) -> Option<W> {
     let n = until as usize;
-    if W::EXACT && (n as u64) * (step.incs.len() as u64) > MAX_EXACT_MEAN_WORK {
-        return None;
-    }
     let stay = step
         .incs
         .iter()
@@ -558,6 +552,9 @@ fn unbounded_mean<W: Weight>(step: &Step<W>, until: i64) -> Option<W> {
     let leave = W::one() - &stay;
     if leave.is_zero() || leave.to_f64() <= 0.0 {
         return None;
+    }
+    if let Some((den, big)) = exact_step(step) {
+        return Some(unbounded_mean_exact(&big, &den, n));
     }
     let mut e: Vec<W> = vec![W::zero(); n + 1];
     for s in (0..n).rev() {
@@ -570,6 +567,48 @@ fn unbounded_mean<W: Weight>(step: &Step<W>, until: i64) -> Option<W> {
         e[s] = acc / &leave;
     }
     Some(e.swap_remove(0))
+}
+
+/// The uncapped mean in big integers: with `p_d = q_d / D` and
+/// `L = D − q₀ − q_{<0}`, `E(s) = a_s / L^(N−s)` where
+/// `a_s = D·L^(N−s−1) + Σ_{d ≥ 1, s+d < N} q_d · a_{s+d} · L^(d−1)`: no
+/// fraction is reduced until the last.
+fn unbounded_mean_exact<W: Weight>(step: &Step<BigInt>, den: &BigInt, n: usize) -> W {
+    let stay: BigInt = step
+        .incs
+        .iter()
+        .filter(|(d, _)| *d <= 0)
+        .map(|(_, q)| q.clone())
+        .sum();
+    let l = den - stay;
+    let up: Vec<(usize, &BigInt)> = step
+        .incs
+        .iter()
+        .filter(|(d, _)| *d >= 1)
+        .map(|(d, q)| (*d as usize, q))
+        .collect();
+    let max_d = up.iter().map(|(d, _)| *d).max().unwrap_or(1);
+    let mut l_pow: Vec<BigInt> = vec![BigInt::one()];
+    for i in 1..max_d.max(1) {
+        let next = &l_pow[i - 1] * &l;
+        l_pow.push(next);
+    }
+    let mut a: Vec<BigInt> = vec![<BigInt as Zero>::zero(); n + 1];
+    // D·L^(N−s−1), from s = N−1 down.
+    let mut head = den.clone();
+    for s in (0..n).rev() {
+        let mut acc = head.clone();
+        for (d, q) in &up {
+            if s + d < n {
+                acc += *q * &a[s + d] * &l_pow[d - 1];
+            }
+        }
+        a[s] = acc;
+        head *= &l;
+    }
+    // head is now D·L^N; E(0) = a_0 / L^N.
+    let total = Pow::pow(&l, n as u32);
+    W::from_fraction(a.swap_remove(0), total)
 }
 
 /// The law of a race.
@@ -873,6 +912,12 @@ mod tests {
         let f = solve::<f64>(&lf, effects, &s).unwrap();
         for (x, y) in f.p_done_by.iter().zip(&got.p_done_by) {
             assert!((x - Weight::to_f64(y)).abs() < 1e-12);
+        }
+        // The uncapped mean: big integers and floats agree.
+        match (&f.expected_rolls_unbounded, &got.expected_rolls_unbounded) {
+            (Some(x), Some(y)) => assert!((x - Weight::to_f64(y)).abs() < 1e-9 * x.max(1.0)),
+            (None, None) => {}
+            other => panic!("unbounded mean {other:?}"),
         }
     }
 
