@@ -34,6 +34,11 @@
 //! **Contests** (`--vs EXPR`): both commands' results are compared, higher
 //! wins (`--lower-wins` for roll-under), with the tie rules of the other
 //! systems; `p_success` is then `p_win` after the tie rule.
+//!
+//! **Over several rolls** (`--until N`, [`until`]): the command rolled
+//! again and again, its result (or another statistic, [`per_roll`]) added
+//! up until it reaches `N`, with tiers that end the test or add a bonus,
+//! and races of two commands; the math is [`crate::rounds`].
 
 pub mod ast;
 pub mod law;
