@@ -1,10 +1,10 @@
 //! Verification points of tests over several rolls (`dice --until N`):
 //! each trial really rolls the command round after round through the
 //! plain rule ([`Command::roll`](crate::systems::dice::Command::roll) via
-//! [`notation::roll`]), judges each roll's tier and statistic there, and
+//! [`super::notation::roll`]), judges each roll's tier and statistic there, and
 //! adds it up until the threshold, a tier that ends the test, or the cap.
 //! The exact law comes from [`crate::rounds`] on
-//! [`per_roll`](crate::systems::dice::per_roll::per_roll) in exact
+//! [`crate::systems::dice::per_roll::per_roll`] in exact
 //! arithmetic.
 //!
 //! Cells: `done k` and `ended k` (the round the test ended on, done or by
