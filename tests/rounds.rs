@@ -467,6 +467,18 @@ fn bad_input_is_refused_with_one_line() {
         &["1D6", "--vs", "1D6-6", "--until", "5", "--vs-until", "3"],
         &["--vs-until", "never positive"],
     );
+    refused(
+        &[
+            "1D6>=4",
+            "--vs",
+            "D66",
+            "--until",
+            "3",
+            "--until-stat",
+            "success",
+        ],
+        &["--until-stat", "opposing roll"],
+    );
     // Exact work beyond the bound is refused before it starts.
     refused(
         &["--exact", "1D100", "--until", "100000", "--rounds", "10000"],

@@ -179,8 +179,15 @@ pub fn report<W: Weight>(check: &Check, u: &Until) -> Result<Report<W>> {
             other.tiers.clear();
             other.success_tiers = None;
             other.vs = None;
-            if u.stat != RoundStat::Result {
-                u.stat.validate(&other).map_err(|e| e.on_side("vs-"))?;
+            if u.stat.validate(&other).is_err() {
+                return Err(Error::param(
+                    "--until-stat",
+                    u.stat.key(),
+                    format!(
+                        "the opposing roll {vs} has no {} to add up (both sides of a race add up the same statistic)",
+                        u.stat.key()
+                    ),
+                ));
             }
             let vs_law = per_roll::<W>(&other, &u.stat)?;
             let vs_until = u.vs_until.unwrap_or(u.until);
