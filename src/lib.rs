@@ -30,6 +30,7 @@ pub mod init;
 pub mod pmf;
 pub mod report;
 pub mod request;
+pub mod rounds;
 pub mod serve;
 pub mod systems;
 pub mod tier;

@@ -144,6 +144,29 @@ const CASES: &[Case] = &[
         system: "dice",
         args: &[("", Some("10R6[6]>=5"))],
     },
+    Case {
+        system: "dice",
+        args: &[
+            ("", Some("1D10")),
+            ("tier", Some("critical:==10")),
+            ("tier", Some("fumble:==1")),
+            ("tier", Some("hit")),
+            ("until", Some("20")),
+            ("rounds", Some("6")),
+            ("until-fail-tier", Some("fumble")),
+            ("until-bonus", Some("critical=+3")),
+        ],
+    },
+    Case {
+        system: "dice",
+        args: &[
+            ("", Some("2D6")),
+            ("vs", Some("1D12")),
+            ("until", Some("30")),
+            ("vs-until", Some("25")),
+            ("tie-rule", Some("reroll")),
+        ],
+    },
 ];
 
 fn cli_args(case: &Case) -> Vec<String> {

@@ -18,6 +18,7 @@ mod peer_hit_pool;
 mod peer_keep_highest;
 mod pool;
 mod request;
+mod rounds;
 mod serve;
 mod validation;
 mod verify_power;

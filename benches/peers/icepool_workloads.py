@@ -132,6 +132,19 @@ def contest_100():
     return [float(win), float(tie), float(1 - win - tie)]
 
 
+def rounds_2d6_100():
+    # P(2D6 damage has reached 100 HP within k rounds), k = 1..50.
+    t = (2 @ icepool.d6).time_to_sum(100, 50, dnf=51)
+    return [float(t.probability('<=', k)) for k in range(1, 51)]
+
+
+def rounds_pool_20():
+    # P(20 dice, 5+ a success, have made 60 successes within k rounds).
+    hits = 20 @ icepool.d6.map(lambda x: int(x >= 5))
+    t = hits.time_to_sum(60, 50, dnf=51)
+    return [float(t.probability('<=', k)) for k in range(1, 51)]
+
+
 WORKLOADS = {
     "hit_pool_plain": hit_pool_plain,
     "hit_pool_push": hit_pool_push,
@@ -140,6 +153,8 @@ WORKLOADS = {
     "d100_tiers": d100_tiers,
     "push_1000": push_1000,
     "contest_100": contest_100,
+    "rounds_2d6_100": rounds_2d6_100,
+    "rounds_pool_20": rounds_pool_20,
 }
 
 

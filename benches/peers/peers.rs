@@ -86,11 +86,34 @@ fn contest_100() -> Vec<f64> {
     vec![c.win, c.tie, c.loss]
 }
 
+/// P(done by round k), k = 1..=50, of `dice EXPR --until N --rounds 50`.
+fn rounds(expr: &str, until: i64) -> Vec<f64> {
+    let p = hantei::request::dice::Params {
+        expr: expr.into(),
+        until: Some(until),
+        rounds: Some(50),
+        tail_eps: hantei::systems::dice::DEFAULT_TAIL_EPS,
+        ..Default::default()
+    };
+    match p.report::<f64>().expect("valid rounds").get("p_done_by") {
+        Some(hantei::Field::Probs(v)) => v.clone(),
+        other => panic!("p_done_by: {other:?}"),
+    }
+}
+
+fn rounds_2d6_100() -> Vec<f64> {
+    rounds("2D6", 100)
+}
+
+fn rounds_pool_20() -> Vec<f64> {
+    rounds("20B6>=5", 60)
+}
+
 /// A workload: its values, in the Python side's order.
 type Workload = fn() -> Vec<f64>;
 
 fn main() {
-    let workloads: [(&str, Workload); 7] = [
+    let workloads: [(&str, Workload); 9] = [
         ("hit_pool_plain", hit_pool_plain),
         ("hit_pool_push", hit_pool_push),
         ("keep_highest", keep_highest),
@@ -98,6 +121,8 @@ fn main() {
         ("d100_tiers", d100_tiers),
         ("push_1000", push_1000),
         ("contest_100", contest_100),
+        ("rounds_2d6_100", rounds_2d6_100),
+        ("rounds_pool_20", rounds_pool_20),
     ];
     let mut repeat = 1u32;
     let mut names = Vec::new();

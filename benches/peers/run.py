@@ -39,6 +39,8 @@ WORKLOADS = [
     ("d100_tiers", "d100 tiers for rates 1–200"),
     ("push_1000", "1,000-die exploding pool (hits)"),
     ("contest_100", "contest of two 100-die pools"),
+    ("rounds_2d6_100", "rounds: 2D6 damage to 100 HP, P(done by k), k ≤ 50 (icepool time_to_sum)"),
+    ("rounds_pool_20", "rounds: 20B6>=5 to 60 successes, P(done by k), k ≤ 50 (time_to_sum)"),
 ]
 TOLERANCE = 1e-9
 

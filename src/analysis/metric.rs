@@ -7,7 +7,9 @@
 //! `hits>=3`, `policies[policy=optimal].worth`, `by_level[level=2].p_lands`,
 //! `best_level`. `hits[*]` / `outcomes[*]` sums every element or value, and
 //! a leading `1-` takes the complement (`1-p_success`), `1/` the reciprocal
-//! (`1/p_success`: expected tries until a success).
+//! (`1/p_success`: expected tries until a success). Over several rolls,
+//! `p_done_by:5` is round 5 of a per-round array (1-based: the same as
+//! `p_done_by[4]`), P(done by round 5).
 
 use serde_json::Value;
 
@@ -166,10 +168,25 @@ impl Metric {
                 Some(i) => (&part[..i], &part[i..]),
                 None => (part, ""),
             };
+            // `p_done_by:5`: round 5 of a per-round array (1-based).
+            let (name, round) = match name.split_once(':') {
+                Some((n, k)) => match k.trim().parse::<usize>() {
+                    Ok(k) if k >= 1 => (n, Some(k)),
+                    _ => {
+                        return Err(format!(
+                            "'{k}' after ':' is not a round (1, 2, 3 …: p_done_by:5 is P(done by round 5))"
+                        ))
+                    }
+                },
+                None => (name, None),
+            };
             if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
                 return Err(format!("'{part}' is not a field name"));
             }
             segments.push(Segment::Field(name.to_string()));
+            if let Some(k) = round {
+                segments.push(Segment::Index(k - 1));
+            }
             while !rest.is_empty() {
                 let close = rest
                     .find(']')
@@ -401,6 +418,11 @@ mod tests {
         assert_eq!(ex("outcomes[*]"), Some(Exact::int(1)));
         assert_eq!(ex("hits>=1"), Some(Exact::ratio(5, 6)));
         assert_eq!(ex("1-outcomes.a"), Some(Exact::ratio(2, 3)));
+        // Rounds, 1-based: hits:2 is hits[1].
+        assert_eq!(e("hits:2"), Some(0.5));
+        assert_eq!(e("hits:4"), None);
+        assert!(Metric::parse("hits:0").is_err());
+        assert!(Metric::parse("hits:x").is_err());
         assert!(Metric::parse("hits>=x").is_err());
         assert!(Metric::parse("a[").is_err());
         assert!(Metric::parse("").is_err());

@@ -2,6 +2,9 @@
 use serde::{Deserialize, Serialize};
 
 use crate::report::Report;
+use crate::rounds::{Negative, MAX_ROUNDS};
+use crate::systems::dice::per_roll::RoundStat;
+use crate::systems::dice::until::{self, Until};
 use crate::systems::dice::{self, Check, TieBreak};
 use crate::weight::Weight;
 
@@ -77,6 +80,52 @@ pub struct Params {
     #[serde(default = "default_tail_eps", deserialize_with = "de::float")]
     #[arg(long, default_value_t = dice::DEFAULT_TAIL_EPS)]
     pub tail_eps: f64,
+    /// Over several rolls: roll again and again, adding up the result (or
+    /// --until-stat), until it reaches N; reports p_done_by, expected_rolls,
+    /// rolls, tail_mass.
+    #[serde(default, deserialize_with = "de::opt_int")]
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    pub until: Option<i64>,
+    /// With --until: at most K rolls (default: until less than --tail-eps
+    /// is still rolling).
+    #[serde(default, deserialize_with = "de::opt_int")]
+    #[arg(long, value_name = "K", allow_hyphen_values = true)]
+    pub rounds: Option<i64>,
+    /// With --until: what is added up each roll: result (default: the
+    /// total, or the successes of counting commands), natural (the dice
+    /// before arithmetic), success (1 per successful roll).
+    #[serde(default)]
+    #[arg(long, value_name = "STAT")]
+    pub until_stat: Option<String>,
+    /// With --until: tiers (of --tier) that end the test at once, failed
+    /// (comma list), e.g. fumble.
+    #[serde(default, deserialize_with = "de::comma_strings")]
+    #[arg(long, value_delimiter = ',', value_name = "NAME,...")]
+    pub until_fail_tier: Vec<String>,
+    /// With --until: tiers (of --tier) that end the test at once, done
+    /// (comma list), e.g. critical.
+    #[serde(default, deserialize_with = "de::comma_strings")]
+    #[arg(long, value_delimiter = ',', value_name = "NAME,...")]
+    pub until_success_tier: Vec<String>,
+    /// With --until: a tier (of --tier) whose rolls add a bonus, NAME=+2 or
+    /// NAME=-1 (repeatable).
+    #[serde(default, deserialize_with = "de::strings")]
+    #[arg(long, value_name = "NAME=BONUS", allow_hyphen_values = true)]
+    pub until_bonus: Vec<String>,
+    /// With --until: a roll below 0 adds 0 (zero, default) or subtracts
+    /// (subtract).
+    #[serde(
+        default,
+        deserialize_with = "de::opt_option",
+        serialize_with = "de::ser_opt_option"
+    )]
+    #[arg(long, value_enum)]
+    pub until_negative: Option<Negative>,
+    /// Race (with --vs and --until): the opposing side's threshold (default:
+    /// the same N).
+    #[serde(default, deserialize_with = "de::opt_int")]
+    #[arg(long, value_name = "M", allow_hyphen_values = true)]
+    pub vs_until: Option<i64>,
 }
 
 fn default_tail_eps() -> f64 {
@@ -130,8 +179,66 @@ impl Params {
         Ok(check)
     }
 
+    /// The rules over several rolls (`None` without `--until`); refuses the
+    /// `--until-*`, `--rounds` and `--vs-until` flags without it.
+    pub fn until(&self) -> crate::Result<Option<Until>> {
+        let Some(n) = self.until else {
+            let given = [
+                ("--rounds", self.rounds.is_some()),
+                ("--until-stat", self.until_stat.is_some()),
+                ("--until-fail-tier", !self.until_fail_tier.is_empty()),
+                ("--until-success-tier", !self.until_success_tier.is_empty()),
+                ("--until-bonus", !self.until_bonus.is_empty()),
+                ("--until-negative", self.until_negative.is_some()),
+                ("--vs-until", self.vs_until.is_some()),
+            ];
+            if let Some((flag, _)) = given.iter().find(|(_, g)| *g) {
+                return Err(crate::Error::Conflict(format!(
+                    "{flag} applies over several rolls: give the threshold with --until N"
+                )));
+            }
+            return Ok(None);
+        };
+        let rounds = match self.rounds {
+            None => None,
+            Some(k) if (1..=MAX_ROUNDS as i64).contains(&k) => Some(k as usize),
+            Some(k) => {
+                return Err(crate::Error::param(
+                    "--rounds",
+                    k,
+                    format!("allowed 1..={MAX_ROUNDS}"),
+                ))
+            }
+        };
+        Ok(Some(Until {
+            until: n,
+            rounds,
+            stat: match &self.until_stat {
+                Some(s) => RoundStat::parse(s)?,
+                None => RoundStat::default(),
+            },
+            fail_tiers: trimmed(&self.until_fail_tier),
+            success_tiers: trimmed(&self.until_success_tier),
+            bonus: self
+                .until_bonus
+                .iter()
+                .map(|b| until::parse_bonus(b))
+                .collect::<crate::Result<_>>()?,
+            negative: self.until_negative.unwrap_or_default(),
+            vs_until: self.vs_until,
+        }))
+    }
+
     /// The report for these flags.
     pub fn report<W: Weight>(&self) -> crate::Result<Report<W>> {
-        dice::report(&self.check()?)
+        let check = self.check()?;
+        match self.until()? {
+            Some(u) => until::report(&check, &u),
+            None => dice::report(&check),
+        }
     }
+}
+
+fn trimmed(names: &[String]) -> Vec<String> {
+    names.iter().map(|s| s.trim().to_string()).collect()
 }

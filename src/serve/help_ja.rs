@@ -111,6 +111,14 @@ const HELP: &[(&str, &str, &str)] = &[
     ("dice", "push", "プッシュ: 最初の判定がこの段階 (カンマ区切り) なら、--push-dice の出目を1回振り直して判定し直す (イヤーゼロ・エンジン、ドラゴンベイン)"),
     ("dice", "push_dice", "プッシュで振り直すダイス [項の名前:]出目の条件 (繰り返し可): 2..5、<6、base:2..5"),
     ("dice", "tail_eps", "爆発するダイス (xR, xU) を打ち切るときに捨てる確率の最大値"),
+    ("dice", "until", "複数回の判定: 結果 (または --until-stat) を足し続け、N に達するまで振る。p_done_by、expected_rolls、rolls、tail_mass を出す"),
+    ("dice", "rounds", "--until と共に: 最大 K 回まで振る (既定: 振り続けている確率が --tail-eps を下回るまで)"),
+    ("dice", "until_stat", "--until と共に: 毎回足すもの: result (既定: 合計、数えるコマンドは成功数)、natural (修正前の出目)、success (成功 1 回につき 1)"),
+    ("dice", "until_fail_tier", "--until と共に: 出たらその場で失敗として終わる段階 (--tier の名前、カンマ区切り。例: fumble)"),
+    ("dice", "until_success_tier", "--until と共に: 出たらその場で達成として終わる段階 (--tier の名前、カンマ区切り。例: critical)"),
+    ("dice", "until_bonus", "--until と共に: 出たらボーナスを足す段階 NAME=+2 (負も可: NAME=-1。繰り返し可)"),
+    ("dice", "until_negative", "--until と共に: 0 未満の結果は 0 を足す (zero、既定) か引く (subtract)"),
+    ("dice", "vs_until", "競争 (--vs と --until と共に): 相手側の目標値 (既定: 同じ N)"),
 ];
 
 /// The Japanese help of `field` of `system`.

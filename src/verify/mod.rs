@@ -14,6 +14,7 @@ pub mod keep_highest;
 pub mod levels;
 pub mod multiplier;
 pub mod notation;
+pub mod rounds;
 pub mod run;
 pub mod runner;
 pub mod stats;
@@ -68,6 +69,7 @@ pub fn default_grid() -> Vec<Point> {
     points.extend(levels::grid());
     points.extend(hit_pool::grid());
     points.extend(notation::grid());
+    points.extend(rounds::grid());
     points
 }
 

@@ -581,6 +581,22 @@ pub fn parse(input: &str) -> Result<Expr> {
     Ok(e)
 }
 
+/// Read one statistic by its name in conditions (`max`, `count(6)`,
+/// `hope`); `None` when the text is not exactly one statistic.
+pub fn parse_stat(text: &str) -> Option<Stat> {
+    let src = normalize_width(text.trim());
+    let toks = lex(&src).ok()?;
+    let mut p = P {
+        src: &src,
+        toks,
+        i: 0,
+    };
+    match p.unary().ok()? {
+        Expr::Stat(s) if *p.peek() == Tok::End => Some(s),
+        _ => None,
+    }
+}
+
 /// Read a face condition (`6`, `==6`, `>=5`, `<3`, `!=1`, `2..5`); the
 /// message says what was wrong.
 pub fn parse_face(text: &str) -> std::result::Result<FaceCond, String> {

@@ -34,13 +34,20 @@
 //! **Contests** (`--vs EXPR`): both commands' results are compared, higher
 //! wins (`--lower-wins` for roll-under), with the tie rules of the other
 //! systems; `p_success` is then `p_win` after the tie rule.
+//!
+//! **Over several rolls** (`--until N`, [`until`]): the command rolled
+//! again and again, its result (or another statistic, [`per_roll`]) added
+//! up until it reaches `N`, with tiers that end the test or add a bonus,
+//! and races of two commands; the math is [`crate::rounds`].
 
 pub mod ast;
 pub mod cond;
 pub mod law;
 pub mod parse;
+pub mod per_roll;
 pub mod pool;
 pub mod roll;
+pub mod until;
 
 use std::collections::BTreeMap;
 
@@ -500,12 +507,22 @@ impl Check {
 
     /// The joint law of the statistics the tiers read, by the pool engine.
     pub fn joint<W: Weight>(&self) -> Result<pool::JointLaw<W>> {
+        self.joint_with(&[])
+    }
+
+    /// [`Check::joint`] with more statistics carried.
+    pub fn joint_with<W: Weight>(&self, extra: &[pool::Stat]) -> Result<pool::JointLaw<W>> {
         let Some(expr) = self.expr() else {
             return Err(Error::Conflict(
                 "dice: statistics beyond the result are read from 加算ダイス (xDy) commands".into(),
             ));
         };
-        let stats = self.stats();
+        let mut stats = self.stats();
+        for s in extra {
+            if !stats.contains(s) {
+                stats.push(s.clone());
+            }
+        }
         match &self.push {
             None => pool::law::<W>(expr, &stats, self.tail_eps),
             Some(p) => {

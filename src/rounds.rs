@@ -1,0 +1,1289 @@
+//! Over several rolls: extended checks, rounds to defeat and races, for any
+//! roll whose law is known (`hantei odds dice EXPR --until N`).
+//!
+//! The law of one roll is a list of `(stat, tier, p)`: the statistic the
+//! test accumulates (a total, a count of successes, …) and the outcome tier
+//! the roll falls in. Each tier has an [`Effect`]: the roll's stat is added
+//! ([`Effect::Add`]), added with a bonus ([`Effect::Bonus`], negative for a
+//! tier that spoils progress), or the tier ends the whole test at once as a
+//! failure ([`Effect::Fail`], a fumble) or a success ([`Effect::Succeed`]).
+//! Rolls go on until the accumulated value reaches the threshold `until`,
+//! a tier ends the test, or the cap of rounds is reached.
+//!
+//! **Results below zero** ([`Negative`]): by default a roll adds
+//! `max(stat + bonus, 0)`, so a bad roll makes no progress but never undoes
+//! any (damage of `1D6-2` is at least 0, as designers write it);
+//! [`Negative::Subtract`] lets it subtract, and the accumulated value may go
+//! down, below zero too.
+//!
+//! **The cap**: `--rounds K`, or automatically the first round after which
+//! the mass still rolling is below `tail_eps` (reported as `tail_mass`,
+//! at most [`MAX_ROUNDS`] rounds).
+//!
+//! Reported, as the seed systems' extended tests name them
+//! ([`crate::extended`]): `p_done_by[k]` = P(done by roll k+1), the chance
+//! the test ends aborted, the law of the roll on which the test ends, the
+//! mass still rolling after the cap (`tail_mass`), `expected_rolls` (rolls
+//! made within the cap, the rolls of the tail counted as K) and, when every
+//! roll adds at least 0, the uncapped mean `expected_rolls_unbounded`.
+//!
+//! **Races** ([`race`]): two sides roll at the same time each round, each
+//! accumulating towards its own threshold; the first to reach it wins, both
+//! on the same round is a tie (the contest tie rules apply on top). An HP
+//! race (each side's result subtracted from the other's pool) is the same
+//! computation: a side defeats the other when its accumulated damage
+//! reaches the other's HP, so `until` is the opponent's HP.
+//!
+//! Computation: a dynamic programme over the accumulated value, one
+//! convolution per round — O(K · N · v) for a cap K, threshold N and v
+//! distinct increments. Exact weights run on big-integer numerators over
+//! the common denominator `Dᵏ` of round k (no fraction is reduced inside
+//! the loop); floats run in `f64`.
+
+use std::collections::BTreeMap;
+
+use num_bigint::BigInt;
+use num_integer::Integer;
+use num_traits::{One, Pow, Signed, ToPrimitive, Zero};
+
+use crate::contest::TieRule;
+use crate::error::{Error, Result};
+use crate::weight::Weight;
+
+/// Most rounds (`--rounds`, and the automatic cap).
+pub const MAX_ROUNDS: usize = 10_000;
+/// Largest threshold (`--until`).
+pub const MAX_UNTIL: i64 = 100_000;
+/// Most multiply-adds of one test in floating point (a few seconds).
+pub const MAX_WORK: u64 = 2_000_000_000;
+/// Most big-integer multiply-adds of one test with exact weights.
+pub const MAX_EXACT_WORK: u64 = 20_000_000;
+
+/// What a tier does to the test.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Effect {
+    /// The roll's stat is added (default).
+    #[default]
+    Add,
+    /// The stat plus a bonus (negative: a penalty) is added.
+    Bonus(i64),
+    /// The test ends at once, failed (a fumble that breaks the lock pick).
+    Fail,
+    /// The test ends at once, done (a critical that opens the lock).
+    Succeed,
+}
+
+/// What a roll whose progress is below zero does.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Negative {
+    /// It adds nothing: progress is `max(stat + bonus, 0)` (default).
+    #[default]
+    Zero,
+    /// It subtracts: the accumulated value may go down (below 0 too).
+    Subtract,
+}
+
+impl Negative {
+    /// Stable key.
+    pub fn key(self) -> &'static str {
+        match self {
+            Negative::Zero => "zero",
+            Negative::Subtract => "subtract",
+        }
+    }
+}
+
+/// The law of an extended test.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RoundsLaw<W> {
+    /// `p_done_by[k]` = P(threshold reached, or a success tier, by roll
+    /// `k + 1`); its length is the cap.
+    pub p_done_by: Vec<W>,
+    /// `p_aborted_by[k]` = P(a failure tier ended the test by roll `k + 1`).
+    pub p_aborted_by: Vec<W>,
+    /// P(still rolling after the cap).
+    pub tail_mass: W,
+    /// Expected rolls made within the cap (a test still going at the cap
+    /// made K rolls).
+    pub expected_rolls: W,
+    /// Expected rolls with no cap, when every roll adds at least 0 and some
+    /// roll makes progress or ends the test.
+    pub expected_rolls_unbounded: Option<W>,
+    /// Whether the cap was found automatically (`tail_mass < tail_eps`, or
+    /// [`MAX_ROUNDS`] reached).
+    pub auto_cap: bool,
+}
+
+impl<W: Weight> RoundsLaw<W> {
+    /// The cap (number of rounds).
+    pub fn rounds(&self) -> usize {
+        self.p_done_by.len()
+    }
+
+    /// P(done within the cap).
+    pub fn p_success(&self) -> W {
+        self.p_done_by.last().cloned().unwrap_or_else(W::zero)
+    }
+
+    /// P(ended by a failure tier within the cap).
+    pub fn p_aborted(&self) -> W {
+        self.p_aborted_by.last().cloned().unwrap_or_else(W::zero)
+    }
+
+    /// The law of the roll on which the test ends (done or aborted):
+    /// `rolls[k]` = P(it ends on roll `k + 1`). With `tail_mass` it sums to
+    /// one (less the mass cut from exploding dice).
+    pub fn rolls(&self) -> Vec<W> {
+        let mut prev = W::zero();
+        self.p_done_by
+            .iter()
+            .zip(&self.p_aborted_by)
+            .map(|(d, a)| {
+                let cum = d.clone() + a;
+                let r = cum.clone() - &prev;
+                prev = cum;
+                r
+            })
+            .collect()
+    }
+}
+
+/// The test: the threshold, the cap and the rules.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Spec {
+    /// Threshold the accumulated value must reach (≥ 1).
+    pub until: i64,
+    /// Most rounds; `None`: automatic.
+    pub rounds: Option<usize>,
+    /// Results below zero.
+    pub negative: Negative,
+    /// The automatic cap: mass still rolling below this.
+    pub tail_eps: f64,
+}
+
+/// One roll, compressed: the law of its progress and the two ends.
+#[derive(Clone, Debug)]
+pub struct Step<M> {
+    /// `(increment, p)`, increments ascending and distinct.
+    pub incs: Vec<(i64, M)>,
+    /// P(the roll ends the test, failed).
+    pub fail: M,
+    /// P(the roll ends the test, done).
+    pub succeed: M,
+}
+
+/// The progress law of one roll under `effects` and the rule for results
+/// below zero.
+pub fn progress<W: Weight>(law: &[(i64, usize, W)], effects: &[Effect], neg: Negative) -> Step<W> {
+    step_of(law, effects, neg)
+}
+
+/// The step of a roll law under `effects` (a tier beyond `effects` adds).
+fn step_of<W: Weight>(law: &[(i64, usize, W)], effects: &[Effect], neg: Negative) -> Step<W> {
+    let mut incs: BTreeMap<i64, W> = BTreeMap::new();
+    let (mut fail, mut succeed) = (W::zero(), W::zero());
+    for (v, t, p) in law {
+        if p.is_zero() {
+            continue;
+        }
+        let raw = match effects.get(*t).copied().unwrap_or_default() {
+            Effect::Fail => {
+                fail += p;
+                continue;
+            }
+            Effect::Succeed => {
+                succeed += p;
+                continue;
+            }
+            Effect::Add => *v,
+            Effect::Bonus(b) => v.saturating_add(b),
+        };
+        let inc = match neg {
+            Negative::Zero => raw.max(0),
+            Negative::Subtract => raw,
+        };
+        *incs.entry(inc).or_insert_with(W::zero) += p;
+    }
+    Step {
+        incs: incs.into_iter().collect(),
+        fail,
+        succeed,
+    }
+}
+
+/// Whether the threshold can never be reached: no roll makes positive
+/// progress and no tier ends the test as a success.
+pub fn never_reaches<W: Weight>(law: &[(i64, usize, W)], effects: &[Effect]) -> bool {
+    let s = step_of(law, effects, Negative::Zero);
+    s.succeed.is_zero() && s.incs.iter().all(|(d, p)| *d <= 0 || p.is_zero())
+}
+
+/// A number the rounds are run in: `f64`, or big-integer numerators.
+trait Mass: Clone {
+    fn zero() -> Self;
+    fn is_zero(&self) -> bool;
+    fn add_prod(&mut self, a: &Self, b: &Self);
+    fn add(&mut self, a: &Self);
+}
+
+impl Mass for f64 {
+    fn zero() -> Self {
+        0.0
+    }
+    fn is_zero(&self) -> bool {
+        *self == 0.0
+    }
+    fn add_prod(&mut self, a: &Self, b: &Self) {
+        *self += a * b;
+    }
+    fn add(&mut self, a: &Self) {
+        *self += a;
+    }
+}
+
+impl Mass for BigInt {
+    fn zero() -> Self {
+        Zero::zero()
+    }
+    fn is_zero(&self) -> bool {
+        Zero::is_zero(self)
+    }
+    fn add_prod(&mut self, a: &Self, b: &Self) {
+        *self += a * b;
+    }
+    fn add(&mut self, a: &Self) {
+        *self += a;
+    }
+}
+
+/// Per-round masses of a run: `done[k]`, `aborted[k]`, `alive[k]` (after
+/// round k + 1), each over the round's denominator.
+struct Raw<M> {
+    done: Vec<M>,
+    aborted: Vec<M>,
+    alive: Vec<M>,
+}
+
+fn sum<M: Mass>(xs: &[M]) -> M {
+    let mut s = M::zero();
+    for x in xs {
+        s.add(x);
+    }
+    s
+}
+
+/// Run at most `max_rounds` rounds; `stop(alive)` ends the run early (the
+/// automatic cap). `one` is the mass of certainty at round 0, `limit` the
+/// most multiply-adds.
+fn run_raw<M: Mass>(
+    step: &Step<M>,
+    until: i64,
+    one: M,
+    max_rounds: usize,
+    stop: &dyn Fn(&M) -> bool,
+    limit: u64,
+) -> Result<Raw<M>> {
+    let mut raw = Raw {
+        done: Vec::with_capacity(max_rounds),
+        aborted: Vec::with_capacity(max_rounds),
+        alive: Vec::with_capacity(max_rounds),
+    };
+    let min_inc = step.incs.first().map_or(0, |(d, _)| *d).min(0);
+    // suffix[j] = mass of increments j.. (all reach the threshold once
+    // the first does).
+    let mut suffix: Vec<M> = vec![M::zero(); step.incs.len() + 1];
+    for j in (0..step.incs.len()).rev() {
+        let mut s = suffix[j + 1].clone();
+        s.add(&step.incs[j].1);
+        suffix[j] = s;
+    }
+    // alive[i] = mass still rolling with accumulated value base + i < until.
+    let mut base: i64 = 0;
+    let mut alive: Vec<M> = vec![one];
+    let mut work: u64 = 0;
+    for _ in 0..max_rounds {
+        let total = sum(&alive);
+        let mut done = M::zero();
+        let mut aborted = M::zero();
+        done.add_prod(&total, &step.succeed);
+        aborted.add_prod(&total, &step.fail);
+        let next_base = base + min_inc;
+        let mut next: Vec<M> = vec![M::zero(); (until - next_base).max(0) as usize];
+        work += (alive.len() as u64) * (step.incs.len() as u64).max(1);
+        if work > limit {
+            return Err(Error::Conflict(format!(
+                "dice: the rounds take more than {limit} steps (threshold {until}, {} rounds so far); give a smaller --rounds, a smaller --until or raise --tail-eps",
+                raw.done.len()
+            )));
+        }
+        for (i, a) in alive.iter().enumerate() {
+            if a.is_zero() {
+                continue;
+            }
+            let s = base + i as i64;
+            let mut j = 0;
+            while j < step.incs.len() {
+                let (d, p) = &step.incs[j];
+                if s + d >= until {
+                    break;
+                }
+                next[(s + d - next_base) as usize].add_prod(a, p);
+                j += 1;
+            }
+            if j < step.incs.len() {
+                done.add_prod(a, &suffix[j]);
+            }
+        }
+        // Drop the leading values no mass reached.
+        let lead = next.iter().take_while(|m| m.is_zero()).count();
+        let lead = lead.min(next.len().saturating_sub(1));
+        next.drain(..lead);
+        base = next_base + lead as i64;
+        alive = next;
+        let left = sum(&alive);
+        raw.done.push(done);
+        raw.aborted.push(aborted);
+        let end = stop(&left);
+        raw.alive.push(left);
+        if end {
+            break;
+        }
+    }
+    Ok(raw)
+}
+
+/// The step's most multiply-adds for `rounds` rounds.
+fn work_bound<M>(step: &Step<M>, until: i64, rounds: usize) -> u64 {
+    let min_inc = step.incs.first().map_or(0, |(d, _)| *d).min(0);
+    let states = until as u64 + rounds as u64 * min_inc.unsigned_abs();
+    states
+        .saturating_mul(rounds as u64)
+        .saturating_mul(step.incs.len().max(1) as u64)
+}
+
+/// The f64 step of any weights.
+fn step_f64<W: Weight>(step: &Step<W>) -> Step<f64> {
+    Step {
+        incs: step.incs.iter().map(|(d, p)| (*d, p.to_f64())).collect(),
+        fail: step.fail.to_f64(),
+        succeed: step.succeed.to_f64(),
+    }
+}
+
+/// The automatic cap: the first round after which the mass still rolling
+/// is below `eps` (found in `f64`), at most [`MAX_ROUNDS`].
+fn auto_rounds(step: &Step<f64>, until: i64, eps: f64) -> Result<usize> {
+    let raw = run_raw(step, until, 1.0, MAX_ROUNDS, &|a| *a < eps, MAX_WORK)?;
+    Ok(raw.done.len().max(1))
+}
+
+fn cumulative<W: Weight>(xs: impl Iterator<Item = W>) -> Vec<W> {
+    let mut acc = W::zero();
+    xs.map(|x| {
+        acc += x;
+        acc.clone()
+    })
+    .collect()
+}
+
+/// The law of an extended test whose every roll has the law `law`, tiers
+/// acting by `effects` (index by tier).
+pub fn solve<W: Weight>(
+    law: &[(i64, usize, W)],
+    effects: &[Effect],
+    spec: &Spec,
+) -> Result<RoundsLaw<W>> {
+    if spec.until < 1 {
+        return Err(Error::param("--until", spec.until, "allowed 1 and up"));
+    }
+    if spec.until > MAX_UNTIL {
+        return Err(Error::param(
+            "--until",
+            spec.until,
+            format!("allowed at most {MAX_UNTIL}"),
+        ));
+    }
+    if let Some(k) = spec.rounds {
+        if !(1..=MAX_ROUNDS).contains(&k) {
+            return Err(Error::param(
+                "--rounds",
+                k,
+                format!("allowed 1..={MAX_ROUNDS}"),
+            ));
+        }
+    }
+    let step = step_of(law, effects, spec.negative);
+    let (rounds, auto) = match spec.rounds {
+        Some(k) => (k, false),
+        None => (
+            auto_rounds(&step_f64(&step), spec.until, spec.tail_eps)?,
+            true,
+        ),
+    };
+    let limit = if W::EXACT { MAX_EXACT_WORK } else { MAX_WORK };
+    let bound = work_bound(&step, spec.until, rounds);
+    if bound > limit {
+        return Err(Error::Conflict(format!(
+            "dice: {rounds} rounds to {} take up to {bound} steps{} (at most {limit}); give a smaller --rounds or --until{}",
+            spec.until,
+            if W::EXACT { " with --exact" } else { "" },
+            if W::EXACT { ", or drop --exact" } else { "" }
+        )));
+    }
+    let mut out = match exact_step(&step) {
+        Some((den, big)) => {
+            let raw = run_raw(&big, spec.until, BigInt::one(), rounds, &|_| false, limit)?;
+            from_raw_exact(&raw, &den)
+        }
+        None => {
+            let f = step_f64(&step);
+            let raw = run_raw(&f, spec.until, 1.0, rounds, &|_| false, limit)?;
+            from_raw_f64(&raw)
+        }
+    };
+    // A run cut short because nothing is left rolling keeps its last values.
+    let last_done = out.p_done_by.last().cloned().unwrap_or_else(W::zero);
+    let last_ab = out.p_aborted_by.last().cloned().unwrap_or_else(W::zero);
+    out.p_done_by.resize(rounds, last_done);
+    out.p_aborted_by.resize(rounds, last_ab);
+    out.auto_cap = auto;
+    out.expected_rolls_unbounded =
+        if spec.negative == Negative::Zero || step.incs.iter().all(|(d, _)| *d >= 0) {
+            unbounded_mean(&step, spec.until)
+        } else {
+            None
+        };
+    Ok(out)
+}
+
+/// The step over a common denominator: `(den, numerators)`; `None` for
+/// floats.
+fn exact_step<W: Weight>(step: &Step<W>) -> Option<(BigInt, Step<BigInt>)> {
+    if !W::EXACT {
+        return None;
+    }
+    let all: Vec<(BigInt, BigInt)> = step
+        .incs
+        .iter()
+        .map(|(_, p)| p)
+        .chain([&step.fail, &step.succeed])
+        .map(Weight::as_fraction)
+        .collect::<Option<_>>()?;
+    let den = all.iter().fold(BigInt::one(), |l, (_, d)| l.lcm(d));
+    let num = |w: &W| -> BigInt {
+        let (n, d) = w.as_fraction().expect("exact weights are fractions");
+        n * (&den / d)
+    };
+    let big = Step {
+        incs: step.incs.iter().map(|(d, p)| (*d, num(p))).collect(),
+        fail: num(&step.fail),
+        succeed: num(&step.succeed),
+    };
+    Some((den, big))
+}
+
+fn from_raw_f64<W: Weight>(raw: &Raw<f64>) -> RoundsLaw<W> {
+    let k = raw.done.len();
+    let mut expected = 1.0;
+    for a in raw.alive.iter().take(k.saturating_sub(1)) {
+        expected += a;
+    }
+    if k == 0 {
+        expected = 0.0;
+    }
+    RoundsLaw {
+        p_done_by: cumulative(raw.done.iter().map(|x| W::from_f64(*x))),
+        p_aborted_by: cumulative(raw.aborted.iter().map(|x| W::from_f64(*x))),
+        tail_mass: W::from_f64(raw.alive.last().copied().unwrap_or(1.0)),
+        expected_rolls: W::from_f64(expected),
+        expected_rolls_unbounded: None,
+        auto_cap: false,
+    }
+}
+
+fn from_raw_exact<W: Weight>(raw: &Raw<BigInt>, den: &BigInt) -> RoundsLaw<W> {
+    let k = raw.done.len();
+    let (mut done, mut ab) = (<BigInt as Zero>::zero(), <BigInt as Zero>::zero());
+    let mut pow = BigInt::one();
+    let mut p_done_by = Vec::with_capacity(k);
+    let mut p_aborted_by = Vec::with_capacity(k);
+    // Σ_{j<k} alive_j / Dʲ, alive_0 = 1, over D^(k-1).
+    let mut exp = BigInt::one();
+    for i in 0..k {
+        pow *= den;
+        done = done * den + &raw.done[i];
+        ab = ab * den + &raw.aborted[i];
+        p_done_by.push(W::from_fraction(done.clone(), pow.clone()));
+        p_aborted_by.push(W::from_fraction(ab.clone(), pow.clone()));
+        if i + 1 < k {
+            exp = exp * den + &raw.alive[i];
+        }
+    }
+    let tail = match raw.alive.last() {
+        Some(a) => W::from_fraction(a.clone(), pow.clone()),
+        None => W::one(),
+    };
+    let expected = if k == 0 {
+        W::zero()
+    } else {
+        W::from_fraction(exp, Pow::pow(den, (k - 1) as u32))
+    };
+    RoundsLaw {
+        p_done_by,
+        p_aborted_by,
+        tail_mass: tail,
+        expected_rolls: expected,
+        expected_rolls_unbounded: None,
+        auto_cap: false,
+    }
+}
+
+/// Expected rolls with no cap, every increment ≥ 0 (negative ones count as
+/// 0 here only when the rule says so: the caller checks):
+/// `E(s) = (1 + Σ_{d ≥ 1, s+d < N} p_d E(s+d)) / (1 − p₀)`, from the top.
+/// `None` when a roll can stay put forever.
+fn unbounded_mean<W: Weight>(step: &Step<W>, until: i64) -> Option<W> {
+    let n = until as usize;
+    let stay = step
+        .incs
+        .iter()
+        .filter(|(d, _)| *d <= 0)
+        .fold(W::zero(), |a, (_, p)| a + p);
+    let leave = W::one() - &stay;
+    if leave.is_zero() || leave.to_f64() <= 0.0 {
+        return None;
+    }
+    if let Some((den, big)) = exact_step(step) {
+        return Some(unbounded_mean_exact(&big, &den, n));
+    }
+    let mut e: Vec<W> = vec![W::zero(); n + 1];
+    for s in (0..n).rev() {
+        let mut acc = W::one();
+        for (d, p) in &step.incs {
+            if *d >= 1 && s + (*d as usize) < n {
+                acc += p.clone() * &e[s + *d as usize];
+            }
+        }
+        e[s] = acc / &leave;
+    }
+    Some(e.swap_remove(0))
+}
+
+/// The uncapped mean in big integers: with `p_d = q_d / D` and
+/// `L = D − q₀ − q_{<0}`, `E(s) = a_s / L^(N−s)` where
+/// `a_s = D·L^(N−s−1) + Σ_{d ≥ 1, s+d < N} q_d · a_{s+d} · L^(d−1)`: no
+/// fraction is reduced until the last.
+fn unbounded_mean_exact<W: Weight>(step: &Step<BigInt>, den: &BigInt, n: usize) -> W {
+    let stay: BigInt = step
+        .incs
+        .iter()
+        .filter(|(d, _)| *d <= 0)
+        .map(|(_, q)| q.clone())
+        .sum();
+    let l = den - stay;
+    let up: Vec<(usize, &BigInt)> = step
+        .incs
+        .iter()
+        .filter(|(d, _)| *d >= 1)
+        .map(|(d, q)| (*d as usize, q))
+        .collect();
+    let max_d = up.iter().map(|(d, _)| *d).max().unwrap_or(1);
+    let mut l_pow: Vec<BigInt> = vec![BigInt::one()];
+    for i in 1..max_d.max(1) {
+        let next = &l_pow[i - 1] * &l;
+        l_pow.push(next);
+    }
+    let mut a: Vec<BigInt> = vec![<BigInt as Zero>::zero(); n + 1];
+    // D·L^(N−s−1), from s = N−1 down.
+    let mut head = den.clone();
+    for s in (0..n).rev() {
+        let mut acc = head.clone();
+        for (d, q) in &up {
+            if s + d < n {
+                acc += *q * &a[s + d] * &l_pow[d - 1];
+            }
+        }
+        a[s] = acc;
+        head *= &l;
+    }
+    // head is now D·L^N; E(0) = a_0 / L^N.
+    let total = Pow::pow(&l, n as u32);
+    W::from_fraction(a.swap_remove(0), total)
+}
+
+/// The law of a race.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RaceLaw<W> {
+    /// P(the first side reaches its threshold first), after the tie rule.
+    pub p_win: W,
+    /// P(both on the same round), after the tie rule.
+    pub p_tie: W,
+    /// P(the other side first), after the tie rule.
+    pub p_loss: W,
+    /// P(both on the same round) before any tie rule.
+    pub p_tie_same_round: W,
+    /// P(both sides ended by a failure tier, neither done).
+    pub p_neither: W,
+    /// `p_done_by[k]` = P(the race is decided by round `k + 1`) (one race,
+    /// before any reroll of a tie).
+    pub p_done_by: Vec<W>,
+    /// P(the race is still going after the cap).
+    pub tail_mass: W,
+    /// Expected rounds (rerolled ties included under the reroll rule).
+    pub expected_rolls: W,
+    /// Each side's own law.
+    pub sides: [RoundsLaw<W>; 2],
+}
+
+impl<W: Weight> RaceLaw<W> {
+    /// The law of the round on which one race is decided.
+    pub fn rolls(&self) -> Vec<W> {
+        let mut prev = W::zero();
+        self.p_done_by
+            .iter()
+            .map(|d| {
+                let r = d.clone() - &prev;
+                prev = d.clone();
+                r
+            })
+            .collect()
+    }
+}
+
+/// One side of a race: its roll law, its tiers' effects, its threshold.
+#[derive(Clone, Copy, Debug)]
+pub struct Side<'a, W> {
+    /// The law of one roll, `(stat, tier, p)`.
+    pub law: &'a [(i64, usize, W)],
+    /// Each tier's effect.
+    pub effects: &'a [Effect],
+    /// The threshold.
+    pub until: i64,
+}
+
+/// A race of two sides, each with its own roll law, effects and threshold;
+/// `rounds` caps it (`None`: automatic, where both sides' mass still rolling
+/// is below `tail_eps`).
+pub fn race<W: Weight>(
+    a: Side<'_, W>,
+    b: Side<'_, W>,
+    rounds: Option<usize>,
+    negative: Negative,
+    tail_eps: f64,
+    tie: TieRule,
+) -> Result<RaceLaw<W>> {
+    let spec = |until: i64, rounds: Option<usize>| Spec {
+        until,
+        rounds,
+        negative,
+        tail_eps,
+    };
+    let rounds = match rounds {
+        Some(k) => k,
+        None => {
+            // The longer of the two automatic caps.
+            let ka = solve::<f64>(&to_f64(a.law), a.effects, &spec(a.until, None))?.rounds();
+            let kb = solve::<f64>(&to_f64(b.law), b.effects, &spec(b.until, None))?.rounds();
+            ka.max(kb)
+        }
+    };
+    let la = solve(a.law, a.effects, &spec(a.until, Some(rounds)))?;
+    let lb = solve(b.law, b.effects, &spec(b.until, Some(rounds)))?;
+    Ok(combine(la, lb, tie))
+}
+
+fn to_f64<W: Weight>(law: &[(i64, usize, W)]) -> Vec<(i64, usize, f64)> {
+    law.iter().map(|(v, t, p)| (*v, *t, p.to_f64())).collect()
+}
+
+/// Two sides' laws (the same cap) as a race.
+fn combine<W: Weight>(la: RoundsLaw<W>, lb: RoundsLaw<W>, tie: TieRule) -> RaceLaw<W> {
+    let k = la.rounds().min(lb.rounds());
+    let (mut win, mut tied, mut loss) = (W::zero(), W::zero(), W::zero());
+    let (mut prev_a, mut prev_b) = (W::zero(), W::zero());
+    let mut p_done_by = Vec::with_capacity(k);
+    let mut expected = W::zero();
+    let mut going = W::one();
+    for i in 0..k {
+        expected += &going;
+        let (da, db) = (&la.p_done_by[i], &lb.p_done_by[i]);
+        let step_a = da.clone() - &prev_a;
+        let step_b = db.clone() - &prev_b;
+        win += step_a.clone() * &(W::one() - db);
+        loss += step_b.clone() * &(W::one() - da);
+        tied += step_a * &step_b;
+        // P(race not decided after round i+1).
+        going = (W::one() - da) * &(W::one() - db)
+            - &(la.p_aborted_by[i].clone() * &lb.p_aborted_by[i]);
+        p_done_by.push(W::one() - &going);
+        prev_a = da.clone();
+        prev_b = db.clone();
+    }
+    let neither = la.p_aborted() * &lb.p_aborted();
+    let tie_same = tied.clone();
+    let (win, tied, loss, expected) = match tie {
+        TieRule::Separate => (win, tied, loss, expected),
+        TieRule::First => (win + &tied, W::zero(), loss, expected),
+        TieRule::Second => (win, W::zero(), loss + &tied, expected),
+        TieRule::Reroll => {
+            let decisive = W::one() - &tied;
+            if decisive.is_zero() {
+                (win, tied, loss, expected)
+            } else {
+                (
+                    win / &decisive,
+                    W::zero(),
+                    loss / &decisive,
+                    expected / &decisive,
+                )
+            }
+        }
+    };
+    RaceLaw {
+        p_win: win,
+        p_tie: tied,
+        p_loss: loss,
+        p_tie_same_round: tie_same,
+        p_neither: neither,
+        p_done_by,
+        tail_mass: going,
+        expected_rolls: expected,
+        sides: [la, lb],
+    }
+}
+
+/// `num / den` as an `f64` without overflow of either (big integers).
+pub fn ratio_f64(num: &BigInt, den: &BigInt) -> f64 {
+    if Zero::is_zero(den) {
+        return f64::NAN;
+    }
+    let shift = den.bits().max(num.bits()).saturating_sub(60);
+    let n = (num.abs() >> shift).to_f64().unwrap_or(f64::MAX);
+    let d = (den.abs() >> shift).to_f64().unwrap_or(f64::MAX);
+    let r = n / d;
+    if num.is_negative() != den.is_negative() {
+        -r
+    } else {
+        r
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::weight::Exact;
+
+    fn q(n: i64, d: i64) -> Exact {
+        Exact::ratio(n, d)
+    }
+
+    /// One die of `s` faces, every face in tier 0.
+    fn die(s: i64) -> Vec<(i64, usize, Exact)> {
+        (1..=s).map(|f| (f, 0, q(1, s))).collect()
+    }
+
+    fn spec(until: i64, rounds: usize) -> Spec {
+        Spec {
+            until,
+            rounds: Some(rounds),
+            negative: Negative::Zero,
+            tail_eps: 1e-15,
+        }
+    }
+
+    /// Every roll sequence of up to `k` rolls, enumerated: per-round done
+    /// and aborted, the mass still going, and the expected rolls made.
+    struct Brute {
+        done: Vec<Exact>,
+        aborted: Vec<Exact>,
+        tail: Exact,
+        expected: Exact,
+    }
+
+    fn brute(
+        law: &[(i64, usize, Exact)],
+        effects: &[Effect],
+        until: i64,
+        k: usize,
+        neg: Negative,
+    ) -> Brute {
+        let mut b = Brute {
+            done: vec![q(0, 1); k],
+            aborted: vec![q(0, 1); k],
+            tail: q(0, 1),
+            expected: q(0, 1),
+        };
+        #[allow(clippy::too_many_arguments)]
+        fn go(
+            law: &[(i64, usize, Exact)],
+            effects: &[Effect],
+            until: i64,
+            k: usize,
+            neg: Negative,
+            acc: i64,
+            round: usize,
+            p: Exact,
+            b: &mut Brute,
+        ) {
+            if round == k {
+                b.tail += &p;
+                b.expected += p * Exact::from_integer((k as i64).into());
+                return;
+            }
+            // Mass a short law (an exploding cut) loses made this roll.
+            let lost = law.iter().fold(q(1, 1), |a, (_, _, w)| a - w);
+            b.expected += p.clone() * lost * Exact::from_integer(((round + 1) as i64).into());
+            for (v, t, w) in law {
+                let pw = p.clone() * w;
+                let ended = |b: &mut Brute, into_done: bool| {
+                    let slot = if into_done {
+                        &mut b.done
+                    } else {
+                        &mut b.aborted
+                    };
+                    slot[round] += &pw;
+                    b.expected += pw.clone() * Exact::from_integer(((round + 1) as i64).into());
+                };
+                let add = match effects.get(*t).copied().unwrap_or_default() {
+                    Effect::Fail => {
+                        ended(b, false);
+                        continue;
+                    }
+                    Effect::Succeed => {
+                        ended(b, true);
+                        continue;
+                    }
+                    Effect::Add => *v,
+                    Effect::Bonus(x) => v + x,
+                };
+                let add = if neg == Negative::Zero {
+                    add.max(0)
+                } else {
+                    add
+                };
+                if acc + add >= until {
+                    ended(b, true);
+                } else {
+                    go(
+                        law,
+                        effects,
+                        until,
+                        k,
+                        neg,
+                        acc + add,
+                        round + 1,
+                        pw.clone(),
+                        b,
+                    );
+                }
+            }
+        }
+        go(law, effects, until, k, neg, 0, 0, q(1, 1), &mut b);
+        b
+    }
+
+    fn assert_matches_brute(
+        law: &[(i64, usize, Exact)],
+        effects: &[Effect],
+        until: i64,
+        k: usize,
+        neg: Negative,
+    ) {
+        let s = Spec {
+            negative: neg,
+            ..spec(until, k)
+        };
+        let got = solve(law, effects, &s).unwrap();
+        let b = brute(law, effects, until, k, neg);
+        let by = cumulative(b.done.iter().cloned());
+        let ab = cumulative(b.aborted.iter().cloned());
+        assert_eq!(got.p_done_by, by, "p_done_by until {until} in {k}");
+        assert_eq!(got.p_aborted_by, ab, "aborted until {until} in {k}");
+        assert_eq!(got.tail_mass, b.tail, "tail until {until} in {k}");
+        assert_eq!(got.expected_rolls, b.expected, "E until {until} in {k}");
+        let rolls_total = got
+            .rolls()
+            .into_iter()
+            .fold(got.tail_mass.clone(), |a, r| a + r);
+        let complete = law.iter().fold(q(0, 1), |a, (_, _, w)| a + w) == q(1, 1);
+        assert!(!complete || rolls_total == q(1, 1));
+        // The f64 run agrees.
+        let lf: Vec<(i64, usize, f64)> = to_f64(law);
+        let f = solve::<f64>(&lf, effects, &s).unwrap();
+        for (x, y) in f.p_done_by.iter().zip(&got.p_done_by) {
+            assert!((x - Weight::to_f64(y)).abs() < 1e-12);
+        }
+        // The uncapped mean: big integers and floats agree.
+        match (&f.expected_rolls_unbounded, &got.expected_rolls_unbounded) {
+            (Some(x), Some(y)) => assert!((x - Weight::to_f64(y)).abs() < 1e-9 * x.max(1.0)),
+            (None, None) => {}
+            other => panic!("unbounded mean {other:?}"),
+        }
+    }
+
+    #[test]
+    fn one_d6_until_two_by_hand() {
+        let l = solve(&die(6), &[], &spec(2, 3)).unwrap();
+        // Done in 1 unless a 1: 5/6; after a 1, any second roll makes 2.
+        assert_eq!(l.p_done_by, vec![q(5, 6), q(1, 1), q(1, 1)]);
+        assert_eq!(l.tail_mass, q(0, 1));
+        // Rolls made: 1 + 1/6 (a 1 leaves one more roll).
+        assert_eq!(l.expected_rolls, q(7, 6));
+        assert_eq!(l.expected_rolls_unbounded, Some(q(7, 6)));
+        assert_eq!(l.rolls(), vec![q(5, 6), q(1, 6), q(0, 1)]);
+        // Until 3 in 2: by 1 on 3..6 (4/6); by 2 unless 1 then 1 (35/36).
+        let l = solve(&die(6), &[], &spec(3, 2)).unwrap();
+        assert_eq!(l.p_done_by, vec![q(2, 3), q(35, 36)]);
+        assert_eq!(l.tail_mass, q(1, 36));
+    }
+
+    #[test]
+    fn one_d6_until_seven_by_hand() {
+        let l = solve(&die(6), &[], &spec(7, 2)).unwrap();
+        // One roll never reaches 7; two reach it when a + b ≥ 7: 21/36.
+        assert_eq!(l.p_done_by, vec![q(0, 1), q(21, 36)]);
+    }
+
+    #[test]
+    fn coin_until_two_matches_extended() {
+        // The same test as extended::tests::coin_flips_until_two_heads.
+        let coin = vec![(0, 0, q(1, 2)), (1, 0, q(1, 2))];
+        let l = solve(&coin, &[], &spec(2, 3)).unwrap();
+        assert_eq!(l.p_done_by, vec![q(0, 1), q(1, 4), q(1, 2)]);
+        assert_eq!(l.expected_rolls, q(11, 4));
+        assert_eq!(l.expected_rolls_unbounded, Some(q(4, 1)));
+    }
+
+    #[test]
+    fn matches_brute_force_plain() {
+        for until in [1, 3, 7, 12] {
+            for k in [1, 2, 4] {
+                assert_matches_brute(&die(6), &[], until, k, Negative::Zero);
+            }
+        }
+        // 2D4+1 as a law.
+        let mut l: Vec<(i64, usize, Exact)> = Vec::new();
+        for a in 1..=4 {
+            for b in 1..=4 {
+                l.push((a + b + 1, 0, q(1, 16)));
+            }
+        }
+        assert_matches_brute(&l, &[], 20, 4, Negative::Zero);
+    }
+
+    #[test]
+    fn matches_brute_force_negative_results() {
+        // 1D6-3: −2..3.
+        let l: Vec<(i64, usize, Exact)> = (1..=6).map(|f| (f - 3, 0, q(1, 6))).collect();
+        for neg in [Negative::Zero, Negative::Subtract] {
+            for until in [1, 4, 6] {
+                assert_matches_brute(&l, &[], until, 5, neg);
+            }
+        }
+    }
+
+    #[test]
+    fn matches_brute_force_tier_effects() {
+        // 1D10: 1 fumble ends the test, 10 critical adds 2, 2..9 add.
+        let l: Vec<(i64, usize, Exact)> = (1..=10)
+            .map(|f| {
+                let t = match f {
+                    10 => 0,
+                    1 => 2,
+                    _ => 1,
+                };
+                (f, t, q(1, 10))
+            })
+            .collect();
+        let eff = [Effect::Bonus(2), Effect::Add, Effect::Fail];
+        assert_matches_brute(&l, &eff, 15, 4, Negative::Zero);
+        let eff = [Effect::Succeed, Effect::Bonus(-3), Effect::Fail];
+        for neg in [Negative::Zero, Negative::Subtract] {
+            assert_matches_brute(&l, &eff, 12, 4, neg);
+        }
+    }
+
+    #[test]
+    fn sub_stochastic_laws_lose_their_cut() {
+        // A law short of 1/10 (an exploding cut): the missing mass is
+        // neither done, aborted nor still rolling.
+        let l = vec![(1, 0, q(9, 10))];
+        assert_matches_brute(&l, &[], 2, 3, Negative::Zero);
+    }
+
+    #[test]
+    fn automatic_cap_stops_where_nothing_is_left() {
+        // 2D6 to 100: at least 2 a round, so all done within 50.
+        let mut l: Vec<(i64, usize, f64)> = Vec::new();
+        for a in 1..=6 {
+            for b in 1..=6 {
+                l.push((a + b, 0, 1.0 / 36.0));
+            }
+        }
+        let s = Spec {
+            rounds: None,
+            ..spec(100, 1)
+        };
+        let law = solve(&l, &[], &s).unwrap();
+        assert!(law.auto_cap);
+        assert!(law.rounds() <= 50 && law.tail_mass < 1e-15);
+        let shorter = Spec {
+            rounds: Some(law.rounds() - 1),
+            ..s
+        };
+        assert!(solve(&l, &[], &shorter).unwrap().tail_mass >= 1e-15);
+        assert!((law.p_success() - 1.0).abs() < 1e-12);
+        // Mean 7 per round: about 100/7 + overshoot.
+        let e = law.expected_rolls_unbounded.unwrap();
+        assert!((law.expected_rolls - e).abs() < 1e-9 && (14.0..16.0).contains(&e));
+        // 1D6 to 10 with tail_eps 1e-6: every round leaves a falling mass.
+        let s = Spec {
+            rounds: None,
+            tail_eps: 1e-6,
+            ..spec(10, 1)
+        };
+        let law = solve(&to_f64(&die(6)), &[], &s).unwrap();
+        // Not done after k rolls: the sum of k d6 is at most 9. k = 8:
+        // 9/6⁸ = 5.4e-6; k = 9: 1/6⁹ = 9.9e-8, the first below 1e-6.
+        assert_eq!(law.rounds(), 9);
+        assert!((law.tail_mass - 1.0 / 6f64.powi(9)).abs() < 1e-18);
+        let shorter = solve(
+            &to_f64(&die(6)),
+            &[],
+            &Spec {
+                rounds: Some(law.rounds() - 1),
+                ..s
+            },
+        )
+        .unwrap();
+        assert!(shorter.tail_mass >= 1e-6);
+    }
+
+    #[test]
+    fn unreachable_thresholds_are_spotted() {
+        let l = vec![(0, 0, q(1, 2)), (-1, 0, q(1, 2))];
+        assert!(never_reaches(&l, &[]));
+        assert!(!never_reaches(&l, &[Effect::Succeed]));
+        assert!(!never_reaches(&l, &[Effect::Bonus(2)]));
+        assert!(!never_reaches(&die(6), &[]));
+    }
+
+    fn side(law: &[(i64, usize, Exact)], until: i64) -> Side<'_, Exact> {
+        Side {
+            law,
+            effects: &[],
+            until,
+        }
+    }
+
+    /// Two sides enumerated jointly round by round.
+    fn brute_race(
+        a: &[(i64, usize, Exact)],
+        b: &[(i64, usize, Exact)],
+        na: i64,
+        nb: i64,
+        k: usize,
+    ) -> (Exact, Exact, Exact, Exact) {
+        // State: accumulated values; both still rolling.
+        let (mut win, mut tie, mut loss, mut going) = (q(0, 1), q(0, 1), q(0, 1), q(0, 1));
+        #[allow(clippy::too_many_arguments)]
+        fn go(
+            a: &[(i64, usize, Exact)],
+            b: &[(i64, usize, Exact)],
+            na: i64,
+            nb: i64,
+            left: usize,
+            sa: i64,
+            sb: i64,
+            p: Exact,
+            out: &mut [&mut Exact; 4],
+        ) {
+            if left == 0 {
+                *out[3] += p;
+                return;
+            }
+            for (x, _, pa) in a {
+                for (y, _, pb) in b {
+                    let pw = p.clone() * pa * pb;
+                    let (ta, tb) = (sa + x.max(&0) >= na, sb + y.max(&0) >= nb);
+                    match (ta, tb) {
+                        (true, false) => *out[0] += pw,
+                        (true, true) => *out[1] += pw,
+                        (false, true) => *out[2] += pw,
+                        (false, false) => go(
+                            a,
+                            b,
+                            na,
+                            nb,
+                            left - 1,
+                            sa + x.max(&0),
+                            sb + y.max(&0),
+                            pw,
+                            out,
+                        ),
+                    }
+                }
+            }
+        }
+        go(
+            a,
+            b,
+            na,
+            nb,
+            k,
+            0,
+            0,
+            q(1, 1),
+            &mut [&mut win, &mut tie, &mut loss, &mut going],
+        );
+        (win, tie, loss, going)
+    }
+
+    #[test]
+    fn race_matches_brute_force() {
+        let d4: Vec<(i64, usize, Exact)> = die(4);
+        let d6 = die(6);
+        for (na, nb, k) in [(5, 6, 3), (4, 4, 4), (7, 3, 3)] {
+            let r = race(
+                side(&d6, na),
+                side(&d4, nb),
+                Some(k),
+                Negative::Zero,
+                1e-15,
+                TieRule::Separate,
+            )
+            .unwrap();
+            let (w, t, l, g) = brute_race(&d6, &d4, na, nb, k);
+            assert_eq!(
+                (r.p_win.clone(), r.p_tie.clone(), r.p_loss.clone()),
+                (w, t, l)
+            );
+            assert_eq!(r.tail_mass, g);
+            let total = r
+                .rolls()
+                .into_iter()
+                .fold(r.tail_mass.clone(), |a, x| a + x);
+            assert_eq!(total, q(1, 1));
+        }
+    }
+
+    /// A race where the first side's tier 1 ends its test (it drops out),
+    /// enumerated: (win, tie, loss, still going, neither).
+    fn brute_race_fumble(
+        a: &[(i64, usize, Exact)],
+        b: &[(i64, usize, Exact)],
+        na: i64,
+        nb: i64,
+        k: usize,
+    ) -> [Exact; 5] {
+        let mut out: [Exact; 5] = std::array::from_fn(|_| q(0, 1));
+        // Some(value) rolling, None out.
+        let mut states: Vec<(Option<i64>, i64, Exact)> = vec![(Some(0), 0, q(1, 1))];
+        for _ in 0..k {
+            let mut next = Vec::new();
+            for (sa, sb, p) in states {
+                let a_outcomes: Vec<(Option<i64>, Exact)> = match sa {
+                    None => vec![(None, q(1, 1))],
+                    Some(v) => a
+                        .iter()
+                        .map(|(x, t, w)| (if *t == 1 { None } else { Some(v + x) }, w.clone()))
+                        .collect(),
+                };
+                for (na_v, pa) in &a_outcomes {
+                    for (y, _, pb) in b {
+                        let pw = p.clone() * pa * pb;
+                        let a_done = na_v.is_some_and(|v| v >= na);
+                        let b_done = sb + y >= nb;
+                        match (a_done, b_done) {
+                            (true, false) => out[0] += pw,
+                            (true, true) => out[1] += pw,
+                            (false, true) => out[2] += pw,
+                            (false, false) => next.push((*na_v, sb + y, pw)),
+                        }
+                    }
+                }
+            }
+            states = next;
+        }
+        for (_, _, p) in states {
+            out[3] += p;
+        }
+        out
+    }
+
+    #[test]
+    fn race_with_a_fumble_matches_brute_force() {
+        // First side: 1D6, a 1 drops it out; the other: 1D4.
+        let a: Vec<(i64, usize, Exact)> =
+            (1..=6).map(|f| (f, usize::from(f == 1), q(1, 6))).collect();
+        let d4 = die(4);
+        let eff = [Effect::Add, Effect::Fail];
+        for (na, nb, k) in [(6, 7, 3), (4, 9, 4)] {
+            let r = race(
+                Side {
+                    law: &a,
+                    effects: &eff,
+                    until: na,
+                },
+                side(&d4, nb),
+                Some(k),
+                Negative::Zero,
+                1e-15,
+                TieRule::Separate,
+            )
+            .unwrap();
+            let [w, t, l, g, _] = brute_race_fumble(&a, &d4, na, nb, k);
+            assert_eq!((r.p_win, r.p_tie, r.p_loss), (w, t, l));
+            assert_eq!(r.tail_mass, g);
+            // The other side cannot drop out, so neither is 0.
+            assert_eq!(r.p_neither, q(0, 1));
+        }
+    }
+
+    #[test]
+    fn race_tie_rules_by_hand() {
+        // 1D2 vs 1D2, both until 2, one round: each reaches it on a 2.
+        let d2 = die(2);
+        let run = |tie| {
+            race(
+                side(&d2, 2),
+                side(&d2, 2),
+                Some(1),
+                Negative::Zero,
+                1e-15,
+                tie,
+            )
+            .unwrap()
+        };
+        let r = run(TieRule::Separate);
+        assert_eq!((r.p_win, r.p_tie, r.p_loss), (q(1, 4), q(1, 4), q(1, 4)));
+        assert_eq!(r.tail_mass, q(1, 4));
+        let r = run(TieRule::First);
+        assert_eq!((r.p_win, r.p_tie), (q(1, 2), q(0, 1)));
+        let r = run(TieRule::Reroll);
+        // Restarting on a tie: win = (1/4) / (3/4) = 1/3.
+        assert_eq!((r.p_win, r.p_loss), (q(1, 3), q(1, 3)));
+        assert_eq!(r.expected_rolls, q(4, 3));
+    }
+
+    #[test]
+    fn bounds_are_refused() {
+        let s = Spec {
+            rounds: Some(MAX_ROUNDS + 1),
+            ..spec(10, 1)
+        };
+        let e = solve(&die(6), &[], &s).unwrap_err().to_string();
+        assert!(e.contains("--rounds") && e.contains("10000"), "{e}");
+        let e = solve(&die(6), &[], &spec(MAX_UNTIL + 1, 3))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("--until"), "{e}");
+    }
+
+    #[test]
+    fn big_ratio() {
+        let n = BigInt::from(3) << 2000usize;
+        let d = BigInt::from(4) << 2000usize;
+        assert_eq!(ratio_f64(&n, &d), 0.75);
+    }
+}
