@@ -405,7 +405,7 @@ fn bad_input_is_refused_with_one_line() {
         &["--until-stat", "--until N"],
     );
     refused(
-        &["2D6", "--until", "5", "--until-stat", "max"],
+        &["2D6", "--until", "5", "--until-stat", "maximum"],
         &["--until-stat", "result"],
     );
     refused(
