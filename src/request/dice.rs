@@ -30,7 +30,12 @@ use super::de;
 pub struct Params {
     /// The BCDice command (ダイスコマンド): 2D6+1>=7, 1D20+5>=15, 4D6DL1,
     /// 5B6>=4, 10R6>=5@6, 3U6>=10@6, D66. Case-insensitive.
-    #[arg(value_name = "EXPR", allow_hyphen_values = true)]
+    #[arg(
+        value_name = "EXPR",
+        allow_hyphen_values = true,
+        required_unless_present = "list_games",
+        default_value = ""
+    )]
     pub expr: String,
     /// A house-rule tier NAME:COND (repeatable, best first; the first that
     /// holds wins): COND compares the result (>=10) or the natural dice
@@ -63,6 +68,16 @@ pub struct Params {
     #[serde(default = "default_tail_eps", deserialize_with = "de::float")]
     #[arg(long, default_value_t = dice::DEFAULT_TAIL_EPS)]
     pub tail_eps: f64,
+    /// A BCDice game system (ゲームシステム) whose commands EXPR is read in:
+    /// Cthulhu7th (CC(1)<=50), SwordWorld2.5 (K20+5@10), DoubleCross
+    /// (10DX7+4), … (case-insensitive; --list-games lists them).
+    #[serde(default)]
+    #[arg(long, value_name = "ID")]
+    pub game: Option<String>,
+    /// List the game systems --game takes, with their commands.
+    #[serde(skip)]
+    #[arg(long)]
+    pub list_games: bool,
 }
 
 fn default_tail_eps() -> f64 {
@@ -103,6 +118,9 @@ impl Params {
 
     /// The report for these flags.
     pub fn report<W: Weight>(&self) -> crate::Result<Report<W>> {
+        if let Some(id) = &self.game {
+            return dice::games::request_report(id, self);
+        }
         dice::report(&self.check()?)
     }
 }

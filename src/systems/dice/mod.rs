@@ -36,6 +36,7 @@
 //! systems; `p_success` is then `p_win` after the tie rule.
 
 pub mod ast;
+pub mod games;
 pub mod law;
 pub mod parse;
 pub mod roll;

@@ -1,0 +1,267 @@
+//! Peer cases for the game systems (`--game`): every `[[ test ]]` of
+//! BCDice's own test data for the games hantei offers
+//! (`tests/data/peer/bcdice/*.toml`, BSD-3-Clause, notice in
+//! `tests/data/peer/README.md`). Given BCDice's dice (`rands`), the plain
+//! rule must give the value BCDice prints last, its result word and its
+//! success/critical/fumble flags; what BCDice refuses must be refused.
+//! Commands out of scope (tables, full-auto fire, …) are listed below with
+//! the reason, and every file's cases are counted so none is skipped
+//! silently.
+
+use std::collections::VecDeque;
+
+use hantei::systems::dice::games::{self, Parsed};
+use hantei::systems::dice::roll::Faces;
+
+use crate::common::data_path;
+
+/// Faces in the order BCDice asked for them, sides checked.
+struct Queue(VecDeque<(i64, i64)>, String);
+
+impl Faces for Queue {
+    fn die(&mut self, sides: i64) -> i64 {
+        let (s, v) = self
+            .0
+            .pop_front()
+            .unwrap_or_else(|| panic!("{}: more dice asked for than BCDice rolled", self.1));
+        assert_eq!(
+            s, sides,
+            "{}: a d{sides} asked for, BCDice rolled a d{s}",
+            self.1
+        );
+        v
+    }
+}
+
+/// A game's file, its id, the commands out of scope (upper-case prefixes
+/// of the command, with the reason) and the expected counts:
+/// (replayed, refused, out of scope).
+struct Suite {
+    file: &'static str,
+    id: &'static str,
+    out_of_scope: &'static [(&'static str, &'static str)],
+    counts: (usize, usize, usize),
+}
+
+/// Words in BCDice's error texts (it prints a message, rolls nothing).
+const ERROR_TEXTS: &[&str] = &["してください", "までです", "小さすぎ", "以上、100以下"];
+
+fn run(suite: &Suite) {
+    let text = std::fs::read_to_string(data_path(&format!("peer/bcdice/{}", suite.file)))
+        .unwrap_or_else(|e| panic!("{}: {e}", suite.file));
+    let doc: toml::Value = toml::from_str(&text).expect("BCDice test data is TOML");
+    let tests = doc["test"].as_array().expect("[[ test ]] list");
+    let game = games::find(suite.id).expect("game is registered");
+    let (mut replayed, mut refused, mut skipped) = (0, 0, 0);
+    for (n, t) in tests.iter().enumerate() {
+        let id = format!("{}:{}", suite.file, n + 1);
+        let input = t["input"].as_str().unwrap();
+        let command = input.split_whitespace().next().unwrap_or("");
+        let upper = command.to_ascii_uppercase();
+        let upper = upper
+            .strip_prefix('S')
+            .filter(|r| out_of_scope(suite, r))
+            .unwrap_or(&upper);
+        if out_of_scope(suite, upper) {
+            skipped += 1;
+            continue;
+        }
+        let output = t["output"].as_str().unwrap_or("");
+        let rands: VecDeque<(i64, i64)> = t
+            .get("rands")
+            .and_then(|r| r.as_array())
+            .map(|a| {
+                a.iter()
+                    .map(|r| {
+                        (
+                            r["sides"].as_integer().unwrap(),
+                            r["value"].as_integer().unwrap(),
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let flag = |k: &str| t.get(k).and_then(|v| v.as_bool()).unwrap_or(false);
+        let parsed = game.parse(command);
+        if output.is_empty() || (rands.is_empty() && ERROR_TEXTS.iter().any(|e| output.contains(e)))
+        {
+            assert!(
+                parsed.is_err(),
+                "{id}: BCDice refuses {command:?} ({output:?}), we read {parsed:?}"
+            );
+            refused += 1;
+            continue;
+        }
+        let parsed = parsed.unwrap_or_else(|e| panic!("{id}: {command:?} refused: {e}"));
+        let segments: Vec<&str> = output.split(" ＞ ").collect();
+        let last = *segments.last().unwrap();
+        let mut queue = Queue(rands, id.clone());
+        match parsed {
+            Parsed::Plain(cmd) => {
+                let r = cmd.roll(&mut queue);
+                let (value_seg, word) = match r.success {
+                    Some(s) => (
+                        segments[segments.len() - 2],
+                        Some(if s { "成功" } else { "失敗" }),
+                    ),
+                    None => (last, None),
+                };
+                if let Some(w) = word {
+                    assert_eq!(last, w, "{id}: {command:?} word");
+                }
+                assert_eq!(
+                    leading_int(value_seg),
+                    Some(r.value),
+                    "{id}: {command:?} value"
+                );
+                assert_eq!(
+                    r.success == Some(true),
+                    flag("success"),
+                    "{id}: success flag"
+                );
+            }
+            Parsed::Game(cmd) => {
+                let r = cmd.roll(&mut queue);
+                let printed = r.outcome.filter(|o| o.printed);
+                let value_seg = match printed {
+                    Some(o) => {
+                        assert_eq!(last, o.ja, "{id}: {command:?} word ({output})");
+                        segments.get(segments.len().wrapping_sub(2)).copied()
+                    }
+                    None => Some(last),
+                };
+                match (r.value, value_seg) {
+                    (None, _) => {}
+                    // Sword World's fumbled power table prints ** and no total.
+                    (Some(0), Some("**")) if printed.is_some_and(|o| o.fumble) => {}
+                    (Some(v), Some(seg)) => {
+                        assert_eq!(
+                            leading_int(seg),
+                            Some(v),
+                            "{id}: {command:?} value ({output})"
+                        )
+                    }
+                    (Some(v), None) => panic!("{id}: {command:?} gives {v}, BCDice prints none"),
+                }
+                let o = r.outcome;
+                assert_eq!(
+                    o.is_some_and(|o| o.success),
+                    flag("success"),
+                    "{id}: {command:?} success flag ({output})"
+                );
+                assert_eq!(
+                    o.is_some_and(|o| o.critical),
+                    flag("critical"),
+                    "{id}: {command:?} critical flag ({output})"
+                );
+                assert_eq!(
+                    o.is_some_and(|o| o.fumble),
+                    flag("fumble"),
+                    "{id}: {command:?} fumble flag ({output})"
+                );
+            }
+        }
+        assert!(
+            queue.0.is_empty(),
+            "{id}: {command:?} left dice unread: {:?}",
+            queue.0
+        );
+        replayed += 1;
+    }
+    assert_eq!(replayed + refused + skipped, tests.len());
+    assert_eq!(
+        (replayed, refused, skipped),
+        suite.counts,
+        "{}: (replayed, refused, out of scope)",
+        suite.file
+    );
+}
+
+/// A command is out of scope when it is one of the listed names, alone or
+/// followed by its arguments (a number, `(` or `[`): `GREEN` is not `GR`.
+fn out_of_scope(suite: &Suite, upper: &str) -> bool {
+    suite.out_of_scope.iter().any(|(p, _)| {
+        upper.strip_prefix(p).is_some_and(|rest| {
+            rest.is_empty()
+                || rest.starts_with(|c: char| c.is_ascii_digit() || c == '(' || c == '[')
+        })
+    })
+}
+
+/// The integer a segment opens with (`30[ハード成功,…]` → 30).
+fn leading_int(s: &str) -> Option<i64> {
+    let end = s
+        .char_indices()
+        .find(|(i, c)| !(c.is_ascii_digit() || (*i == 0 && *c == '-')))
+        .map(|(i, _)| i)
+        .unwrap_or(s.len());
+    s[..end].parse().ok()
+}
+
+#[test]
+fn cthulhu7th() {
+    run(&Suite {
+        file: "Cthulhu7th.toml",
+        id: "Cthulhu7th",
+        // 50 CC (2 refused), 12 CBR (1 refused), 75 FAR, 14 tables.
+        out_of_scope: &[
+            (
+                "FAR",
+                "full-auto fire counts hits and penetrations over a burst, not a check's odds",
+            ),
+            ("BMR", "table (狂気の発作)"),
+            ("BMS", "table (狂気の発作)"),
+            ("FCL", "table (キャスティング・ロール失敗)"),
+            ("FCM", "table (キャスティング・ロール失敗)"),
+            ("PH", "table (恐怖症)"),
+            ("MA", "table (マニア)"),
+        ],
+        counts: (59, 3, 89),
+    });
+}
+
+#[test]
+fn cthulhu() {
+    run(&Suite {
+        file: "Cthulhu.toml",
+        id: "Cthulhu",
+        out_of_scope: &[],
+        counts: (101, 4, 0),
+    });
+}
+
+const SW_TABLES: &[(&str, &str)] = &[
+    ("GR", "growth (成長) picks abilities, not a check"),
+    ("FT", "table (防御ファンブル表)"),
+    ("TT", "table (絡み効果表)"),
+    ("ABT", "table (アビスカース表)"),
+    ("AABT", "table (追加アビスカース表)"),
+    (
+        "DRU",
+        "druid power (Dru) reads a three-value list, not in the issue's scope",
+    ),
+    (
+        "BIB",
+        "Bib (ビブリオマンサー応急行使判定) is not in the issue's scope",
+    ),
+];
+
+#[test]
+fn sword_world_2_5() {
+    run(&Suite {
+        file: "SwordWorld2_5.toml",
+        id: "SwordWorld2.5",
+        out_of_scope: SW_TABLES,
+        counts: (91, 12, 41),
+    });
+}
+
+#[test]
+fn sword_world_2_0() {
+    run(&Suite {
+        file: "SwordWorld2_0.toml",
+        id: "SwordWorld2.0",
+        out_of_scope: SW_TABLES,
+        counts: (52, 4, 19),
+    });
+}
