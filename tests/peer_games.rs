@@ -265,3 +265,18 @@ fn sword_world_2_0() {
         counts: (52, 4, 19),
     });
 }
+
+#[test]
+fn double_cross() {
+    run(&Suite {
+        file: "DoubleCross.toml",
+        id: "DoubleCross",
+        out_of_scope: &[
+            ("ET", "table (感情表)"),
+            ("HC", "table (ハプニングチャート)"),
+            ("PCP", "table (プロローグチャート)"),
+            ("PCN", "table (プロローグチャート)"),
+        ],
+        counts: (79, 3, 19),
+    });
+}

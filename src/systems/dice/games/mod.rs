@@ -24,6 +24,7 @@
 pub mod chain;
 pub mod cthulhu;
 pub mod cthulhu7th;
+pub mod double_cross;
 pub mod sword_world;
 pub mod tens;
 
@@ -204,6 +205,8 @@ pub enum GameCmd {
     Cthulhu(cthulhu::Cmd),
     /// Sword World 2.0 / 2.5.
     SwordWorld(sword_world::Cmd),
+    /// Double Cross.
+    DoubleCross(double_cross::Cmd),
 }
 
 impl GameCmd {
@@ -213,6 +216,7 @@ impl GameCmd {
             GameCmd::Cthulhu7th(c) => c.roll(faces),
             GameCmd::Cthulhu(c) => c.roll(faces),
             GameCmd::SwordWorld(c) => c.roll(faces),
+            GameCmd::DoubleCross(c) => c.roll(faces),
         }
     }
 
@@ -222,6 +226,7 @@ impl GameCmd {
             GameCmd::Cthulhu7th(c) => Ok(c.law()),
             GameCmd::Cthulhu(c) => Ok(c.law()),
             GameCmd::SwordWorld(c) => c.law(tail_eps),
+            GameCmd::DoubleCross(c) => c.law(tail_eps),
         }
     }
 }
@@ -235,6 +240,13 @@ pub struct Game {
     /// The commands it accepts (one line).
     pub commands: &'static str,
     parse: fn(&str) -> Result<Option<GameCmd>>,
+    /// How the game rewrites a common command before reading it (`8D` is
+    /// `8D10` in Double Cross).
+    plain: fn(&str) -> String,
+}
+
+fn as_is(text: &str) -> String {
+    text.to_string()
 }
 
 /// Every complete game, in the order of the issue.
@@ -244,24 +256,35 @@ pub const GAMES: &[Game] = &[
         ja: "新クトゥルフ神話TRPG",
         commands: "CC, CC(x)<=s[r|h|e|c], CC±x<=s, CBR(x,y)",
         parse: cthulhu7th::parse,
+        plain: as_is,
     },
     Game {
         id: "Cthulhu",
         ja: "クトゥルフ神話TRPG",
         commands: "CC<=s, CCB<=s, CC(n)<=s, CCB(n)<=s, CBR(x,y), CBRB(x,y), RES(a-b), RESB(a-b)",
         parse: cthulhu::parse,
+        plain: as_is,
     },
     Game {
         id: "SwordWorld2.5",
         ja: "ソード・ワールド2.5",
         commands: "2D6+m>=t, Kx[+m][@c][$f|$+a|$~+a][#a][rN][gf|sfN|tfN][szN][adN][H|OH|DB], 2D6@c+m>=t (超越判定)",
         parse: sword_world::parse_25,
+        plain: as_is,
     },
     Game {
         id: "SwordWorld2.0",
         ja: "ソード・ワールド2.0",
         commands: "2D6+m>=t, Kx[+m][@c][$f|$+a][rN][gf|sfN|tfN][szN][adN][H|OH|DB], 2D6@c+m>=t (超越判定)",
         parse: sword_world::parse_20,
+        plain: as_is,
+    },
+    Game {
+        id: "DoubleCross",
+        ja: "ダブルクロス2nd,3rd",
+        commands: "nDX[+m][@c][>=t], nDXc[+m][>=t] (nD is nD10)",
+        parse: double_cross::parse,
+        plain: double_cross::plain,
     },
 ];
 
@@ -352,7 +375,7 @@ impl Game {
                 return Ok(Parsed::Game(cmd));
             }
         }
-        match super::parse(&text) {
+        match super::parse(&(self.plain)(&text)) {
             Ok(c) => Ok(Parsed::Plain(c)),
             Err(_) => Err(refuse()),
         }
