@@ -25,6 +25,8 @@ pub mod chain;
 pub mod cthulhu;
 pub mod cthulhu7th;
 pub mod double_cross;
+pub mod insane;
+pub mod shinobigami;
 pub mod sword_world;
 pub mod tens;
 
@@ -207,6 +209,10 @@ pub enum GameCmd {
     SwordWorld(sword_world::Cmd),
     /// Double Cross.
     DoubleCross(double_cross::Cmd),
+    /// ShinobiGami.
+    ShinobiGami(shinobigami::Cmd),
+    /// Insane.
+    Insane(insane::Cmd),
 }
 
 impl GameCmd {
@@ -217,6 +223,8 @@ impl GameCmd {
             GameCmd::Cthulhu(c) => c.roll(faces),
             GameCmd::SwordWorld(c) => c.roll(faces),
             GameCmd::DoubleCross(c) => c.roll(faces),
+            GameCmd::ShinobiGami(c) => c.roll(faces),
+            GameCmd::Insane(c) => c.roll(faces),
         }
     }
 
@@ -227,6 +235,8 @@ impl GameCmd {
             GameCmd::Cthulhu(c) => Ok(c.law()),
             GameCmd::SwordWorld(c) => c.law(tail_eps),
             GameCmd::DoubleCross(c) => c.law(tail_eps),
+            GameCmd::ShinobiGami(c) => c.law(),
+            GameCmd::Insane(c) => c.law(),
         }
     }
 }
@@ -285,6 +295,20 @@ pub const GAMES: &[Game] = &[
         commands: "nDX[+m][@c][>=t], nDXc[+m][>=t] (nD is nD10)",
         parse: double_cross::parse,
         plain: double_cross::plain,
+    },
+    Game {
+        id: "ShinobiGami",
+        ja: "シノビガミ",
+        commands: "[n]SG[+m][@s][#f][>=x], 2D6+m>=x (スペシャル 12, ファンブル 2)",
+        parse: shinobigami::parse,
+        plain: as_is,
+    },
+    Game {
+        id: "Insane",
+        ja: "インセイン",
+        commands: "2D6+m>=x (スペシャル 12, ファンブル 2)",
+        parse: insane::parse,
+        plain: as_is,
     },
 ];
 
