@@ -334,3 +334,89 @@ fn insane() {
         counts: (7, 0, 56),
     });
 }
+
+/// The CLI: `--game`, `--list-games`, and the refusals (exit 2, one line).
+mod cli {
+    use crate::common::hantei;
+
+    #[test]
+    fn coc7_bonus_die_at_fifty_is_three_quarters() {
+        let out = hantei()
+            .args([
+                "odds",
+                "dice",
+                "CC(1)<=50",
+                "--game",
+                "cthulhu7th",
+                "--exact",
+                "--format",
+                "json",
+            ])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["p_success"], "3/4");
+        assert_eq!(v["params"]["game"], "Cthulhu7th");
+        assert_eq!(v["labels"]["extreme"]["ja"], "イクストリーム成功");
+        // Fumble: only 100 at s = 50; with one bonus die, a kept 100 needs
+        // ones 0 and both tens 0 (read as 100): 1/10 · 1/100.
+        assert_eq!(v["p_fumble"], "1/1000");
+    }
+
+    #[test]
+    fn list_games_names_every_game() {
+        let out = hantei()
+            .args(["odds", "dice", "--list-games"])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let text = String::from_utf8(out.stdout).unwrap();
+        for id in [
+            "Cthulhu7th",
+            "Cthulhu",
+            "SwordWorld2.5",
+            "SwordWorld2.0",
+            "DoubleCross",
+            "ShinobiGami",
+            "Insane",
+        ] {
+            assert!(
+                text.lines().any(|l| l.starts_with(&format!("{id} "))),
+                "{id} missing"
+            );
+        }
+    }
+
+    #[test]
+    fn unknown_game_names_the_nearest() {
+        let out = hantei()
+            .args(["odds", "dice", "K20", "--game", "SwordWorld25"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.trim().lines().count(), 1);
+        assert!(err.contains("did you mean SwordWorld2.5?"), "{err}");
+    }
+
+    #[test]
+    fn unknown_command_names_the_game() {
+        let out = hantei()
+            .args(["odds", "dice", "FAR(25,70,98)", "--game", "Cthulhu7th"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.trim().lines().count(), 1);
+        assert!(
+            err.contains("not a Cthulhu7th command: it accepts CC"),
+            "{err}"
+        );
+        let out = hantei()
+            .args(["odds", "dice", "K20@2", "--game", "SwordWorld2.5"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+    }
+}
