@@ -23,7 +23,7 @@
 //!   (`K10OH+1+1`: the first `+1` comes after the ×1.5). BCDice flags a
 //!   critical when the chain went round at least once (n回転).
 //! - **`2D6@c+m>=t`** (超越判定): 2D6 rolled again and added while the last
-//!   pair's sum ≥ c, except after a first [1,1] (自動的失敗); a first [6,6]
+//!   pair's sum ≥ c, except after a first `[1,1]` (自動的失敗); a first `[6,6]`
 //!   is 自動的成功; a success of 41 or more after at least one reroll is
 //!   超成功. c < 3 is refused.
 //!
