@@ -14,6 +14,7 @@ mod init;
 mod newcomer;
 mod peer_d20;
 mod peer_dice;
+mod peer_games;
 mod peer_hit_pool;
 mod peer_keep_highest;
 mod pool;

@@ -111,6 +111,15 @@ where
     };
     match cli.command {
         Command::Odds(a) => {
+            if let Request::Dice(p) = &a.system {
+                if p.list_games {
+                    return Ok(Output {
+                        stdout: crate::systems::dice::games::list_text().into_bytes(),
+                        stderr: Vec::new(),
+                        code: 0,
+                    });
+                }
+            }
             let bytes = a
                 .system
                 .render(a.exact, a.format)

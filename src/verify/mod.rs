@@ -9,6 +9,7 @@
 
 pub mod d20;
 pub mod dice;
+pub mod games;
 pub mod hit_pool;
 pub mod keep_highest;
 pub mod levels;
@@ -70,6 +71,7 @@ pub fn default_grid() -> Vec<Point> {
     points.extend(hit_pool::grid());
     points.extend(notation::grid());
     points.extend(rounds::grid());
+    points.extend(games::grid());
     points
 }
 

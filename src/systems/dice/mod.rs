@@ -42,6 +42,7 @@
 
 pub mod ast;
 pub mod cond;
+pub mod games;
 pub mod law;
 pub mod parse;
 pub mod per_roll;

@@ -1,0 +1,31 @@
+//! Speed of the game-system laws (`hantei odds dice CMD --game ID`,
+//! criterion), f64, default `--tail-eps` (1e-15):
+//!
+//! * `games/dx_10dx7+4`: Double Cross `10DX7+4` (issue 19: < 10 ms).
+//! * `games/sw_k20+5@10`: Sword World 2.5 `K20+5@10` (< 5 ms).
+//! * `games/coc7_cc(2)<=50`: Call of Cthulhu 7th `CC(2)<=50` (< 1 ms).
+//! * `games/sg_4sg+1>=7`: ShinobiGami `4SG+1>=7`.
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion};
+
+use hantei::systems::dice::games::{self, Parsed};
+
+fn bench(c: &mut Criterion, name: &str, game: &str, expr: &str) {
+    let g = games::find(game).expect("game");
+    let Parsed::Game(cmd) = g.parse(expr).expect("command") else {
+        panic!("{expr} is a game command")
+    };
+    c.bench_function(name, |b| {
+        b.iter(|| black_box(cmd.law::<f64>(black_box(1e-15)).expect("law")))
+    });
+}
+
+fn games_bench(c: &mut Criterion) {
+    bench(c, "games/dx_10dx7+4", "DoubleCross", "10DX7+4");
+    bench(c, "games/sw_k20+5@10", "SwordWorld2.5", "K20+5@10");
+    bench(c, "games/coc7_cc(2)<=50", "Cthulhu7th", "CC(2)<=50");
+    bench(c, "games/sg_4sg+1>=7", "ShinobiGami", "4SG+1>=7");
+}
+
+criterion_group!(benches, games_bench);
+criterion_main!(benches);

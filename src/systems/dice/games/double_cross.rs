@@ -1,0 +1,378 @@
+//! Double Cross 2nd/3rd (`DoubleCross`, ダブルクロス): `nDX[+m][@c][>=t]` and
+//! `nDXc[+m][>=t]` (疾風怒濤式), as BCDice codes them (`DoubleCross.rb`).
+//!
+//! n d10 are rolled; a group's value is 10 if any die shows c or more
+//! (default 10), else its highest die; as many dice as showed c or more
+//! are rolled again, and so on. The achievement (達成値) is the groups'
+//! sum + m. If every die of the first roll is 1 it is a fumble: BCDice
+//! prints 0 and (with a target) 失敗. BCDice flags a critical when there is
+//! more than one group. n < 1 is 自動失敗; c < 2 is refused; only `>=` is a
+//! target. A bare `nD` rolls d10 in this game (`8D` is `8D10`).
+//!
+//! The chain's state is the number of dice still rolling ([`super::chain`]):
+//! every group that goes on adds exactly 10, the last one its highest die.
+//!
+//! BCDice vs the book: none found for the check itself; the tables (`ET`,
+//! `HC`, `PCP`, `PCN`) are not offered.
+
+use std::collections::BTreeMap;
+
+use crate::error::{Error, Result};
+use crate::pmf::Pmf;
+use crate::systems::dice::parse::parse_constant;
+use crate::systems::dice::roll::Faces;
+use crate::weight::Weight;
+
+use super::chain::{self, Next};
+use super::{GameCmd, GameLaw, Outcome, Rolled};
+
+/// Most dice a `DX` roll takes.
+pub const MAX_DICE: i64 = 200;
+
+/// `nDX@c+m>=t`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cmd {
+    /// Dice.
+    pub dice: i64,
+    /// Critical value.
+    pub critical: i64,
+    /// Modifier.
+    pub modifier: i64,
+    /// `>=` target.
+    pub target: Option<i64>,
+}
+
+const AUTO_FAILURE: Outcome = Outcome::fail("auto_failure", "automatic failure", "自動失敗");
+const FUMBLE: Outcome = Outcome::fail("fumble", "fumble", "失敗").fumb();
+const FUMBLE_NO_TARGET: Outcome = Outcome::fail("fumble", "fumble", "ファンブル")
+    .fumb()
+    .unprinted();
+const FAILURE: Outcome = Outcome::fail("failure", "failure", "失敗");
+const FAILURE_CRIT: Outcome =
+    Outcome::fail("failure_critical", "failure after a critical", "失敗").crit();
+const SUCCESS: Outcome = Outcome::succeed("success", "success", "成功");
+const SUCCESS_CRIT: Outcome =
+    Outcome::succeed("success_critical", "success with a critical", "成功").crit();
+const PLAIN: Outcome = Outcome::fail("no_critical", "no critical", "クリティカルなし").unprinted();
+const CRITICAL: Outcome = Outcome::fail("critical", "critical", "クリティカル")
+    .crit()
+    .unprinted();
+
+/// Read `nDX…`; `Ok(None)` if the text is not one.
+pub fn parse(text: &str) -> Result<Option<GameCmd>> {
+    let Some(at) = text.find("DX") else {
+        return Ok(None);
+    };
+    let Ok(dice) = parse_constant(&text[..at]) else {
+        return Ok(None);
+    };
+    let rest = &text[at + 2..];
+    // nDXc: a number or a parenthesised expression right after DX.
+    let (inline, rest) = if rest.starts_with(|c: char| c.is_ascii_digit()) {
+        let n = rest.bytes().take_while(u8::is_ascii_digit).count();
+        (Some(&rest[..n]), &rest[n..])
+    } else if rest.starts_with('(') {
+        match close(rest) {
+            Some(n) => (Some(&rest[..n]), &rest[n..]),
+            None => return Ok(None),
+        }
+    } else {
+        (None, rest)
+    };
+    let (body, target) = match rest.find(">=") {
+        Some(i) => (&rest[..i], Some(&rest[i + 2..])),
+        None => (rest, None),
+    };
+    if body.contains(['<', '>', '=']) {
+        return Ok(None);
+    }
+    let (mods, at_crit) = match body.find('@') {
+        Some(i) => (&body[..i], Some(&body[i + 1..])),
+        None => (body, None),
+    };
+    let critical = match (inline, at_crit) {
+        (Some(_), Some(_)) => return Ok(None),
+        (Some(c), None) | (None, Some(c)) => match parse_constant(c) {
+            Ok(v) => v,
+            Err(_) => return Ok(None),
+        },
+        (None, None) => 10,
+    };
+    let modifier = if mods.is_empty() {
+        0
+    } else if mods.starts_with(['+', '-']) {
+        match parse_constant(&format!("0{mods}")) {
+            Ok(v) => v,
+            Err(_) => return Ok(None),
+        }
+    } else {
+        return Ok(None);
+    };
+    let target = match target {
+        None => None,
+        Some(t) => match parse_constant(t) {
+            Ok(v) => Some(v),
+            Err(_) => return Ok(None),
+        },
+    };
+    if critical < 2 {
+        return Err(Error::param(
+            "EXPR",
+            text,
+            "DoubleCross: クリティカル値が低すぎます。2以上を指定してください (the critical value is at least 2)",
+        ));
+    }
+    if dice > MAX_DICE {
+        return Err(Error::param(
+            "EXPR",
+            text,
+            format!("DoubleCross: at most {MAX_DICE} dice"),
+        ));
+    }
+    Ok(Some(GameCmd::DoubleCross(Cmd {
+        dice,
+        critical,
+        modifier,
+        target,
+    })))
+}
+
+/// The length of a parenthesised prefix `(…)`.
+fn close(s: &str) -> Option<usize> {
+    let mut depth = 0;
+    for (i, c) in s.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// A bare `nD` is `nD10` in this game.
+pub fn plain(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        out.push(c);
+        let after = chars.get(i + 1).copied();
+        let before_digit = i > 0 && (chars[i - 1].is_ascii_digit() || chars[i - 1] == ')');
+        if c == 'D' && before_digit && !after.is_some_and(|a| a.is_ascii_alphanumeric() || a == '(')
+        {
+            out.push_str("10");
+        }
+    }
+    out
+}
+
+impl Cmd {
+    fn word(&self, total: i64, critical: bool, fumble: bool) -> Outcome {
+        match (self.target, fumble) {
+            (None, true) => FUMBLE_NO_TARGET,
+            (None, false) if critical => CRITICAL,
+            (None, false) => PLAIN,
+            (Some(_), true) => FUMBLE,
+            (Some(t), false) => match (total >= t, critical) {
+                (true, true) => SUCCESS_CRIT,
+                (true, false) => SUCCESS,
+                (false, true) => FAILURE_CRIT,
+                (false, false) => FAILURE,
+            },
+        }
+    }
+
+    /// The plain rule.
+    pub fn roll<F: Faces>(&self, faces: &mut F) -> Rolled {
+        if self.dice < 1 {
+            return Rolled {
+                value: None,
+                outcome: Some(AUTO_FAILURE),
+            };
+        }
+        let mut n = self.dice;
+        let mut sum = 0;
+        let mut groups = 0;
+        loop {
+            let dice: Vec<i64> = (0..n).map(|_| faces.die(10)).collect();
+            groups += 1;
+            if groups == 1 && dice.iter().all(|&d| d == 1) {
+                return Rolled {
+                    value: Some(0),
+                    outcome: Some(self.word(0, false, true)),
+                };
+            }
+            let crits = dice.iter().filter(|&&d| d >= self.critical).count() as i64;
+            if crits == 0 {
+                sum += dice.iter().max().copied().unwrap_or(0);
+                break;
+            }
+            sum += 10;
+            n = crits;
+        }
+        let total = sum + self.modifier;
+        Rolled {
+            value: Some(total),
+            outcome: Some(self.word(total, groups > 1, false)),
+        }
+    }
+
+    /// One group of `j` dice: the chance that exactly `i ≥ 1` dice reach
+    /// the critical value, and the sub-law of the highest die when none
+    /// does. (The per-round dice law; the engine's input.)
+    pub fn group<W: Weight>(&self, j: i64) -> (Vec<(i64, W)>, Pmf<W>) {
+        let hit = 11 - self.critical.min(11);
+        let q = W::ratio(hit, 10);
+        let miss = W::ratio(10 - hit, 10);
+        let mut go = Vec::new();
+        let mut binom = W::one();
+        for i in 1..=j {
+            // C(j, i) from C(j, i − 1).
+            binom = binom * W::int(j - i + 1) / W::int(i);
+            let p = binom.clone() * q.powi(i as u32) * miss.powi((j - i) as u32);
+            go.push((i, p));
+        }
+        let below = (1..self.critical.min(11)).map(|v| {
+            let p = W::ratio(v, 10).powi(j as u32) - W::ratio(v - 1, 10).powi(j as u32);
+            (v, p)
+        });
+        let stop = Pmf::from_pairs(below);
+        (go, stop)
+    }
+
+    /// The exact law.
+    pub fn law<W: Weight>(&self, tail_eps: f64) -> Result<GameLaw<W>> {
+        let words: Vec<Outcome> = match self.target {
+            None => vec![FUMBLE_NO_TARGET, PLAIN, CRITICAL],
+            Some(_) => vec![FUMBLE, FAILURE, FAILURE_CRIT, SUCCESS, SUCCESS_CRIT],
+        };
+        let mut law = GameLaw::new(&words);
+        if self.dice < 1 {
+            let mut law = GameLaw::new(&[AUTO_FAILURE]);
+            law.add(0, Some(AUTO_FAILURE), W::one());
+            law.prints_value = false;
+            return Ok(law);
+        }
+        // Round 0 by hand: the all-ones fumble is part of "no die reached c".
+        let (go0, stop0) = self.group::<W>(self.dice);
+        let fumble = W::ratio(1, 10).powi(self.dice as u32);
+        law.add(0, Some(self.word(0, false, true)), fumble.clone());
+        for (v, p) in stop0.iter() {
+            let p = if v == 1 {
+                p.clone() - &fumble
+            } else {
+                p.clone()
+            };
+            let total = v + self.modifier;
+            law.add(total, Some(self.word(total, false, false)), p);
+        }
+        let start: BTreeMap<i64, Pmf<W>> = go0
+            .into_iter()
+            .filter(|(_, p)| !p.is_zero())
+            .map(|(i, p)| (i, Pmf::from_pairs([(10, p)])))
+            .collect();
+        let chained = chain::run(
+            start,
+            1,
+            |_, &j| {
+                let (go, stop) = self.group::<W>(j);
+                let mut out: Vec<(Next<i64>, Pmf<W>)> = go
+                    .into_iter()
+                    .map(|(i, p)| (Next::Go(i), Pmf::from_pairs([(10, p)])))
+                    .collect();
+                out.push((Next::Stop, stop));
+                out
+            },
+            tail_eps,
+        )?;
+        for part in chained.stopped.iter().skip(1) {
+            for (s, p) in part.iter() {
+                let total = s + self.modifier;
+                law.add(total, Some(self.word(total, true, false)), p.clone());
+            }
+        }
+        law.tail = Some(chained.tail);
+        Ok(law)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::weight::Exact;
+
+    fn cmd(s: &str) -> Cmd {
+        match parse(s).unwrap().unwrap() {
+            GameCmd::DoubleCross(c) => c,
+            _ => unreachable!(),
+        }
+    }
+
+    /// Every face of every group to a depth, on the plain rule's own
+    /// faces; the law holds each enumerated cell, within what the
+    /// enumeration left unexplored.
+    #[test]
+    fn law_matches_enumeration() {
+        for s in ["1DX", "2DX8+3", "3DX7>=15", "2DX@5", "3DX(9)-1>=10"] {
+            let c = cmd(s);
+            let law = c.law::<Exact>(1e-12).unwrap();
+            let mut cells: BTreeMap<(i64, String), Exact> = BTreeMap::new();
+            // Chains still rolling at depth k, by their dice (the sum so
+            // far is 10·k): merged, so the enumeration stays small.
+            let mut level: BTreeMap<i64, Exact> = BTreeMap::from([(c.dice, Exact::ratio(1, 1))]);
+            for k in 0..5usize {
+                let mut next: BTreeMap<i64, Exact> = BTreeMap::new();
+                for (&n, p) in &level {
+                    let each = p.clone() / Exact::int(10i64.pow(n as u32));
+                    for code in 0..10i64.pow(n as u32) {
+                        let dice: Vec<i64> = (0..n)
+                            .map(|i| (code / 10i64.pow(i as u32)) % 10 + 1)
+                            .collect();
+                        let crits = dice.iter().filter(|&&d| d >= c.critical).count() as i64;
+                        let (v, o) = if k == 0 && dice.iter().all(|&d| d == 1) {
+                            (0, c.word(0, false, true))
+                        } else if crits == 0 {
+                            let t = 10 * k as i64 + dice.iter().max().unwrap() + c.modifier;
+                            (t, c.word(t, k > 0, false))
+                        } else {
+                            *next.entry(crits).or_insert(Exact::ratio(0, 1)) += each.clone();
+                            continue;
+                        };
+                        *cells
+                            .entry((v, o.key.to_string()))
+                            .or_insert(Exact::ratio(0, 1)) += each.clone();
+                    }
+                }
+                level = next;
+            }
+            let left: Exact = level.values().fold(Exact::ratio(0, 1), |a, b| a + b);
+            for ((v, key), p) in &cells {
+                let i = law.outcomes.iter().position(|o| o.key == key).unwrap();
+                let got = law
+                    .cells
+                    .get(&(*v, Some(i)))
+                    .cloned()
+                    .unwrap_or(Exact::ratio(0, 1));
+                assert!(got >= *p && got <= p.clone() + &left, "{s}: {v} {key}");
+            }
+            let total: Exact = law.cells.values().fold(Exact::ratio(0, 1), |a, b| a + b);
+            assert_eq!(total + law.tail.unwrap(), Exact::ratio(1, 1), "{s}");
+        }
+    }
+
+    /// 1DX: a fumble on 1 (1/10), a critical on 10 (1/10).
+    #[test]
+    fn one_die() {
+        let law = cmd("1DX").law::<Exact>(1e-15).unwrap();
+        assert_eq!(law.p_flag(|o| o.fumble), Exact::ratio(1, 10));
+        assert_eq!(
+            law.p_flag(|o| o.critical) + law.tail.unwrap(),
+            Exact::ratio(1, 10)
+        );
+    }
+}

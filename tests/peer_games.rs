@@ -1,0 +1,422 @@
+//! Peer cases for the game systems (`--game`): every `[[ test ]]` of
+//! BCDice's own test data for the games hantei offers
+//! (`tests/data/peer/bcdice/*.toml`, BSD-3-Clause, notice in
+//! `tests/data/peer/README.md`). Given BCDice's dice (`rands`), the plain
+//! rule must give the value BCDice prints last, its result word and its
+//! success/critical/fumble flags; what BCDice refuses must be refused.
+//! Commands out of scope (tables, full-auto fire, …) are listed below with
+//! the reason, and every file's cases are counted so none is skipped
+//! silently.
+
+use std::collections::VecDeque;
+
+use hantei::systems::dice::games::{self, Parsed};
+use hantei::systems::dice::roll::Faces;
+
+use crate::common::data_path;
+
+/// Faces in the order BCDice asked for them, sides checked.
+struct Queue(VecDeque<(i64, i64)>, String);
+
+impl Faces for Queue {
+    fn die(&mut self, sides: i64) -> i64 {
+        let (s, v) = self
+            .0
+            .pop_front()
+            .unwrap_or_else(|| panic!("{}: more dice asked for than BCDice rolled", self.1));
+        assert_eq!(
+            s, sides,
+            "{}: a d{sides} asked for, BCDice rolled a d{s}",
+            self.1
+        );
+        v
+    }
+}
+
+/// A game's file, its id, the commands out of scope (upper-case prefixes
+/// of the command, with the reason) and the expected counts:
+/// (replayed, refused, out of scope).
+struct Suite {
+    file: &'static str,
+    id: &'static str,
+    out_of_scope: &'static [(&'static str, &'static str)],
+    /// Whether cases whose text names a table (表) are out of scope (the
+    /// games with dozens of tables).
+    tables: bool,
+    counts: (usize, usize, usize),
+}
+
+/// Words in BCDice's error texts (it prints a message, rolls nothing).
+const ERROR_TEXTS: &[&str] = &["してください", "までです", "小さすぎ", "以上、100以下"];
+
+fn run(suite: &Suite) {
+    let text = std::fs::read_to_string(data_path(&format!("peer/bcdice/{}", suite.file)))
+        .unwrap_or_else(|e| panic!("{}: {e}", suite.file));
+    let doc: toml::Value = toml::from_str(&text).expect("BCDice test data is TOML");
+    let tests = doc["test"].as_array().expect("[[ test ]] list");
+    let game = games::find(suite.id).expect("game is registered");
+    let (mut replayed, mut refused, mut skipped) = (0, 0, 0);
+    for (n, t) in tests.iter().enumerate() {
+        let id = format!("{}:{}", suite.file, n + 1);
+        let input = t["input"].as_str().unwrap();
+        let command = input.split_whitespace().next().unwrap_or("");
+        let upper = command.to_ascii_uppercase();
+        let upper = upper
+            .strip_prefix('S')
+            .filter(|r| out_of_scope(suite, r))
+            .unwrap_or(&upper);
+        if out_of_scope(suite, upper) {
+            skipped += 1;
+            continue;
+        }
+        let output = t["output"].as_str().unwrap_or("");
+        if suite.tables && is_table(output) && game.parse(command).is_err() {
+            skipped += 1;
+            continue;
+        }
+        let rands: VecDeque<(i64, i64)> = t
+            .get("rands")
+            .and_then(|r| r.as_array())
+            .map(|a| {
+                a.iter()
+                    .map(|r| {
+                        (
+                            r["sides"].as_integer().unwrap(),
+                            r["value"].as_integer().unwrap(),
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let flag = |k: &str| t.get(k).and_then(|v| v.as_bool()).unwrap_or(false);
+        let parsed = game.parse(command);
+        if output.is_empty() || (rands.is_empty() && ERROR_TEXTS.iter().any(|e| output.contains(e)))
+        {
+            assert!(
+                parsed.is_err(),
+                "{id}: BCDice refuses {command:?} ({output:?}), we read {parsed:?}"
+            );
+            refused += 1;
+            continue;
+        }
+        let parsed = parsed.unwrap_or_else(|e| panic!("{id}: {command:?} refused: {e}"));
+        let segments: Vec<&str> = output.split(" ＞ ").collect();
+        let last = *segments.last().unwrap();
+        let mut queue = Queue(rands, id.clone());
+        match parsed {
+            Parsed::Plain(cmd) => {
+                let r = cmd.roll(&mut queue);
+                let (value_seg, word) = match r.success {
+                    Some(s) => (
+                        segments[segments.len() - 2],
+                        Some(if s { "成功" } else { "失敗" }),
+                    ),
+                    None => (last, None),
+                };
+                if let Some(w) = word {
+                    assert_eq!(last, w, "{id}: {command:?} word");
+                }
+                assert_eq!(
+                    leading_int(value_seg),
+                    Some(r.value),
+                    "{id}: {command:?} value"
+                );
+                assert_eq!(
+                    r.success == Some(true),
+                    flag("success"),
+                    "{id}: success flag"
+                );
+            }
+            Parsed::Game(cmd) => {
+                let r = cmd.roll(&mut queue);
+                let printed = r.outcome.filter(|o| o.printed);
+                let value_seg = match printed {
+                    Some(o) => {
+                        assert_eq!(last, o.ja, "{id}: {command:?} word ({output})");
+                        segments.get(segments.len().wrapping_sub(2)).copied()
+                    }
+                    None => Some(last),
+                };
+                match (r.value, value_seg) {
+                    (None, _) => {}
+                    // Sword World's fumbled power table prints ** and no total.
+                    (Some(0), Some("**")) if printed.is_some_and(|o| o.fumble) => {}
+                    (Some(v), Some(seg)) => {
+                        assert_eq!(
+                            leading_int(seg),
+                            Some(v),
+                            "{id}: {command:?} value ({output})"
+                        )
+                    }
+                    (Some(v), None) => panic!("{id}: {command:?} gives {v}, BCDice prints none"),
+                }
+                let o = r.outcome;
+                assert_eq!(
+                    o.is_some_and(|o| o.success),
+                    flag("success"),
+                    "{id}: {command:?} success flag ({output})"
+                );
+                assert_eq!(
+                    o.is_some_and(|o| o.critical),
+                    flag("critical"),
+                    "{id}: {command:?} critical flag ({output})"
+                );
+                assert_eq!(
+                    o.is_some_and(|o| o.fumble),
+                    flag("fumble"),
+                    "{id}: {command:?} fumble flag ({output})"
+                );
+            }
+        }
+        assert!(
+            queue.0.is_empty(),
+            "{id}: {command:?} left dice unread: {:?}",
+            queue.0
+        );
+        replayed += 1;
+    }
+    assert_eq!(replayed + refused + skipped, tests.len());
+    assert_eq!(
+        (replayed, refused, skipped),
+        suite.counts,
+        "{}: (replayed, refused, out of scope)",
+        suite.file
+    );
+}
+
+/// A case is a table when BCDice's text names one and hantei does not
+/// read the command: tables pick text, they have no odds of success.
+fn is_table(output: &str) -> bool {
+    let head = output.split(" ＞ ").next().unwrap_or("");
+    head.contains('表')
+        || head.contains("ホラースケープ")
+        || head.contains("シーン")
+        || head.contains("数奇")
+}
+
+/// A command is out of scope when it is one of the listed names, alone or
+/// followed by its arguments (a number, `(` or `[`): `GREEN` is not `GR`.
+fn out_of_scope(suite: &Suite, upper: &str) -> bool {
+    suite.out_of_scope.iter().any(|(p, _)| {
+        upper.strip_prefix(p).is_some_and(|rest| {
+            rest.is_empty()
+                || rest.starts_with(|c: char| c.is_ascii_digit() || c == '(' || c == '[')
+        })
+    })
+}
+
+/// The integer a segment opens with (`30[ハード成功,…]` → 30).
+fn leading_int(s: &str) -> Option<i64> {
+    let end = s
+        .char_indices()
+        .find(|(i, c)| !(c.is_ascii_digit() || (*i == 0 && *c == '-')))
+        .map(|(i, _)| i)
+        .unwrap_or(s.len());
+    s[..end].parse().ok()
+}
+
+#[test]
+fn cthulhu7th() {
+    run(&Suite {
+        file: "Cthulhu7th.toml",
+        id: "Cthulhu7th",
+        // 50 CC (2 refused), 12 CBR (1 refused), 75 FAR, 14 tables.
+        out_of_scope: &[
+            (
+                "FAR",
+                "full-auto fire counts hits and penetrations over a burst, not a check's odds",
+            ),
+            ("BMR", "table (狂気の発作)"),
+            ("BMS", "table (狂気の発作)"),
+            ("FCL", "table (キャスティング・ロール失敗)"),
+            ("FCM", "table (キャスティング・ロール失敗)"),
+            ("PH", "table (恐怖症)"),
+            ("MA", "table (マニア)"),
+        ],
+        tables: false,
+        counts: (59, 3, 89),
+    });
+}
+
+#[test]
+fn cthulhu() {
+    run(&Suite {
+        file: "Cthulhu.toml",
+        id: "Cthulhu",
+        out_of_scope: &[],
+        tables: false,
+        counts: (101, 4, 0),
+    });
+}
+
+const SW_TABLES: &[(&str, &str)] = &[
+    ("GR", "growth (成長) picks abilities, not a check"),
+    ("FT", "table (防御ファンブル表)"),
+    ("TT", "table (絡み効果表)"),
+    ("ABT", "table (アビスカース表)"),
+    ("AABT", "table (追加アビスカース表)"),
+    (
+        "DRU",
+        "druid power (Dru) reads a three-value list, not in the issue's scope",
+    ),
+    (
+        "BIB",
+        "Bib (ビブリオマンサー応急行使判定) is not in the issue's scope",
+    ),
+];
+
+#[test]
+fn sword_world_2_5() {
+    run(&Suite {
+        file: "SwordWorld2_5.toml",
+        id: "SwordWorld2.5",
+        out_of_scope: SW_TABLES,
+        tables: false,
+        counts: (91, 12, 41),
+    });
+}
+
+#[test]
+fn sword_world_2_0() {
+    run(&Suite {
+        file: "SwordWorld2_0.toml",
+        id: "SwordWorld2.0",
+        out_of_scope: SW_TABLES,
+        tables: false,
+        counts: (52, 4, 19),
+    });
+}
+
+#[test]
+fn double_cross() {
+    run(&Suite {
+        file: "DoubleCross.toml",
+        id: "DoubleCross",
+        out_of_scope: &[
+            ("ET", "table (感情表)"),
+            ("HC", "table (ハプニングチャート)"),
+            ("PCP", "table (プロローグチャート)"),
+            ("PCN", "table (プロローグチャート)"),
+        ],
+        tables: false,
+        counts: (79, 3, 19),
+    });
+}
+
+#[test]
+fn shinobigami() {
+    run(&Suite {
+        file: "ShinobiGami.toml",
+        id: "ShinobiGami",
+        out_of_scope: &[
+            ("RTT", "table (ランダム指定特技表)"),
+            ("RCT", "table (ランダム分野表)"),
+            ("MT", "table (異形表)"),
+            ("NMT", "table (新異形表)"),
+            ("IRN", "number generator, not a check"),
+        ],
+        tables: true,
+        counts: (29, 2, 131),
+    });
+}
+
+#[test]
+fn insane() {
+    run(&Suite {
+        file: "Insane.toml",
+        id: "Insane",
+        out_of_scope: &[
+            ("IRN", "暫定整理番号作成: a number generator, not a check"),
+            ("RTT", "table (ランダム特技表)"),
+            ("RCT", "table (ランダム分野表)"),
+        ],
+        tables: true,
+        counts: (7, 0, 56),
+    });
+}
+
+/// The CLI: `--game`, `--list-games`, and the refusals (exit 2, one line).
+mod cli {
+    use crate::common::hantei;
+
+    #[test]
+    fn coc7_bonus_die_at_fifty_is_three_quarters() {
+        let out = hantei()
+            .args([
+                "odds",
+                "dice",
+                "CC(1)<=50",
+                "--game",
+                "cthulhu7th",
+                "--exact",
+                "--format",
+                "json",
+            ])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["p_success"], "3/4");
+        assert_eq!(v["params"]["game"], "Cthulhu7th");
+        assert_eq!(v["labels"]["extreme"]["ja"], "イクストリーム成功");
+        // Fumble: only 100 at s = 50; with one bonus die, a kept 100 needs
+        // ones 0 and both tens 0 (read as 100): 1/10 · 1/100.
+        assert_eq!(v["p_fumble"], "1/1000");
+    }
+
+    #[test]
+    fn list_games_names_every_game() {
+        let out = hantei()
+            .args(["odds", "dice", "--list-games"])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let text = String::from_utf8(out.stdout).unwrap();
+        for id in [
+            "Cthulhu7th",
+            "Cthulhu",
+            "SwordWorld2.5",
+            "SwordWorld2.0",
+            "DoubleCross",
+            "ShinobiGami",
+            "Insane",
+        ] {
+            assert!(
+                text.lines().any(|l| l.starts_with(&format!("{id} "))),
+                "{id} missing"
+            );
+        }
+    }
+
+    #[test]
+    fn unknown_game_names_the_nearest() {
+        let out = hantei()
+            .args(["odds", "dice", "K20", "--game", "SwordWorld25"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.trim().lines().count(), 1);
+        assert!(err.contains("did you mean SwordWorld2.5?"), "{err}");
+    }
+
+    #[test]
+    fn unknown_command_names_the_game() {
+        let out = hantei()
+            .args(["odds", "dice", "FAR(25,70,98)", "--game", "Cthulhu7th"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.trim().lines().count(), 1);
+        assert!(
+            err.contains("not a Cthulhu7th command: it accepts CC"),
+            "{err}"
+        );
+        let out = hantei()
+            .args(["odds", "dice", "K20@2", "--game", "SwordWorld2.5"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+    }
+}
