@@ -108,7 +108,16 @@ impl RoundStat {
                         "statistics of the dice apply to 加算ダイス (xDy) commands: xB, xR, xU and D66 have only their result",
                     ));
                 };
-                super::pool::check_stats(expr, &[resolve(s, check)])
+                super::pool::check_stats(expr, &[resolve(s, check)]).map_err(|e| {
+                    Error::param(
+                        "--until-stat",
+                        s,
+                        format!(
+                            "{}; allowed: result, natural, success, or a statistic of the roll (max, min, count(6), a named term or score)",
+                            e.to_string().trim_start_matches("dice: ")
+                        ),
+                    )
+                })
             }
             RoundStat::Result => Ok(()),
             RoundStat::Natural => match check.command.body {
