@@ -169,3 +169,75 @@ fn shell_completions_and_man_page_cover_every_command() {
     let o = hantei().args(["completions", "tcsh"]).output().unwrap();
     assert_eq!(o.status.code(), Some(2));
 }
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["odds", "--format", "json", "--exact"];
+    all.extend_from_slice(args);
+    serde_json::from_str(&stdout(&all)).expect("json")
+}
+
+/// An exact `"num/den"` as a pair of integers, for sums and products.
+fn frac(v: &serde_json::Value) -> (i128, i128) {
+    let s = v.as_str().unwrap_or_else(|| panic!("not exact: {v}"));
+    let (n, d) = s.split_once('/').unwrap_or((s, "1"));
+    (n.parse().unwrap(), d.parse().unwrap())
+}
+
+#[test]
+fn many_sided_contests_speak_of_one_contest() {
+    // Issue 21 item 2: three sides; every contest field is of the contest
+    // of all three: one round's win is the acting side's p_top_per_roll,
+    // a round stalls with 1 − Σ p_top_per_roll, and p_win is the win of
+    // the round that decides.
+    let j = json(&[
+        "multiplier",
+        "--ability",
+        "12",
+        "--vs-ability",
+        "10",
+        "--side",
+        "ability=8",
+    ]);
+    let top: Vec<(i128, i128)> = j["p_top_per_roll"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(frac)
+        .collect();
+    for name in ["p_win_per_roll", "p_win_roll"] {
+        assert_eq!(frac(&j[name]), top[0], "{name}");
+    }
+    // Denominators are all 100000 here (d100 rolls): compare numerators.
+    let den = 100_000i128;
+    let scaled = |(n, d): (i128, i128)| n * (den / d);
+    let someone: i128 = top.iter().map(|&t| scaled(t)).sum();
+    for name in ["p_tie_per_roll", "p_tie_roll"] {
+        assert_eq!(scaled(frac(&j[name])), den - someone, "{name}");
+    }
+    for name in ["p_loss_per_roll", "p_loss_roll"] {
+        assert_eq!(scaled(frac(&j[name])), someone - scaled(top[0]), "{name}");
+    }
+    // p_win = top₀ / Σ top = 29019/67016 (the issue's 43.30 %).
+    assert_eq!(frac(&j["p_win"]), (29019, 67016));
+    assert_eq!(frac(&j["p_success"]), (29019, 67016));
+    let notes = j["notes"].to_string();
+    assert!(!notes.contains("one roll's tie chance"), "{notes}");
+    assert!(notes.contains("3 sides"), "{notes}");
+}
+
+#[test]
+fn two_sided_multiplier_contests_also_name_p_win_roll() {
+    // Issue 21 item 7: p_win_roll beside the multiplier's p_win_per_roll.
+    // Rate 60 vs rate 50 (random checks): the one-roll law, counted over
+    // the 10 000 pairs of d100 faces by the unit tests, is the same under
+    // both names.
+    let j = json(&["multiplier", "--rate", "60", "--vs-rate", "50"]);
+    for t in ["win", "tie", "loss"] {
+        assert_eq!(
+            j[format!("p_{t}_roll")],
+            j[format!("p_{t}_per_roll")],
+            "{t}"
+        );
+        assert!(j[format!("p_{t}_roll")].is_string(), "{t}");
+    }
+}
