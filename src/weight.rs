@@ -328,6 +328,22 @@ pub fn tidy(x: f64) -> f64 {
     format!("{x:.14e}").parse().unwrap_or(x)
 }
 
+/// `√x` as a weight when it is one: in `f64` always (of `max(x, 0)`); in
+/// exact fractions when `x` is the square of a fraction (`4/9` → `2/3`),
+/// else `None` (`35/3`).
+pub fn exact_sqrt<W: Weight>(x: &W) -> Option<W> {
+    match x.as_fraction() {
+        None => Some(W::from_f64(x.to_f64().max(0.0).sqrt())),
+        Some((n, d)) => {
+            if n < BigInt::zero() || d <= BigInt::zero() {
+                return None;
+            }
+            let (rn, rd) = (n.sqrt(), d.sqrt());
+            (&rn * &rn == n && &rd * &rd == d).then(|| W::from_fraction(rn, rd))
+        }
+    }
+}
+
 /// Parse an exact fraction `"num/den"` (or an integer).
 pub fn parse_exact(text: &str) -> Option<Exact> {
     let text = text.trim();
@@ -346,6 +362,15 @@ pub fn parse_exact(text: &str) -> Option<Exact> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn square_roots_of_fractions() {
+        assert_eq!(exact_sqrt(&Exact::ratio(4, 9)), Some(Exact::ratio(2, 3)));
+        assert_eq!(exact_sqrt(&Exact::ratio(35, 12)), None);
+        assert_eq!(exact_sqrt(&Exact::ratio(0, 1)), Some(Exact::ratio(0, 1)));
+        assert_eq!(exact_sqrt(&Exact::ratio(-4, 1)), None);
+        assert_eq!(exact_sqrt(&6.25f64), Some(2.5));
+    }
 
     #[test]
     fn ratio_reduces() {

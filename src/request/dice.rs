@@ -59,7 +59,8 @@ pub struct Params {
     #[serde(default, deserialize_with = "de::switch")]
     #[arg(long)]
     pub lower_wins: bool,
-    /// Largest probability mass dropped when cutting exploding dice (xR, xU).
+    /// Largest probability mass dropped when cutting exploding dice (xR, xU;
+    /// allowed above 0 and below 0.001).
     #[serde(default = "default_tail_eps", deserialize_with = "de::float")]
     #[arg(long, default_value_t = dice::DEFAULT_TAIL_EPS)]
     pub tail_eps: f64,

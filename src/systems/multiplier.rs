@@ -12,7 +12,8 @@
 //!   level `R` (要求技能レベル);
 //! * random check (無作為判定): the GM gives the rate (成功率) directly.
 //!
-//! The base multiplier `M` (成功倍率) is 5 by default and may be any integer.
+//! The base multiplier `M` (成功倍率) is 5 by default and may be any
+//! integer in −1000..=1000 (a sane bound, not a rule).
 //! The rate (in %, may exceed 100) is, with `ceil` for every halving
 //! (端数切り上げ):
 //!

@@ -16,7 +16,8 @@
 //! 1; unsuffixed division floors (the common bot's setting); `R` rounds
 //! half away from zero; the modifier of `xU` after a `-` is negated as a
 //! whole (`3U6[6]-2+1` adds −3); `xR` without a success condition counts 0
-//! successes; `xD66` reads its two dice unsorted.
+//! successes; `xD66` reads its two dice unsorted; `xD` without sides is
+//! `xD6` (`2D` = `2D6`, BCDice's implicit sides of the common bot).
 //!
 //! Where BCDice only prints faces, hantei reports a number: `xB` without a
 //! comparison reports the sum of the faces.
@@ -36,6 +37,7 @@
 //! systems; `p_success` is then `p_win` after the tie rule.
 
 pub mod ast;
+pub mod hints;
 pub mod law;
 pub mod parse;
 pub mod roll;
@@ -125,6 +127,9 @@ impl std::fmt::Display for TierSpec {
 
 /// Read `NAME:COND` or `NAME`.
 pub fn parse_tier(text: &str) -> Result<TierSpec> {
+    if let Some(hint) = hints::cut_condition_hint(text) {
+        return Err(Error::param("--tier", text, hint));
+    }
     let bad = |why: &str| {
         Error::param(
             "--tier",
@@ -212,6 +217,10 @@ impl Check {
 
     /// Validate tiers and options.
     pub fn validate(&self) -> Result<()> {
+        if let Some(why) = self.vs.as_ref().and_then(hints::ignored_vs_target) {
+            let vs = self.vs.as_ref().map(ToString::to_string).unwrap_or_default();
+            return Err(Error::param("--vs", vs, why));
+        }
         if !(self.tail_eps > 0.0 && self.tail_eps < 1e-3) {
             return Err(Error::param(
                 "--tail-eps",
@@ -570,13 +579,13 @@ fn explodes(c: &Command) -> bool {
     matches!(c.body, Body::Reroll(_) | Body::Upper(_))
 }
 
-/// The standard deviation: exact fractions cannot hold a square root, so
-/// `--exact` prints it as a decimal text.
+/// The standard deviation: under `--exact` a fraction when the variance is
+/// a square, else its decimal ([`Field::Root`]).
 fn sd_field<W: Weight>(name: &str, variance: &W) -> (String, Field<W>) {
-    let sd = variance.to_f64().max(0.0).sqrt();
     if W::EXACT {
-        (name.to_string(), Field::Text(format!("{sd}")))
+        (name.to_string(), Field::Root(variance.clone()))
     } else {
+        let sd = variance.to_f64().max(0.0).sqrt();
         (name.to_string(), Field::Value(W::from_f64(sd)))
     }
 }
