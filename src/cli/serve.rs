@@ -26,10 +26,15 @@ pub struct Args {
 /// (IPv4 first: `localhost` is 127.0.0.1 where it has both).
 pub fn bind_addr(s: &str) -> std::result::Result<IpAddr, String> {
     let t = s.trim();
-    if let Ok(ip) = t.trim_start_matches('[').trim_end_matches(']').parse::<IpAddr>() {
+    if let Ok(ip) = t
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .parse::<IpAddr>()
+    {
         return Ok(ip);
     }
-    let allowed = "allowed: an IP address (127.0.0.1, ::1, 0.0.0.0) or a host name that resolves (localhost)";
+    let allowed =
+        "allowed: an IP address (127.0.0.1, ::1, 0.0.0.0) or a host name that resolves (localhost)";
     if t.is_empty() || t.contains([':', '/', ' ']) {
         return Err(format!("'{s}' is not an address ({allowed})"));
     }

@@ -28,13 +28,15 @@ use super::de;
 #[derive(clap::Args, Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 pub struct Params {
-    /// The BCDice command (ダイスコマンド): 2D6+1>=7, 1D20+5>=15, 4D6DL1,
-    /// 5B6>=4, 10R6>=5@6, 3U6>=10@6, D66. Case-insensitive.
+    /// The BCDice command (ダイスコマンド), quoted in a shell when it holds
+    /// > or <: "2D6+1>=7", "1D20+5>=15", 4D6DL1, "5B6>=4", "10R6>=5@6",
+    /// "3U6>=10@6", D66. Case-insensitive.
     #[arg(value_name = "EXPR", allow_hyphen_values = true)]
     pub expr: String,
     /// A house-rule tier NAME:COND (repeatable, best first; the first that
-    /// holds wins): COND compares the result (>=10) or the natural dice
-    /// (natural>=19). A last NAME alone takes the rest.
+    /// holds wins), quoted in a shell: COND compares the result
+    /// (--tier "hit:>=10") or the natural dice (--tier "crit:natural>=19").
+    /// A last NAME alone takes the rest.
     #[serde(default, deserialize_with = "de::strings")]
     #[arg(long = "tier", value_name = "NAME:COND")]
     pub tier: Vec<String>,

@@ -243,21 +243,37 @@ pub enum NegatedCritical {
     Downgrade,
 }
 
-/// Who takes a tie in an opposed test.
+/// Who takes a tie in an opposed test: the values every system accepts
+/// (attacker, defender, reroll, tie; `active`, `passive` and `separate` as
+/// aliases).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum TieRuleOpt {
     /// The defender (Shadowrun).
     #[default]
+    #[value(alias = "passive")]
     Defender,
     /// The attacker.
+    #[value(alias = "active")]
     Attacker,
     /// Roll again until someone wins.
     Reroll,
     /// Report ties separately.
+    #[value(name = "tie", alias = "separate")]
     Separate,
 }
 
 impl TieRuleOpt {
+    /// The name reports print (`separate` for ties that stand, as they
+    /// always have).
+    pub fn key(self) -> &'static str {
+        match self {
+            TieRuleOpt::Defender => "defender",
+            TieRuleOpt::Attacker => "attacker",
+            TieRuleOpt::Reroll => "reroll",
+            TieRuleOpt::Separate => "separate",
+        }
+    }
+
     fn rule(self) -> TieRule {
         match self {
             TieRuleOpt::Defender => TieRule::Second,
@@ -1847,7 +1863,7 @@ fn opposed_report<W: Weight>(attacker: &Roll, defender: &Roll, tie_rule: TieRule
     let critical = raw.decisive(tie_rule.rule(), net.at_least(CRITICAL_NET_HITS as i64));
     let mut r = roll_params(Report::bare(ID, NAME_JA, c.win.clone()), "", attacker);
     r = roll_params(r, "vs_", defender)
-        .param("tie_rule", option_name(tie_rule))
+        .param("tie_rule", tie_rule.key())
         .prob("p_win", c.win)
         .prob("p_tie", c.tie)
         .prob("p_loss", c.loss)

@@ -61,7 +61,10 @@ mod tests {
     #[test]
     fn cut_conditions_are_recognised() {
         let h = cut_condition_hint("critical:natural").expect("cut");
-        assert!(h.contains("quote") && h.contains("'critical:natural>=19'"), "{h}");
+        assert!(
+            h.contains("quote") && h.contains("'critical:natural>=19'"),
+            "{h}"
+        );
         let h = cut_condition_hint("hit:").expect("cut");
         assert!(h.contains("is empty") && h.contains("'hit:>=15'"), "{h}");
         assert!(cut_condition_hint("強打：").is_some());

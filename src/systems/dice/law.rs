@@ -44,6 +44,10 @@ pub const MAX_EXACT_SUM_WORK: u64 = 20_000_000;
 /// sum: `1000D100` is 9.8·10⁶ steps on 6,644-bit numbers, 6.5·10¹⁰, about
 /// 7 s; `2000D100` (2.6·10¹¹) would take half a minute.
 pub const MAX_EXACT_SUM_BITS: f64 = 8e10;
+/// Most word operations of an exact keep/drop programme (big-integer steps
+/// × the 64-bit words they multiply, [`keep_word_ops`]): `70D6KH35`,
+/// 2.9·10⁷, takes 0.02 s.
+pub const MAX_EXACT_KEEP_WORD_OPS: f64 = 1e10;
 /// Most big-fraction bit-steps (fraction operations × bits of their
 /// numbers) of the exact keep/drop and reroll-chain work of one command,
 /// estimated before any is done ([`check_work`]). Measured at 9–14 ns a
@@ -107,7 +111,9 @@ pub fn d66<W: Weight>(sort: D66Sort) -> Pmf<W> {
 /// Sum of `n` dice of law `d`.
 pub fn sum_of<W: Weight>(d: &Pmf<W>, n: i64) -> Result<Pmf<W>> {
     let values = (d.max() - d.min() + 1) as u64;
-    check_sum::<W>(values, n, 0.0, &|| format!("the sum of {n} dice of {values} values"))?;
+    check_sum::<W>(values, n, 0.0, &|| {
+        format!("the sum of {n} dice of {values} values")
+    })?;
     if W::EXACT && n >= 2 {
         if let Some(p) = exact_power(d, n as u32) {
             return Ok(p);
@@ -191,7 +197,9 @@ fn exact_power<W: Weight>(d: &Pmf<W>, n: u32) -> Option<Pmf<W>> {
         for i in 1..=deg.min(k) {
             let c = (i64::from(n) + 1) * i as i64 - k as i64;
             if c != 0 && !q[i].is_zero() {
-                s += &q[i] * &a[k - i] * c;
+                // One product of the big coefficient by a small number
+                // (qᵢ·c), not two.
+                s += &a[k - i] * (&q[i] * c);
             }
         }
         // Exact: aₖ is a coefficient of an integer polynomial.
@@ -316,21 +324,24 @@ fn check_keep<W: Weight>(faces: u64, n: u64, k: u64, width: u64) -> Result<()> {
         )));
     }
     if W::EXACT {
-        let bits = n as f64 * (faces.max(2) as f64).log2();
-        let bit_steps = work as f64 * bits;
-        if bit_steps > MAX_EXACT_BIT_STEPS {
-            return Err(keep_refusal(faces, n, k, work, bits));
+        let (bits, word_ops) = keep_word_ops(faces, n, work);
+        if word_ops > MAX_EXACT_KEEP_WORD_OPS {
+            return Err(Error::Conflict(format!(
+                "dice: keeping {k} of {n} dice of {faces} faces with --exact takes about {work} big-integer steps on {}-bit numbers ({word_ops:.1e} word operations, at most {MAX_EXACT_KEEP_WORD_OPS:.0e}: a few seconds); drop --exact for floating point, or use fewer dice",
+                bits.ceil()
+            )));
         }
     }
     Ok(())
 }
 
-fn keep_refusal(faces: u64, n: u64, k: u64, work: u64, bits: f64) -> Error {
-    Error::Conflict(format!(
-        "dice: keeping {k} of {n} dice of {faces} faces with --exact takes about {work} fraction steps on {}-bit numbers ({:.1e} bit-steps, at most {MAX_EXACT_BIT_STEPS:.0e}: a few seconds); drop --exact for floating point, or use fewer dice",
-        bits.ceil(),
-        work as f64 * bits
-    ))
+/// The bits of the numbers of an exact keep/drop programme over `n` dice of
+/// `faces` faces (numerators over `faces`ⁿ), and its word operations: one
+/// product of two such numbers per step, quadratic in their 64-bit words.
+fn keep_word_ops(faces: u64, n: u64, work: u64) -> (f64, f64) {
+    let bits = n as f64 * (faces.max(2) as f64).log2();
+    let words = bits / 64.0;
+    (bits, work as f64 * (1.0 + words * words))
 }
 
 /// The kept sum of `n` dice of law `d`, keeping the `k` highest (`high`)
@@ -436,9 +447,7 @@ fn keep_integers<W: Weight>(
         .iter()
         .map(|(_, p)| p.as_fraction())
         .collect::<Option<_>>()?;
-    let den = fractions
-        .iter()
-        .fold(BigInt::one(), |l, (_, d)| l.lcm(d));
+    let den = fractions.iter().fold(BigInt::one(), |l, (_, d)| l.lcm(d));
     let q: Vec<BigInt> = fractions.iter().map(|(num, d)| num * (&den / d)).collect();
     let mut binom: Vec<Vec<BigInt>> = Vec::with_capacity(n + 1);
     for r in 0..=n {
@@ -483,7 +492,9 @@ fn keep_integers<W: Weight>(
         }
         state = next;
     }
-    let last = state[n].take().unwrap_or_else(|| vec![BigInt::zero(); width]);
+    let last = state[n]
+        .take()
+        .unwrap_or_else(|| vec![BigInt::zero(); width]);
     let total = Pow::pow(&den, n as u32);
     Some(match small_factors(&den) {
         Some(primes) => last
@@ -840,7 +851,11 @@ pub fn check_work<W: Weight>(cmd: &Command, tail_eps: f64) -> Result<()> {
         Body::D66(_) => {}
         Body::Barabara(b) => {
             for g in &b.groups {
-                let values = if b.target.is_some() { 2 } else { g.sides as u64 };
+                let values = if b.target.is_some() {
+                    2
+                } else {
+                    g.sides as u64
+                };
                 check_sum::<W>(values, g.count, (g.sides.max(2) as f64).log2(), &|| {
                     format!("counting {}B{}", g.count, g.sides)
                 })?;
@@ -856,12 +871,17 @@ pub fn check_work<W: Weight>(cmd: &Command, tail_eps: f64) -> Result<()> {
                 // A chain counts successes: 0 ..= depth + 1.
                 let values = if r.target.is_some() { depth + 2 } else { 1 };
                 cost.chain(g.sides, depth, 1, g.count);
-                check_sum::<W>(values, g.count, depth as f64 * (g.sides as f64).log2(), &|| {
-                    format!(
+                check_sum::<W>(
+                    values,
+                    g.count,
+                    depth as f64 * (g.sides as f64).log2(),
+                    &|| {
+                        format!(
                         "counting {}R{} (each die's count takes {values} values over {depth} rerolls)",
                         g.count, g.sides
                     )
-                })?;
+                    },
+                )?;
             }
         }
         Body::Upper(u) => {
@@ -877,12 +897,17 @@ pub fn check_work<W: Weight>(cmd: &Command, tail_eps: f64) -> Result<()> {
                     (depth + 1) * g.sides as u64
                 };
                 cost.chain(g.sides, depth, g.sides as u64, g.count);
-                check_sum::<W>(values, g.count, depth as f64 * (g.sides as f64).log2(), &|| {
-                    format!(
+                check_sum::<W>(
+                    values,
+                    g.count,
+                    depth as f64 * (g.sides as f64).log2(),
+                    &|| {
+                        format!(
                         "the total of {}U{} (each die's total takes about {values} values over {depth} rerolls)",
                         g.count, g.sides
                     )
-                })?;
+                    },
+                )?;
             }
         }
     }
@@ -901,19 +926,30 @@ fn chain_depth(sides: i64, go: u64, eps: f64) -> Option<u64> {
     (depth <= MAX_DEPTH as f64).then_some(depth as u64)
 }
 
-/// Exact work of a command, summed.
+/// Exact work of a command, summed over its terms, as a share of the
+/// limits (1 = about a few seconds).
 #[derive(Default)]
 struct Cost {
-    bit_steps: f64,
-    /// The largest part: its bit-steps and its description.
+    share: f64,
+    /// The largest part: its share and its description.
     largest: Option<(f64, String)>,
 }
 
 impl Cost {
+    /// Reroll-chain work in big-fraction bit-steps.
     fn add(&mut self, bit_steps: f64, what: impl FnOnce() -> String) {
-        self.bit_steps += bit_steps;
-        if self.largest.as_ref().is_none_or(|(b, _)| *b < bit_steps) {
-            self.largest = Some((bit_steps, what()));
+        self.add_share(bit_steps / MAX_EXACT_BIT_STEPS, what);
+    }
+
+    /// Keep/drop work in word operations.
+    fn add_keep(&mut self, word_ops: f64, what: impl FnOnce() -> String) {
+        self.add_share(word_ops / MAX_EXACT_KEEP_WORD_OPS, what);
+    }
+
+    fn add_share(&mut self, share: f64, what: impl FnOnce() -> String) {
+        self.share += share;
+        if self.largest.as_ref().is_none_or(|(b, _)| *b < share) {
+            self.largest = Some((share, what()));
         }
     }
 
@@ -938,13 +974,13 @@ impl Cost {
     }
 
     fn check(self) -> Result<()> {
-        if self.bit_steps <= MAX_EXACT_BIT_STEPS {
+        if self.share <= 1.0 {
             return Ok(());
         }
         let what = self.largest.map(|(_, w)| w).unwrap_or_default();
         Err(Error::Conflict(format!(
-            "dice: {what} with --exact takes about {:.1e} bit-steps of fraction arithmetic (at most {MAX_EXACT_BIT_STEPS:.0e}: a few seconds); drop --exact for floating point, or use fewer dice",
-            self.bit_steps
+            "dice: the command with --exact takes about {:.1} times the exact work allowed (a few seconds), most of it {what}; drop --exact for floating point, or use fewer dice",
+            self.share
         )))
     }
 }
@@ -976,8 +1012,8 @@ fn node_work<W: Weight>(n: &Node, cost: &mut Cost) -> Result<()> {
                     let width = k as u64 * top as u64 + 1;
                     check_keep::<W>(faces, n, k as u64, width)?;
                     let work = keep_steps(faces, n, width);
-                    let bits = n as f64 * (faces.max(2) as f64).log2();
-                    cost.add(work as f64 * bits, || format!("keeping {k} of {n} dice ({term})"));
+                    let (_, word_ops) = keep_word_ops(faces, n, work);
+                    cost.add_keep(word_ops, || format!("keeping {k} of {n} dice ({term})"));
                     Ok(())
                 }
                 _ => check_sum::<W>(values, t.count, (faces.max(2) as f64).log2(), &|| {

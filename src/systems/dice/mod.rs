@@ -67,10 +67,13 @@ pub const MAX_TIERS: usize = 20;
 pub enum TieBreak {
     /// Ties stand: reported as `p_tie`, no one wins (default).
     #[default]
+    #[value(alias = "separate")]
     Tie,
     /// The first (active) side takes a tie.
+    #[value(alias = "active")]
     Attacker,
     /// The opposing side takes a tie.
+    #[value(alias = "passive")]
     Defender,
     /// Both roll again until the results differ.
     Reroll,
@@ -218,7 +221,11 @@ impl Check {
     /// Validate tiers and options.
     pub fn validate(&self) -> Result<()> {
         if let Some(why) = self.vs.as_ref().and_then(hints::ignored_vs_target) {
-            let vs = self.vs.as_ref().map(ToString::to_string).unwrap_or_default();
+            let vs = self
+                .vs
+                .as_ref()
+                .map(ToString::to_string)
+                .unwrap_or_default();
             return Err(Error::param("--vs", vs, why));
         }
         if !(self.tail_eps > 0.0 && self.tail_eps < 1e-3) {
