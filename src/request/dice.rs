@@ -28,8 +28,8 @@ use super::de;
 #[derive(clap::Args, Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 pub struct Params {
-    /// The BCDice command (ダイスコマンド), quoted in a shell when it holds
-    /// > or <: "2D6+1>=7", "1D20+5>=15", 4D6DL1, "5B6>=4", "10R6>=5@6",
+    /// The BCDice command (ダイスコマンド), quoted in a shell when it holds a
+    /// comparison: "2D6+1>=7", "1D20+5>=15", 4D6DL1, "5B6>=4", "10R6>=5@6",
     /// "3U6>=10@6", D66. Case-insensitive.
     #[arg(value_name = "EXPR", allow_hyphen_values = true)]
     pub expr: String,

@@ -38,16 +38,18 @@ pub const MAX_KEEP_WORK: u64 = 400_000_000;
 /// 2.5·10⁹; `1000D1000`, 2.5·10¹¹, would take minutes).
 pub const MAX_SUM_WORK: u64 = 5_000_000_000;
 /// Most big-integer steps (coefficients × the die's values) of one exact
-/// sum (`1000D100 --exact`, 9.8·10⁶, takes about 7 s).
+/// sum.
 pub const MAX_EXACT_SUM_WORK: u64 = 20_000_000;
-/// Most big-integer bit-steps (steps × bits of the numbers) of one exact
-/// sum: `1000D100` is 9.8·10⁶ steps on 6,644-bit numbers, 6.5·10¹⁰, about
-/// 7 s; `2000D100` (2.6·10¹¹) would take half a minute.
-pub const MAX_EXACT_SUM_BITS: f64 = 8e10;
+/// Most estimated nanoseconds of one exact sum by Miller's recurrence
+/// ([`sum_nanos`], measured on a 2-core machine): `800D100` (5.3·10⁹) took
+/// 5.5 s, `30R6>=2` (a reroll chain of 210 values, 30 times) 4.5 s;
+/// `1000D100` (8.3·10⁹, 8.4 s) is refused.
+pub const MAX_EXACT_SUM_NANOS: f64 = 6e9;
 /// Most word operations of an exact keep/drop programme (big-integer steps
-/// × the 64-bit words they multiply, [`keep_word_ops`]): `70D6KH35`,
-/// 2.9·10⁷, takes 0.02 s.
-pub const MAX_EXACT_KEEP_WORD_OPS: f64 = 1e10;
+/// × the 64-bit words they multiply, [`keep_word_ops`]): `200D6KH100`,
+/// 4.8·10⁹, takes 1.2 s on a 2-core machine (it took 432 s on fractions);
+/// `300D6KH150`, 3.6·10¹⁰, is refused.
+pub const MAX_EXACT_KEEP_WORD_OPS: f64 = 2e10;
 /// Most big-fraction bit-steps (fraction operations × bits of their
 /// numbers) of the exact keep/drop and reroll-chain work of one command,
 /// estimated before any is done ([`check_work`]). Measured at 9–14 ns a
@@ -122,6 +124,16 @@ pub fn sum_of<W: Weight>(d: &Pmf<W>, n: i64) -> Result<Pmf<W>> {
     Ok(d.sum_n(n as u32))
 }
 
+/// The estimated time of an exact sum by Miller's recurrence, in
+/// nanoseconds: `work` steps, each a product of a coefficient (about
+/// `n·bits/2` bits on average) by a die's weight (`bits`), measured as
+/// 16 ns a 64-bit word of the coefficient plus 1.3 ns a word-by-word
+/// product (1000D100, 800D100, 30R6>=2, 50U6[4], 300R6>=5 fit within 40 %).
+fn sum_nanos(work: u64, bits: f64, n: i64) -> f64 {
+    let coefficient_words = n as f64 * bits / 128.0;
+    work as f64 * coefficient_words * (16.0 + 1.3 * bits / 64.0)
+}
+
 /// Whether the sum of `n` dice of `values` consecutive values is within
 /// the limits (its span, and its work: multiply-adds in floating point,
 /// big-integer steps with `--exact`), before any is done. `bits`: the size
@@ -136,20 +148,19 @@ fn check_sum<W: Weight>(values: u64, n: i64, bits: f64, what: &dyn Fn() -> Strin
         )));
     }
     if W::EXACT {
-        // Miller's recurrence: one step per coefficient and die value, on
-        // numbers of about n times one die's bits.
         let work = (span as u64).saturating_mul(values);
         let one = if bits > 0.0 {
             bits
         } else {
             (values.max(2) as f64).log2()
         };
-        let bit_steps = work as f64 * one * n as f64;
-        if work > MAX_EXACT_SUM_WORK || bit_steps > MAX_EXACT_SUM_BITS {
+        let nanos = sum_nanos(work, one, n);
+        if work > MAX_EXACT_SUM_WORK || nanos > MAX_EXACT_SUM_NANOS {
             return Err(Error::Conflict(format!(
-                "dice: {} with --exact takes {work} big-integer steps on numbers of about {} bits (at most {MAX_EXACT_SUM_WORK} steps, {MAX_EXACT_SUM_BITS:.0e} bit-steps: a few seconds); drop --exact for floating point, or use fewer dice",
+                "dice: {} with --exact takes {work} big-integer steps on numbers of up to {} bits (about {:.0} s; at most {MAX_EXACT_SUM_WORK} steps and a few seconds); drop --exact for floating point, or use fewer dice",
                 what(),
-                (one * n as f64).ceil()
+                (one * n as f64).ceil(),
+                nanos / 1e9
             )));
         }
     } else {
@@ -1043,4 +1054,106 @@ fn max_law<W: Weight>(laws: &[(Pmf<W>, i64)], modifier: i64) -> Result<Pmf<W>> {
         prev = c;
     }
     Ok(Pmf::from_weights(lo + modifier, w))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::weight::Exact;
+
+    /// Every roll of `n` dice of law `d` (values and weights), its kept sum
+    /// counted: the brute force [`keep`] must match.
+    fn brute_keep(d: &Pmf<Exact>, n: usize, k: usize, high: bool) -> Pmf<Exact> {
+        let faces: Vec<(i64, Exact)> = d.iter().map(|(x, p)| (x, p.clone())).collect();
+        let mut out: Vec<(i64, Exact)> = Vec::new();
+        let mut idx = vec![0usize; n];
+        loop {
+            let mut vals: Vec<i64> = idx.iter().map(|&i| faces[i].0).collect();
+            let w = idx.iter().fold(Exact::ratio(1, 1), |a, &i| a * &faces[i].1);
+            vals.sort_unstable();
+            if high {
+                vals.reverse();
+            }
+            out.push((vals[..k].iter().sum(), w));
+            let mut j = 0;
+            while j < n {
+                idx[j] += 1;
+                if idx[j] < faces.len() {
+                    break;
+                }
+                idx[j] = 0;
+                j += 1;
+            }
+            if j == n {
+                break;
+            }
+        }
+        Pmf::from_pairs(out)
+    }
+
+    #[test]
+    fn exact_keep_on_integers_matches_every_roll() {
+        // Plain dice, and a law with unequal weights and a zero weight
+        // (2D3's sum: 1/9, 2/9, 3/9, 2/9, 1/9; and a 1D4 with a hole).
+        let lumpy = Pmf::<Exact>::uniform(1, 3).convolve(&Pmf::uniform(1, 3));
+        let holed = Pmf::<Exact>::from_weights(
+            1,
+            vec![
+                Exact::ratio(1, 2),
+                Exact::ratio(0, 1),
+                Exact::ratio(1, 3),
+                Exact::ratio(1, 6),
+            ],
+        );
+        for d in [Pmf::<Exact>::uniform(1, 6), lumpy, holed] {
+            for n in 2..=4usize {
+                for k in 1..n {
+                    for high in [true, false] {
+                        let got = keep(&d, n as i64, k as i64, high).unwrap();
+                        assert_eq!(got, brute_keep(&d, n, k, high), "{d:?} n={n} k={k} {high}");
+                        // The floating-point programme agrees.
+                        let df = Pmf::<f64>::from_weights(
+                            d.min(),
+                            d.weights().iter().map(Weight::to_f64).collect(),
+                        );
+                        let f = keep(&df, n as i64, k as i64, high).unwrap();
+                        for (x, p) in got.iter() {
+                            assert!((f.p(x) - p.to_f64()).abs() < 1e-12);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn exact_work_is_refused_before_any_is_done() {
+        // Refused from the estimate alone (check_work does no work).
+        let refused = |e: &str| {
+            let cmd = super::super::parse(e).unwrap();
+            check_work::<Exact>(&cmd, 1e-15).unwrap_err().to_string()
+        };
+        for e in [
+            "300D6KH150",
+            "1000U6[2]",
+            "1000R6>=2",
+            "1000D100",
+            "400D6KH200",
+        ] {
+            let m = refused(e);
+            assert!(m.contains("--exact") || m.contains("at most"), "{e}: {m}");
+        }
+        assert!(refused("1000R6>=2").contains("counting 1000R6"));
+        // Each term alone is within the limit; the two together are not.
+        let half = super::super::parse("250D6KH125").unwrap();
+        assert!(check_work::<Exact>(&half, 1e-15).is_ok());
+        assert!(refused("250D6KH125+250D6KL125").contains("times the exact work allowed"));
+        // Within the limits: nothing to say (and floats are not checked
+        // here at all).
+        for e in ["200D6KH100", "800D100", "30R6>=2", "10U6[6]", "4D6DL1"] {
+            let cmd = super::super::parse(e).unwrap();
+            assert!(check_work::<Exact>(&cmd, 1e-15).is_ok(), "{e}");
+            assert!(check_work::<f64>(&cmd, 1e-15).is_ok(), "{e}");
+        }
+    }
 }
