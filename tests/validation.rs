@@ -455,8 +455,8 @@ fn exact_runs_past_their_limit_are_refused_at_once() {
     // Issue 21 item 8: each took minutes (or worked 23 s then refused);
     // now refused before any work, naming the work and the way out.
     for expr in [
-        "300D6KH150",
-        "250D6KH125+250D6KL125",
+        "200D10KH100",
+        "200D8KH100+200D8KL100",
         "1000U6[2]",
         "1000D140",
         "1000D100",
@@ -486,7 +486,7 @@ fn exact_runs_past_their_limit_are_refused_at_once() {
     );
     // The refused commands in floating point are not touched by it.
     let o = hantei()
-        .args(["odds", "dice", "300D6KH150", "--format", "json"])
+        .args(["odds", "dice", "200D10KH100", "--format", "json"])
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));

@@ -48,7 +48,7 @@ pub const MAX_EXACT_SUM_NANOS: f64 = 6e9;
 /// Most word operations of an exact keep/drop programme (big-integer steps
 /// × the 64-bit words they multiply, [`keep_word_ops`]): `200D6KH100`,
 /// 4.8·10⁹, takes 1.2 s on a 2-core machine (it took 432 s on fractions);
-/// `300D6KH150`, 3.6·10¹⁰, is refused.
+/// `200D10KH100`, 2.2·10¹⁰, is refused.
 pub const MAX_EXACT_KEEP_WORD_OPS: f64 = 2e10;
 /// Most big-fraction bit-steps (fraction operations × bits of their
 /// numbers) of the exact keep/drop and reroll-chain work of one command,
@@ -1133,21 +1133,15 @@ mod tests {
             let cmd = super::super::parse(e).unwrap();
             check_work::<Exact>(&cmd, 1e-15).unwrap_err().to_string()
         };
-        for e in [
-            "300D6KH150",
-            "1000U6[2]",
-            "1000R6>=2",
-            "1000D100",
-            "400D6KH200",
-        ] {
+        for e in ["200D10KH100", "1000U6[2]", "1000R6>=2", "1000D100"] {
             let m = refused(e);
             assert!(m.contains("--exact") || m.contains("at most"), "{e}: {m}");
         }
         assert!(refused("1000R6>=2").contains("counting 1000R6"));
         // Each term alone is within the limit; the two together are not.
-        let half = super::super::parse("250D6KH125").unwrap();
+        let half = super::super::parse("200D8KH100").unwrap();
         assert!(check_work::<Exact>(&half, 1e-15).is_ok());
-        assert!(refused("250D6KH125+250D6KL125").contains("times the exact work allowed"));
+        assert!(refused("200D8KH100+200D8KL100").contains("times the exact work allowed"));
         // Within the limits: nothing to say (and floats are not checked
         // here at all).
         for e in ["200D6KH100", "800D100", "30R6>=2", "10U6[6]", "4D6DL1"] {
