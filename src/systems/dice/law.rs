@@ -41,12 +41,12 @@ pub const MAX_SUM_WORK: u64 = 5_000_000_000;
 /// sum.
 pub const MAX_EXACT_SUM_WORK: u64 = 20_000_000;
 /// Most estimated nanoseconds of one exact sum by Miller's recurrence
-/// ([`sum_nanos`], measured on a 2-core machine): `800D100` (5.3·10⁹) took
+/// (`sum_nanos`, measured on a 2-core machine): `800D100` (5.3·10⁹) took
 /// 5.5 s, `30R6>=2` (a reroll chain of 210 values, 30 times) 4.5 s;
 /// `1000D100` (8.3·10⁹, 8.4 s) is refused.
 pub const MAX_EXACT_SUM_NANOS: f64 = 6e9;
 /// Most word operations of an exact keep/drop programme (big-integer steps
-/// × the 64-bit words they multiply, [`keep_word_ops`]): `200D6KH100`,
+/// × the 64-bit words they multiply, `keep_word_ops`): `200D6KH100`,
 /// 4.8·10⁹, takes 1.2 s on a 2-core machine (it took 432 s on fractions);
 /// `200D10KH100`, 2.2·10¹⁰, is refused.
 pub const MAX_EXACT_KEEP_WORD_OPS: f64 = 2e10;
