@@ -15,6 +15,9 @@
 //!   (a plain pool of 12, and 12 + Edge 4 pushed) and, in the same run,
 //!   d6 per second of `Dice::roll_slice` on rolls of 12 and of `Dice::roll`
 //!   one at a time, and raw 64-bit draws per second of the generator.
+//! * `d20/fate10_advantage_exact_dc{20,40}`: the whole `hantei odds d20
+//!   --fate 10 --advantage --dc N --exact` report (the optimal plan solved
+//!   exactly, and every policy's law beside it).
 //! * `samplers/*`: trials per second of the first point of every system's
 //!   default `verify` grid (the sampler as `hantei verify` runs it).
 
@@ -173,6 +176,22 @@ fn throughput(c: &mut Criterion) {
     g.finish();
 }
 
+fn d20_fate_exact(c: &mut Criterion) {
+    use hantei::systems::d20::{check_report, Check, FatePlan, Policy, Roll, Side};
+    let mut g = c.benchmark_group("d20");
+    for dc in [20, 40] {
+        g.bench_function(format!("fate10_advantage_exact_dc{dc}"), |b| {
+            b.iter(|| {
+                let side = Side::with_modifier(0, Roll::Advantage).unwrap();
+                let check = Check::new(side, black_box(dc), 20).unwrap();
+                let plan = FatePlan::new(check, 10, Policy::Optimal).unwrap();
+                black_box(check_report::<Exact>(&plan).unwrap())
+            })
+        });
+    }
+    g.finish();
+}
+
 fn samplers(c: &mut Criterion) {
     const TRIALS: u64 = 1 << 12;
     let mut g = c.benchmark_group("samplers");
@@ -204,6 +223,7 @@ criterion_group!(
     hit_pool_big,
     keep_highest_grid,
     throughput,
+    d20_fate_exact,
     samplers
 );
 criterion_main!(benches);

@@ -82,6 +82,17 @@ impl<W: Weight> Comparison<W> {
         }
     }
 
+    /// The probability of an event no tie produces (a critical success, a
+    /// margin of at least one, …) after a tie rule: unchanged unless ties
+    /// are rolled again, then conditioned on a decisive roll (the test is
+    /// decided by its last roll), `p / (1 − P(tie))`.
+    pub fn decisive(&self, rule: TieRule, p: W) -> W {
+        match (rule, self.expected_rolls()) {
+            (TieRule::Reroll, Some(e)) => p * &e,
+            _ => p,
+        }
+    }
+
     /// Expected number of rolls when ties are rolled again:
     /// `1 / (1 − P(tie))`; `None` when every roll ties.
     pub fn expected_rolls(&self) -> Option<W> {
@@ -110,6 +121,13 @@ mod tests {
         assert_eq!(r.win, Exact::ratio(1, 2));
         assert_eq!(c.expected_rolls(), Some(Exact::ratio(6, 5)));
         assert_eq!(c.with_tie_rule(TieRule::Second).loss, Exact::ratio(21, 36));
+        // P(A ≥ B + 5) = 1/36 for one roll; 1/30 of the rolls that decide.
+        let five = Exact::ratio(1, 36);
+        assert_eq!(
+            c.decisive(TieRule::Reroll, five.clone()),
+            Exact::ratio(1, 30)
+        );
+        assert_eq!(c.decisive(TieRule::Second, five.clone()), five);
     }
 
     #[test]

@@ -98,8 +98,12 @@ fn lpad(s: &str, width: usize) -> String {
 
 /// A probability as a percentage for people: `55.00%`; small values keep
 /// three significant digits (`0.00214%`), tiny ones go scientific
-/// (`1.00e-9%`); exact `0%` and `100%`.
+/// (`1.00e-9%`); exact `0%` and `100%`. The value is first rounded to 15
+/// significant digits ([`crate::weight::tidy`]), as JSON and CSV print it:
+/// a float sum that misses 1 by an ulp is `100%` everywhere, never
+/// `100.0000%`.
 pub fn percent(p: f64) -> String {
+    let p = crate::weight::tidy(p);
     let pc = p * 100.0;
     if p == 0.0 {
         "0%".into()
@@ -127,6 +131,16 @@ fn scalar_text<W: Weight>(f: &Field<W>) -> Option<String> {
                 format!("{:.4}", v.to_f64())
             }
         }
+        Field::Root(v) => match crate::weight::exact_sqrt(v) {
+            Some(root) => scalar_text(&Field::Value(root))?,
+            // Irrational: the same shape as every exact value, the
+            // decimal and the exact number (`3.4157 (√(35/3))`).
+            None => format!(
+                "{:.4} (√({}))",
+                v.to_f64().max(0.0).sqrt(),
+                short_fraction(&v.exact_text())
+            ),
+        },
         Field::Int(n) => n.to_string(),
         Field::Bool(b) => b.to_string(),
         Field::Text(t) => t.clone(),
@@ -337,6 +351,8 @@ fn csv<W: Weight>(r: &Report<W>) -> String {
     for (k, v) in &r.params {
         let text = match v {
             serde_json::Value::String(s) => s.clone(),
+            // A parameter that is not set: an empty cell, not `null`.
+            serde_json::Value::Null => String::new(),
             other => other.to_string(),
         };
         row("param", k, "", "", text);
@@ -356,6 +372,13 @@ fn csv<W: Weight>(r: &Report<W>) -> String {
     fn flatten<W: Weight>(prefix: &str, f: &Field<W>, rows: &mut Vec<(String, String)>) {
         match f {
             Field::Prob(p) | Field::Value(p) => rows.push((prefix.into(), csv_value(p))),
+            Field::Root(_) => rows.push((
+                prefix.into(),
+                match crate::report::field_json(f) {
+                    serde_json::Value::String(s) => s,
+                    other => other.to_string(),
+                },
+            )),
             Field::Probs(ps) => {
                 for (i, p) in ps.iter().enumerate() {
                     rows.push((format!("{prefix}[{i}]"), csv_value(p)));
@@ -473,6 +496,9 @@ mod tests {
         assert_eq!(percent(0.55), "55.00%");
         assert_eq!(percent(0.0), "0%");
         assert_eq!(percent(1.0), "100%");
+        // 1 − 2⁻⁵³, a float sum of probabilities that should be 1.
+        assert_eq!(percent(1.0 - f64::EPSILON / 2.0), "100%");
+        assert_eq!(percent(0.99999), "99.9990%");
         assert_eq!(percent(1e-7), "0.0000100%");
         assert_eq!(percent(2.143e-5), "0.00214%");
         assert_eq!(percent(1e-11), "1.00e-9%");

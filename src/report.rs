@@ -50,6 +50,11 @@ pub enum Field<W> {
     Prob(W),
     /// A non-probability exact quantity such as expected rolls.
     Value(W),
+    /// The square root of a non-negative quantity (a standard deviation,
+    /// holding its variance): a fraction when the variance is the square of
+    /// one, else the decimal rounded to 15 significant digits
+    /// ([`crate::weight::exact_sqrt`]).
+    Root(W),
     /// A list of probabilities (e.g. `hits[k]`).
     Probs(Vec<W>),
     /// An integer.
@@ -201,6 +206,12 @@ impl<W: Weight> Report<W> {
     }
 }
 
+/// The decimal of `√v`, rounded to 15 significant digits and printed
+/// shortest (`√(35/3)` → `3.41565025531987`).
+pub fn root_text<W: Weight>(v: &W) -> String {
+    format!("{}", crate::weight::tidy(v.to_f64().max(0.0).sqrt()))
+}
+
 /// A probability as JSON: `"num/den"` when exact, a number otherwise
 /// (tidied to 15 significant digits: [`crate::weight::tidy`]).
 pub fn prob_json<W: Weight>(p: &W) -> Value {
@@ -213,9 +224,16 @@ pub fn prob_json<W: Weight>(p: &W) -> Value {
     }
 }
 
-fn field_json<W: Weight>(f: &Field<W>) -> Value {
+/// A field as JSON (the same text as [`Report::to_json`] gives it).
+pub fn field_json<W: Weight>(f: &Field<W>) -> Value {
     match f {
         Field::Prob(p) | Field::Value(p) => prob_json(p),
+        Field::Root(v) => match crate::weight::exact_sqrt(v) {
+            Some(root) => prob_json(&root),
+            // An irrational root of an exact variance: its decimal, a
+            // string like every exact number.
+            None => Value::from(root_text(v)),
+        },
         Field::Probs(ps) => Value::Array(ps.iter().map(prob_json).collect()),
         Field::Int(n) => Value::from(*n),
         Field::Bool(b) => Value::from(*b),

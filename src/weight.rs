@@ -328,6 +328,58 @@ pub fn tidy(x: f64) -> f64 {
     format!("{x:.14e}").parse().unwrap_or(x)
 }
 
+/// Exact weights as big-integer numerators over one common denominator:
+/// the largest denominator, when every other divides it (so for dice
+/// laws); `None` for floats or other denominators.
+pub fn over_common_denominator<W: Weight>(ws: &[W]) -> Option<(Vec<BigInt>, BigInt)> {
+    use num_integer::Integer;
+    let fr: Vec<(BigInt, BigInt)> = ws.iter().map(Weight::as_fraction).collect::<Option<_>>()?;
+    let den = fr.iter().map(|(_, d)| d).max()?.clone();
+    let mut nums = Vec::with_capacity(fr.len());
+    for (n, d) in fr {
+        if d == den {
+            nums.push(n);
+        } else {
+            let (q, r) = den.div_rem(&d);
+            if !r.is_zero() {
+                return None;
+            }
+            nums.push(n * q);
+        }
+    }
+    Some((nums, den))
+}
+
+/// The sum of weights: for exact fractions over their common denominator
+/// ([`over_common_denominator`], one reduction in all rather than one per
+/// addition: a sum of thousands of fractions of thousands of digits took
+/// seconds of gcds), else added in order.
+pub fn sum<W: Weight>(ws: &[W]) -> W {
+    if W::EXACT && ws.len() > 4 {
+        if let Some((nums, den)) = over_common_denominator(ws) {
+            let total = nums.into_iter().fold(BigInt::zero(), |a, n| a + n);
+            return W::from_fraction(total, den);
+        }
+    }
+    ws.iter().fold(W::zero(), |a, b| a + b)
+}
+
+/// `√x` as a weight when it is one: in `f64` always (of `max(x, 0)`); in
+/// exact fractions when `x` is the square of a fraction (`4/9` → `2/3`),
+/// else `None` (`35/3`).
+pub fn exact_sqrt<W: Weight>(x: &W) -> Option<W> {
+    match x.as_fraction() {
+        None => Some(W::from_f64(x.to_f64().max(0.0).sqrt())),
+        Some((n, d)) => {
+            if n < BigInt::zero() || d <= BigInt::zero() {
+                return None;
+            }
+            let (rn, rd) = (n.sqrt(), d.sqrt());
+            (&rn * &rn == n && &rd * &rd == d).then(|| W::from_fraction(rn, rd))
+        }
+    }
+}
+
 /// Parse an exact fraction `"num/den"` (or an integer).
 pub fn parse_exact(text: &str) -> Option<Exact> {
     let text = text.trim();
@@ -346,6 +398,27 @@ pub fn parse_exact(text: &str) -> Option<Exact> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sums_over_a_common_denominator() {
+        let ws: Vec<Exact> = (1..=12).map(|k| Exact::ratio(k, 36)).collect();
+        let by_hand = ws.iter().fold(Exact::ratio(0, 1), |a, b| a + b);
+        assert_eq!(sum(&ws), by_hand);
+        assert_eq!(sum(&ws), Exact::ratio(78, 36));
+        // Denominators that do not divide the largest: added in order.
+        let odd = [2, 3, 5, 7, 11, 13].map(|d| Exact::ratio(1, d));
+        assert_eq!(sum(&odd), odd.iter().fold(Exact::ratio(0, 1), |a, b| a + b));
+        assert_eq!(sum(&[0.5f64, 0.25, 0.125, 0.0625, 0.0625]), 1.0);
+    }
+
+    #[test]
+    fn square_roots_of_fractions() {
+        assert_eq!(exact_sqrt(&Exact::ratio(4, 9)), Some(Exact::ratio(2, 3)));
+        assert_eq!(exact_sqrt(&Exact::ratio(35, 12)), None);
+        assert_eq!(exact_sqrt(&Exact::ratio(0, 1)), Some(Exact::ratio(0, 1)));
+        assert_eq!(exact_sqrt(&Exact::ratio(-4, 1)), None);
+        assert_eq!(exact_sqrt(&6.25f64), Some(2.5));
+    }
 
     #[test]
     fn ratio_reduces() {

@@ -237,3 +237,143 @@ fn the_wildcard_line_stands_for_any_lines_and_nothing_else() {
     assert!(!matches(&v(&["a", "b"]), &v(&["a", "b", "c"])));
     assert!(!matches(&v(&["a"]), &v(&["b"])));
 }
+
+/// The `hantei …` commands of the README's ```` ```sh ```` blocks, with
+/// their line numbers.
+fn readme_commands(md: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let mut in_sh = false;
+    for (i, l) in md.lines().enumerate() {
+        if let Some(info) = l.strip_prefix("```") {
+            in_sh = !in_sh && info.trim() == "sh";
+            continue;
+        }
+        if in_sh && l.starts_with("hantei ") {
+            out.push((i + 1, l.to_string()));
+        }
+    }
+    out
+}
+
+/// Every entry under `dir`, relative, recursively.
+fn tree(dir: &Path) -> std::collections::BTreeSet<PathBuf> {
+    let mut out = std::collections::BTreeSet::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            out.insert(p.strip_prefix(dir).unwrap().to_path_buf());
+            if p.is_dir() {
+                stack.push(p);
+            }
+        }
+    }
+    out
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            copy_dir(&p, &to.join(e.file_name()));
+        } else {
+            std::fs::copy(&p, to.join(e.file_name())).unwrap();
+        }
+    }
+}
+
+/// Issue 21: the README's commands are pasted into shells. Each runs through
+/// `bash -c` (so an unquoted `>=19` is the redirection it would be) with the
+/// `hantei` under test on the PATH, in a scratch copy of `analyses/` and
+/// `output/`, and must exit 0 and create no file but the ones it names
+/// (`> FILE`, `hantei init DIR`, `--out DIR`). Not run: `hantei serve`
+/// (serves until Ctrl-C), `hantei verify` (minutes of Monte Carlo), `diff
+/// --against origin/main` (needs a remote); `/tmp/` is the scratch's, `man`
+/// a stub that checks its page exists, `~` a scratch home.
+#[test]
+fn every_command_in_the_readme_runs_in_a_shell() {
+    let md = std::fs::read_to_string(repo("README.md")).unwrap();
+    let commands = readme_commands(&md);
+    assert!(
+        commands
+            .iter()
+            .any(|(_, c)| c.starts_with("hantei odds dice") && c.contains("--tier")),
+        "the README's dice examples were not found"
+    );
+    let scratch = Scratch::new("readme");
+    let work = scratch.join("work");
+    copy_dir(&repo("analyses"), &work.join("analyses"));
+    copy_dir(&repo("output"), &work.join("output"));
+    copy_dir(&repo("output"), &work.join("old-output"));
+    let home = scratch.join("home");
+    std::fs::create_dir_all(home.join(".local/share/bash-completion/completions")).unwrap();
+    let stubs = scratch.join("stubs");
+    std::fs::create_dir_all(&stubs).unwrap();
+    std::fs::write(stubs.join("man"), "#!/bin/sh\ntest -s \"$1\"\n").unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(stubs.join("man"), std::fs::Permissions::from_mode(0o755))
+            .unwrap();
+    }
+    let path = format!(
+        "{}:{}:{}",
+        bin_dir().display(),
+        stubs.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let tmp = scratch.join("tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
+    let mut ran = 0;
+    let mut failures = Vec::new();
+    for (line, command) in &commands {
+        if command.starts_with("hantei serve")
+            || command.starts_with("hantei verify")
+            || command.contains("--against origin/")
+        {
+            continue;
+        }
+        let run = command.replace("/tmp/", &format!("{}/", tmp.display()));
+        // Files the command names: redirection targets, an init's
+        // directory.
+        let words: Vec<&str> = run.split_whitespace().collect();
+        let mut named: Vec<PathBuf> = words
+            .windows(2)
+            .filter(|w| w[0] == ">")
+            .map(|w| PathBuf::from(w[1]))
+            .collect();
+        if words.len() > 2 && words[1] == "init" {
+            named.push(PathBuf::from(words[2]));
+        }
+        let before = tree(&work);
+        let o = Command::new("bash")
+            .arg("-c")
+            .arg(&run)
+            .current_dir(&work)
+            .env("PATH", &path)
+            .env("HOME", &home)
+            .env("LC_ALL", "C")
+            .output()
+            .expect("bash runs");
+        ran += 1;
+        let stray: Vec<PathBuf> = tree(&work)
+            .difference(&before)
+            .filter(|p| !named.iter().any(|n| p.starts_with(n)))
+            .cloned()
+            .collect();
+        if !o.status.success() || !stray.is_empty() {
+            failures.push(format!(
+                "README line {line}: {command}\n  exit {:?}, new files {stray:?}\n  {}",
+                o.status.code(),
+                String::from_utf8_lossy(&o.stderr).trim()
+            ));
+        }
+        // A stray file must not hide the next command's.
+        for p in &stray {
+            let _ = std::fs::remove_file(work.join(p));
+        }
+    }
+    assert!(ran >= 20, "only {ran} README commands ran");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

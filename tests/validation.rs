@@ -359,3 +359,196 @@ fn flag_errors_name_the_flag_and_what_is_allowed() {
         }
     }
 }
+
+/// Issue 21: run `args` (in `dir`, or the repository); expect exit 2 and
+/// one line on stderr holding every needle and none of the `not` texts.
+fn refused_cli(args: &[&str], needles: &[&str], not: &[&str]) -> String {
+    let o = hantei()
+        .args(args)
+        .current_dir(crate::common::repo(""))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    for n in needles {
+        assert!(err.contains(n), "{args:?}: '{err}' lacks '{n}'");
+    }
+    for n in not {
+        assert!(!err.contains(n), "{args:?}: '{err}' holds '{n}'");
+    }
+    err
+}
+
+#[test]
+fn messages_say_what_is_allowed() {
+    // Issue 21 item 6, one by one.
+    refused_cli(
+        &["diff", "--tolerance", "abc"],
+        &["--tolerance", "'abc'", "0 or more"],
+        &["invalid float literal"],
+    );
+    refused_cli(
+        &["diff", "--tolerance", "-1"],
+        &["--tolerance", "'-1'", "0 or more"],
+        &["-- -1"],
+    );
+    refused_cli(
+        &["serve", "--bind", "no-such-host.invalid"],
+        &["--bind", "IP address", "host name"],
+        &["invalid IP address syntax"],
+    );
+    refused_cli(
+        &[
+            "odds",
+            "multiplier",
+            "--ability",
+            "12",
+            "--vs-ability",
+            "10",
+            "--side",
+            "ability",
+        ],
+        &["--side 'ability'", "ability=N", "KEY=VALUE"],
+        &["true is not an integer"],
+    );
+    refused_cli(
+        &["diff", "--against", "nosuchrev"],
+        &["--against", "nosuchrev", "HEAD~1"],
+        &[": )", "( "],
+    );
+    refused_cli(
+        &["odds", "dice", "1000R6>=2", "--exact"],
+        &["counting 1000R6", "drop --exact"],
+        &["the sum of 1000 dice"],
+    );
+    refused_cli(
+        &["odds", "dice", "2D6", "--vs", "1D6>=4"],
+        &["--vs", ">=4", "ignored", "--vs \"1D6\""],
+        &[],
+    );
+}
+
+#[test]
+fn a_tier_cut_by_a_shell_says_to_quote_it() {
+    // `--tier critical:natural>=19` unquoted: bash passes
+    // `critical:natural` and writes a file `=19`.
+    refused_cli(
+        &["odds", "dice", "1D20+5", "--tier", "critical:natural"],
+        &[
+            "--tier",
+            "critical:natural",
+            "quote",
+            "'critical:natural>=19'",
+        ],
+        &[],
+    );
+    refused_cli(
+        &["odds", "dice", "1D20+5", "--tier", "hit:", "--tier", "miss"],
+        &["--tier", "quote", "'hit:>=15'"],
+        &[],
+    );
+}
+
+#[test]
+fn exact_runs_past_their_limit_are_refused_at_once() {
+    // Issue 21 item 8: each took minutes (or worked 23 s then refused);
+    // now refused before any work, naming the work and the way out.
+    for expr in [
+        "200D10KH100",
+        "200D8KH100+200D8KL100",
+        "1000U6[2]",
+        "1000D140",
+        "1000D100",
+    ] {
+        let err = refused_cli(&["odds", "dice", expr, "--exact"], &["drop --exact"], &[]);
+        assert!(err.contains("--exact"), "{expr}: {err}");
+    }
+    // Keep/drop over big integers answers (100D6KH50 took 22 s on
+    // fractions), exactly: its mean, against floating point.
+    let mean = |exact: bool| {
+        let mut c = hantei();
+        c.args(["odds", "--format", "json", "dice", "100D6KH50"]);
+        if exact {
+            c.arg("--exact");
+        }
+        let o = c.output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        j["mean"].clone()
+    };
+    let exact = mean(true);
+    let (n, d) = exact.as_str().unwrap().split_once('/').unwrap();
+    let (n, d): (f64, f64) = (n.parse().unwrap(), d.parse().unwrap());
+    assert!(
+        (n / d - mean(false).as_f64().unwrap()).abs() < 1e-9,
+        "{exact}"
+    );
+    // The refused commands in floating point are not touched by it.
+    let o = hantei()
+        .args(["odds", "dice", "200D10KH100", "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+#[test]
+fn one_tie_rule_vocabulary_everywhere() {
+    // Issue 21 item 7: attacker, defender, reroll, tie (and the old names
+    // separate, active, passive) in every system with contests; reports
+    // print the names they printed before.
+    let systems: [(&str, &[&str]); 4] = [
+        ("d20", &["d20", "--modifier", "3", "--vs-modifier", "2"]),
+        (
+            "keep-highest",
+            &[
+                "keep-highest",
+                "--ability",
+                "6",
+                "--dice",
+                "2",
+                "--vs-ability",
+                "6",
+            ],
+        ),
+        ("hit-pool", &["hit-pool", "--pool", "4", "--vs-pool", "3"]),
+        ("dice", &["dice", "2D6", "--vs", "2D6"]),
+    ];
+    for (system, args) in systems {
+        for (rule, printed) in [
+            ("attacker", ["attacker", "active"]),
+            ("active", ["attacker", "active"]),
+            ("defender", ["defender", "passive"]),
+            ("passive", ["defender", "passive"]),
+            ("reroll", ["reroll", "reroll"]),
+            ("tie", ["tie", "separate"]),
+            ("separate", ["tie", "separate"]),
+        ] {
+            let o = hantei()
+                .args(["odds", "--format", "json", "--exact"])
+                .args(args)
+                .args(["--tie-rule", rule])
+                .output()
+                .unwrap();
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert!(o.status.success(), "{system} {rule}: {err}");
+            let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+            let got = j["params"]["tie_rule"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string();
+            assert!(
+                printed.contains(&got.as_str()),
+                "{system} {rule}: printed {got}"
+            );
+            // Under reroll no tie stands; under tie/separate one may.
+            if rule == "reroll" {
+                assert_eq!(j["p_tie"], "0/1", "{system}");
+            }
+            if matches!(rule, "tie" | "separate") {
+                // Equal sides tie now and then, and the tie stands.
+                assert_ne!(j["p_tie"], "0/1", "{system}");
+            }
+        }
+    }
+}

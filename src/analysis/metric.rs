@@ -106,13 +106,14 @@ struct Leaves<W, T> {
     int: fn(i64) -> T,
 }
 
-impl<W, T> Leaves<W, T> {
+impl<W: Weight, T> Leaves<W, T> {
     fn leaf(&self, n: &Node<'_, W>) -> Option<T> {
         match n {
             Node::Weight(w) => Some((self.weight)(w)),
             Node::Field(Field::Int(i)) => Some((self.int)(*i)),
             Node::Field(Field::Bool(b)) => Some((self.int)(i64::from(*b))),
             Node::Json(v) => (self.json)(v),
+            Node::Field(f @ Field::Root(_)) => (self.json)(&crate::report::field_json(*f)),
             _ => None,
         }
     }

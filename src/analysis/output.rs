@@ -87,6 +87,9 @@ pub fn human(x: Option<f64>, probability: bool) -> String {
         return "–".into();
     };
     if probability {
+        // Rounded to 15 significant digits first, as every table does: a
+        // float sum missing 1 by an ulp is 100%.
+        let v = crate::weight::tidy(v);
         if v == 0.0 {
             "0%".into()
         } else if v == 1.0 {

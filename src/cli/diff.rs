@@ -30,8 +30,23 @@ pub struct Args {
     /// Changes up to this many points are reported but pass; a larger one
     /// exits 1. Points are percentage points for a probability, the
     /// metric's own units otherwise (expected rolls, a scaled worth).
-    #[arg(long, default_value_t = 0.0, value_name = "POINTS")]
+    #[arg(
+        long,
+        default_value_t = 0.0,
+        value_name = "POINTS",
+        allow_negative_numbers = true,
+        value_parser = tolerance_flag
+    )]
     pub tolerance: f64,
+}
+
+/// `--tolerance`: a number (a negative one is read as a value, not as a
+/// flag, so that [`run`] can say what is allowed rather than clap's `-- -1`
+/// hint; text gets the same allowed range, not "invalid float literal").
+fn tolerance_flag(s: &str) -> std::result::Result<f64, String> {
+    s.trim().parse::<f64>().map_err(|_| {
+        format!("'{s}' is not a number (allowed: a number of points, 0 or more, e.g. 0.5)")
+    })
 }
 
 /// What `hantei diff` prints.
@@ -56,7 +71,13 @@ impl Source {
     /// For people: `output/`, `origin/main:output/`.
     fn describe(&self) -> String {
         match self {
-            Source::Dir(d) => format!("{}/", d.display()),
+            Source::Dir(d) => {
+                let text = d.display().to_string();
+                match text.trim_end_matches('/') {
+                    "" if text.starts_with('/') => "/".into(),
+                    trimmed => format!("{trimmed}/"),
+                }
+            }
             Source::Git { rev, dir } => {
                 format!("{rev}:{}/", dir.strip_prefix("./").unwrap_or(dir))
             }
@@ -174,7 +195,9 @@ fn source(args: &Args) -> Result<Source> {
         Error::param(
             "--against",
             against,
-            format!("not a directory, and not a git revision here ({why})"),
+            format!(
+                "allowed: a directory of tables, or a git revision here such as HEAD~1 or origin/main ({why})"
+            ),
         )
     };
     if against.is_empty() || against.starts_with('-') {
@@ -186,7 +209,17 @@ fn source(args: &Args) -> Result<Source> {
         "--quiet",
         &format!("{against}^{{commit}}"),
     ])
-    .map_err(|e| not_found(e.to_string()))?;
+    .map_err(|e| {
+        // `--quiet` leaves git's message empty when the name is unknown;
+        // other failures (not a repository, no git) say why.
+        let text = e.to_string();
+        match text.split_once(": ").map(|(_, why)| why.trim()) {
+            Some(why) if !why.is_empty() => not_found(why.to_string()),
+            _ => not_found(format!(
+                "no directory {against}, and git knows no commit {against}"
+            )),
+        }
+    })?;
     Ok(Source::Git {
         rev: against.clone(),
         dir: tree_path(&args.out)?,

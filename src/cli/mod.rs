@@ -52,8 +52,9 @@ pub enum Command {
     ServeWorker,
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
     Completions(completions::Args),
-    /// Print the man page hantei(1) (roff; `hantei man > hantei.1`).
-    Man,
+    /// Print the man page hantei(1) (roff; `hantei man > hantei.1`), or a
+    /// command's page (`hantei man odds > hantei-odds.1`).
+    Man(completions::ManArgs),
 }
 
 /// `hantei odds`.
@@ -180,8 +181,8 @@ where
             stderr: Vec::new(),
             code: 0,
         }),
-        Command::Man => Ok(Output {
-            stdout: completions::man().map_err(|e| e.to_string())?,
+        Command::Man(a) => Ok(Output {
+            stdout: completions::man(&a).map_err(|e| e.to_string())?,
             stderr: Vec::new(),
             code: 0,
         }),

@@ -31,8 +31,10 @@ use super::de;
 #[derive(clap::Args, Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 pub struct Params {
-    /// The BCDice command (ダイスコマンド): 2D6+1>=7, 1D20+5>=15, 4D6DL1,
-    /// 5B6>=4, 10R6>=5@6, 3U6>=10@6, D66. Case-insensitive.
+    /// The BCDice command (ダイスコマンド), quoted in a shell when it holds a
+    /// comparison: "2D6+1>=7", "1D20+5>=15", 4D6DL1, "5B6>=4", "10R6>=5@6",
+    /// "3U6>=10@6", D66; the pool engine's "1D12[hope]+1D12[fear]",
+    /// "{1D8!,1D6!}KH1", "4DF+2". Case-insensitive.
     #[arg(
         value_name = "EXPR",
         allow_hyphen_values = true,
@@ -41,11 +43,11 @@ pub struct Params {
     )]
     pub expr: String,
     /// A house-rule tier NAME:COND[:fail|:success] (repeatable, best first;
-    /// the first that holds wins). COND reads the result (">=10"), the
-    /// natural dice ("natural>=19"), max, min, count(==6), named terms
-    /// ("hope>fear"), named scores, doubles, pushed, width, height, with
-    /// and / or / not and arithmetic. ":fail" marks a tier that is not a
-    /// success. A last NAME alone takes the rest.
+    /// the first that holds wins), quoted in a shell. COND reads the result
+    /// (--tier "hit:>=10"), the natural dice ("crit:natural>=19"), max, min,
+    /// count(6), named terms ("hope>fear"), named scores, doubles, pushed,
+    /// width, height, with and / or / not and arithmetic. ":fail" marks a
+    /// tier that is not a success. A last NAME alone takes the rest.
     #[serde(default, deserialize_with = "de::strings")]
     #[arg(long = "tier", value_name = "NAME:COND")]
     pub tier: Vec<String>,
@@ -81,7 +83,8 @@ pub struct Params {
     #[serde(default, deserialize_with = "de::strings")]
     #[arg(long = "push-dice", value_name = "[TERM:]FACE")]
     pub push_dice: Vec<String>,
-    /// Largest probability mass dropped when cutting exploding dice (xR, xU).
+    /// Largest probability mass dropped when cutting exploding dice (xR, xU,
+    /// !, !!; allowed above 0 and below 0.001).
     #[serde(default = "default_tail_eps", deserialize_with = "de::float")]
     #[arg(long, default_value_t = dice::DEFAULT_TAIL_EPS)]
     pub tail_eps: f64,

@@ -96,7 +96,8 @@ pub struct Params {
     )]
     #[arg(long, value_enum, default_value_t = EdgeLimit::Ignore)]
     pub edge_limit: EdgeLimit,
-    /// Largest probability mass dropped when cutting exploding dice.
+    /// Largest probability mass dropped when cutting exploding dice
+    /// (allowed 1e-30..=0.5).
     #[serde(default = "default_tail_eps", deserialize_with = "de::float")]
     #[arg(long, default_value_t = DEFAULT_TAIL_EPS, allow_negative_numbers = true)]
     pub tail_eps: f64,

@@ -73,7 +73,7 @@ pub struct Params {
     #[serde(default, deserialize_with = "de::switch")]
     #[arg(long)]
     pub vs_cannot_roll: bool,
-    /// Contest: who takes a tie (the seed's rule is cut off).
+    /// Contest: who takes a tie (the seed's rule is cut off) [default: tie].
     #[serde(
         default,
         deserialize_with = "de::opt_option",

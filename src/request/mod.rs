@@ -46,7 +46,7 @@ pub enum Request {
     /// Nd6 hit pool, hits on 5+, glitches, Edge (seed 004, ダイス・プール).
     #[command(name = "hit-pool")]
     HitPool(hit_pool::Params),
-    /// Any check in BCDice notation: 2D6+1>=7, 4D6DL1, 5B6>=4, 10R6>=5@6, with house-rule tiers (ダイス表記).
+    /// Any check in BCDice notation: "2D6+1>=7", 4D6DL1, "5B6>=4", "10R6>=5@6", with house-rule tiers (ダイス表記).
     Dice(dice::Params),
 }
 

@@ -106,18 +106,19 @@ pub struct Params {
     #[serde(rename = "supporter", deserialize_with = "de::ints")]
     #[arg(long = "supporter", value_delimiter = ',', allow_negative_numbers = true, value_parser = super::int_flag("0..=1000"))]
     pub supporters: Vec<i64>,
-    /// Base success multiplier M (成功倍率), any integer. Default 5.
+    /// Base success multiplier M (成功倍率), −1000..=1000. Default 5.
     #[serde(deserialize_with = "de::opt_int")]
-    #[arg(long, allow_negative_numbers = true, value_parser = super::int_flag("any integer"))]
+    #[arg(long, allow_negative_numbers = true, value_parser = super::int_flag("-1000..=1000"))]
     pub multiplier: Option<i64>,
-    /// Modifier to the multiplier; repeatable or comma-separated, summed.
+    /// Modifier to the multiplier, each −1000..=1000; repeatable or
+    /// comma-separated, summed.
     #[serde(rename = "modifier", deserialize_with = "de::ints")]
-    #[arg(long = "modifier", value_delimiter = ',', allow_negative_numbers = true, value_parser = super::int_flag("any integer"))]
+    #[arg(long = "modifier", value_delimiter = ',', allow_negative_numbers = true, value_parser = super::int_flag("-1000..=1000"))]
     pub modifiers: Vec<i64>,
-    /// Skill level S (技能レベル); several (repeatable or 3,2) → the lowest.
+    /// Skill level S (技能レベル), 0..=100; several (repeatable or 3,2) → the lowest.
     /// Default 0 (skill not held).
     #[serde(rename = "skill_level", deserialize_with = "de::ints")]
-    #[arg(long = "skill-level", value_delimiter = ',', allow_negative_numbers = true, value_parser = super::int_flag("any integer"))]
+    #[arg(long = "skill-level", value_delimiter = ',', allow_negative_numbers = true, value_parser = super::int_flag("0..=100"))]
     pub skill_levels: Vec<i64>,
     /// Required skill level R (要求技能レベル), ≥ 1, or "none". Default 1.
     #[serde(deserialize_with = "opt_required", serialize_with = "ser_required")]
@@ -153,17 +154,17 @@ pub struct Params {
     #[serde(rename = "vs_supporter", deserialize_with = "de::ints")]
     #[arg(long = "vs-supporter", value_delimiter = ',', allow_negative_numbers = true, value_parser = super::int_flag("0..=1000"))]
     pub vs_supporters: Vec<i64>,
-    /// Opposing side: base multiplier (default 5).
+    /// Opposing side: base multiplier, −1000..=1000 (default 5).
     #[serde(deserialize_with = "de::opt_int")]
-    #[arg(long, allow_negative_numbers = true, value_parser = super::int_flag("any integer"))]
+    #[arg(long, allow_negative_numbers = true, value_parser = super::int_flag("-1000..=1000"))]
     pub vs_multiplier: Option<i64>,
     /// Opposing side: modifier to the multiplier.
     #[serde(rename = "vs_modifier", deserialize_with = "de::ints")]
-    #[arg(long = "vs-modifier", value_delimiter = ',', allow_negative_numbers = true, value_parser = super::int_flag("any integer"))]
+    #[arg(long = "vs-modifier", value_delimiter = ',', allow_negative_numbers = true, value_parser = super::int_flag("-1000..=1000"))]
     pub vs_modifiers: Vec<i64>,
     /// Opposing side: skill level(s).
     #[serde(rename = "vs_skill_level", deserialize_with = "de::ints")]
-    #[arg(long = "vs-skill-level", value_delimiter = ',', allow_negative_numbers = true, value_parser = super::int_flag("any integer"))]
+    #[arg(long = "vs-skill-level", value_delimiter = ',', allow_negative_numbers = true, value_parser = super::int_flag("0..=100"))]
     pub vs_skill_levels: Vec<i64>,
     /// Opposing side: required level, or "none" (default 1).
     #[serde(deserialize_with = "opt_required", serialize_with = "ser_required")]
@@ -559,6 +560,15 @@ impl Params {
                         return Err(bad(format!(
                             "'{k}' is not a side's flag (allowed: {})",
                             KEYS.join(", ").replace('_', "-")
+                        )));
+                    }
+                    // Only a switch stands alone; every other flag needs its
+                    // value (`ability` alone read as `ability=true`).
+                    if !pair.contains('=') && k != "no_guarantee" {
+                        return Err(bad(format!(
+                            "'{}' needs a value: write {}=N (a side is KEY=VALUE pairs joined by commas, e.g. ability=10,multiplier=4)",
+                            k.replace('_', "-"),
+                            k.replace('_', "-")
                         )));
                     }
                     let v = v.trim();

@@ -285,13 +285,24 @@ fn open_browser(url: &str) {
     } else {
         "xdg-open"
     };
-    if let Err(e) = std::process::Command::new(opener)
+    match std::process::Command::new(opener)
         .arg(url)
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
     {
-        eprintln!("hantei serve: could not open a browser ({opener}: {e}); open {url} yourself");
+        // Reaped when it exits (xdg-open hands the page to the browser and
+        // ends): no defunct child for the server's life.
+        Ok(mut child) => {
+            std::thread::spawn(move || {
+                let _ = child.wait();
+            });
+        }
+        Err(e) => {
+            eprintln!(
+                "hantei serve: could not open a browser ({opener}: {e}); open {url} yourself"
+            );
+        }
     }
 }

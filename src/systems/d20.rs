@@ -502,17 +502,23 @@ impl Check {
     }
 }
 
-/// Who takes a tied contest.
+/// Who takes a tied contest: the values every system accepts (attacker,
+/// defender, reroll, tie; `active`, `passive` and `separate` as aliases).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum TieBreak {
     /// The status quo stands: the defender (opposing side) takes the tie
     /// (default).
     #[default]
+    #[value(alias = "passive")]
     Defender,
     /// Both roll again until the totals differ.
     Reroll,
     /// The active side takes the tie.
+    #[value(alias = "active")]
     Attacker,
+    /// The tie stands: reported as `p_tie`, no one wins.
+    #[value(alias = "separate")]
+    Tie,
 }
 
 impl TieBreak {
@@ -522,6 +528,7 @@ impl TieBreak {
             TieBreak::Defender => "defender",
             TieBreak::Reroll => "reroll",
             TieBreak::Attacker => "attacker",
+            TieBreak::Tie => "tie",
         }
     }
 
@@ -530,6 +537,7 @@ impl TieBreak {
             TieBreak::Defender => TieRule::Second,
             TieBreak::Reroll => TieRule::Reroll,
             TieBreak::Attacker => TieRule::First,
+            TieBreak::Tie => TieRule::Separate,
         }
     }
 }
@@ -543,6 +551,8 @@ pub enum Round {
     Loss,
     /// Tied under [`TieBreak::Reroll`]: roll again.
     Again,
+    /// Tied under [`TieBreak::Tie`]: no one wins.
+    Tie,
 }
 
 /// 対抗判定: the active side's total against the opposing side's total.
@@ -585,6 +595,7 @@ impl Contest {
                 TieBreak::Defender => Round::Loss,
                 TieBreak::Attacker => Round::Win,
                 TieBreak::Reroll => Round::Again,
+                TieBreak::Tie => Round::Tie,
             },
         })
     }
@@ -679,6 +690,10 @@ pub struct FatePlan {
     /// For [`Policy::Optimal`]: the decision of every reachable state,
     /// indexed like [`Layers`].
     table: Option<Vec<Vec<Action>>>,
+    /// For [`Policy::Optimal`]: the exact tier law of the check with `j`
+    /// fate dice, `j` in `0..=dice`, found while solving the decisions (so
+    /// an exact report solves once, not once per law it shows).
+    exact_laws: Option<std::sync::Arc<Vec<Law<Exact>>>>,
 }
 
 /// Per number of dice left `j`, one entry per state `(face, boost)` with
@@ -752,28 +767,16 @@ impl FatePlan {
             dice,
             policy,
             table: None,
+            exact_laws: None,
         };
         if policy == Policy::Optimal {
             let layers = Layers { dice };
             let mut table: Vec<Vec<Action>> = (0..=dice)
                 .map(|j| vec![Action::Stop; layers.len(j)])
                 .collect();
-            plan.solve::<Exact>(|s, boost, reroll| {
-                let mut best = (Action::Stop, <Exact as Weight>::zero());
-                for (a, law) in [(Action::Boost, boost), (Action::Reroll, Some(reroll))] {
-                    if let Some(law) = law {
-                        let p = law_success(law);
-                        if p > best.1 {
-                            best = (a, p);
-                        }
-                    }
-                }
-                if let Some(i) = layers.index(s) {
-                    table[s.dice_left as usize][i] = best.0;
-                }
-                best.0
-            });
+            let laws = plan.solve::<Exact>(Some(&mut table));
             plan.table = Some(table);
+            plan.exact_laws = Some(std::sync::Arc::new(laws));
         }
         Ok(plan)
     }
@@ -810,11 +813,18 @@ impl FatePlan {
                             .collect()
                     })
                     .collect();
+                // The laws with fewer dice are the first ones of this
+                // plan's (the decisions depend on the dice left only).
+                let exact_laws = self
+                    .exact_laws
+                    .as_ref()
+                    .map(|l| std::sync::Arc::new(l[..=dice as usize].to_vec()));
                 Ok(FatePlan {
                     check: self.check.clone(),
                     dice,
                     policy: self.policy,
                     table: Some(table),
+                    exact_laws,
                 })
             }
             _ => Self::new(self.check.clone(), dice, self.policy),
@@ -851,14 +861,14 @@ impl FatePlan {
         }
     }
 
-    /// Dynamic programme over the states, from no die left upward: the tier
-    /// law of every state when `choose(state, boost law, reroll law)` picks
-    /// the action at each failing state with dice left (the boost law is
-    /// `None` on a natural 1). Returns the law of the whole check.
-    fn solve<W: Weight>(
-        &self,
-        mut choose: impl FnMut(FateState, Option<&Law<W>>, &Law<W>) -> Action,
-    ) -> Law<W> {
+    /// Dynamic programme over the states, from no die left upward. With a
+    /// `table`, the optimal action of every failing state with dice left
+    /// (the most P(success) of boost and reroll; a boost is never taken on
+    /// a natural 1) is found and written there; without, the plan's
+    /// [`FatePlan::decide`] picks it (and only the law it needs is made).
+    /// Returns the tier law of a fresh check with `j` dice for every `j` in
+    /// `0..=dice` (the last is the whole check's).
+    fn solve<W: Weight>(&self, mut table: Option<&mut Vec<Vec<Action>>>) -> Vec<Law<W>> {
         let layers = Layers { dice: self.dice };
         let kept = self.check.side.roll.kept_law::<W>();
         // The law of a fresh roll with the layer's dice left.
@@ -875,6 +885,7 @@ impl FatePlan {
         };
         let mut below: Vec<Law<W>> = Vec::new();
         let mut reroll: Law<W> = Vec::new();
+        let mut laws = Vec::with_capacity(self.dice as usize + 1);
         for left in 0..=self.dice {
             let mut layer = Vec::with_capacity(layers.len(left));
             for s in layers.states(left) {
@@ -883,32 +894,72 @@ impl FatePlan {
                     layer.push(certain(tier));
                     continue;
                 }
-                let boost = (s.face != 1).then(|| {
-                    mix((1..=BOOST_SIDES as i64).map(|d| {
-                        let next = FateState {
-                            boost: s.boost + d,
-                            dice_left: left - 1,
-                            ..s
-                        };
-                        let i = layers.index(next).unwrap_or(0);
-                        (W::ratio(1, BOOST_SIDES as i64), &below[i])
-                    }))
-                });
-                layer.push(match choose(s, boost.as_ref(), &reroll) {
-                    Action::Stop => certain(tier),
-                    Action::Boost => boost.unwrap_or_else(|| certain(tier)),
-                    Action::Reroll => reroll.clone(),
-                });
+                let boost = |below: &[Law<W>]| {
+                    (s.face != 1).then(|| {
+                        mix((1..=BOOST_SIDES as i64).map(|d| {
+                            let next = FateState {
+                                boost: s.boost + d,
+                                dice_left: left - 1,
+                                ..s
+                            };
+                            let i = layers.index(next).unwrap_or(0);
+                            (W::ratio(1, BOOST_SIDES as i64), &below[i])
+                        }))
+                    })
+                };
+                let law = match table.as_deref_mut() {
+                    Some(table) => {
+                        let boost = boost(&below);
+                        let mut best = (Action::Stop, W::zero());
+                        for (a, law) in [
+                            (Action::Boost, boost.as_ref()),
+                            (Action::Reroll, Some(&reroll)),
+                        ] {
+                            if let Some(law) = law {
+                                let p = law_success(law);
+                                if p > best.1 {
+                                    best = (a, p);
+                                }
+                            }
+                        }
+                        if let Some(i) = layers.index(s) {
+                            table[left as usize][i] = best.0;
+                        }
+                        match best.0 {
+                            Action::Stop => certain(tier),
+                            Action::Boost => boost.unwrap_or_else(|| certain(tier)),
+                            Action::Reroll => reroll.clone(),
+                        }
+                    }
+                    None => match self.decide(s) {
+                        Action::Stop => certain(tier),
+                        Action::Boost => boost(&below).unwrap_or_else(|| certain(tier)),
+                        Action::Reroll => reroll.clone(),
+                    },
+                };
+                layer.push(law);
             }
             reroll = fresh(&layer, left);
+            laws.push(reroll.clone());
             below = layer;
         }
-        reroll
+        laws
     }
 
     /// The exact tier law of the check played by this plan.
     pub fn law<W: Weight>(&self) -> TierLaw<D20Tier, W> {
-        TierLaw::new(self.solve::<W>(|s, _, _| self.decide(s)))
+        if W::EXACT {
+            if let Some(laws) = &self.exact_laws {
+                if let Some(last) = laws.get(self.dice as usize) {
+                    return TierLaw::new(
+                        last.iter()
+                            .map(|p| W::from_reduced(p.numer().clone(), p.denom().clone()))
+                            .collect(),
+                    );
+                }
+            }
+        }
+        TierLaw::new(self.solve::<W>(None).pop().unwrap_or_default())
     }
 
     /// Play the policy on faces in the order rolled: the first roll's d20s,
@@ -1009,26 +1060,34 @@ pub fn check_report<W: Weight>(plan: &FatePlan) -> Result<Report<W>> {
         ));
     }
     if plan.dice > 0 {
-        let none = plan.with_policy(Policy::None)?.law::<W>().p_success();
-        let rows = Policy::ALL
-            .iter()
-            .map(|&p| {
-                let ps = if p == plan.policy {
-                    law.p_success()
-                } else {
-                    plan.with_policy(p)?.law::<W>().p_success()
-                };
-                Ok(vec![
-                    ("policy".to_string(), Field::Text(p.key().to_string())),
-                    ("p_success".to_string(), Field::Prob(ps.clone())),
-                    ("worth".to_string(), Field::Prob(ps - &none)),
-                ])
-            })
-            .collect::<Result<Vec<_>>>()?;
+        // Each policy's law once (an exact optimal plan is solved once, with
+        // its laws for every number of dice).
         let optimal = match plan.policy {
             Policy::Optimal => plan.clone(),
             _ => plan.with_policy(Policy::Optimal)?,
         };
+        let mut p_success = Vec::with_capacity(Policy::ALL.len());
+        for &p in &Policy::ALL {
+            p_success.push(if p == plan.policy {
+                law.p_success()
+            } else if p == Policy::Optimal {
+                optimal.law::<W>().p_success()
+            } else {
+                plan.with_policy(p)?.law::<W>().p_success()
+            });
+        }
+        let none = p_success[0].clone();
+        let rows = Policy::ALL
+            .iter()
+            .zip(p_success)
+            .map(|(&p, ps)| {
+                vec![
+                    ("policy".to_string(), Field::Text(p.key().to_string())),
+                    ("p_success".to_string(), Field::Prob(ps.clone())),
+                    ("worth".to_string(), Field::Prob(ps - &none)),
+                ]
+            })
+            .collect::<Vec<_>>();
         let fewer = optimal.with_dice(plan.dice - 1)?;
         let worth = optimal.law::<W>().p_success() - &fewer.law::<W>().p_success();
         r = r
@@ -1255,15 +1314,20 @@ mod tests {
     /// `Contest::classify` under every tie rule against the exact comparison.
     #[test]
     fn brute_force_contests() {
-        let ties = [TieBreak::Defender, TieBreak::Reroll, TieBreak::Attacker];
+        let ties = [
+            TieBreak::Defender,
+            TieBreak::Reroll,
+            TieBreak::Attacker,
+            TieBreak::Tie,
+        ];
         for ra in ROLLS {
             for rb in ROLLS {
                 for (ma, mb) in [(0, 0), (5, 2), (-1, 7)] {
                     let a = Side::with_modifier(ma, ra).unwrap();
                     let b = Side::with_modifier(mb, rb).unwrap();
                     let contests = ties.map(|t| Contest::new(a.clone(), b.clone(), t));
-                    // counts[tie rule][Win, Loss, Again]
-                    let mut counts = [[0i64; 3]; 3];
+                    // counts[tie rule][Win, Loss, Again, Tie]
+                    let mut counts = [[0i64; 4]; 4];
                     let (fa, fb) = (all_faces(ra.dice()), all_faces(rb.dice()));
                     for x in &fa {
                         for y in &fb {
@@ -1272,13 +1336,14 @@ mod tests {
                                     Round::Win => 0,
                                     Round::Loss => 1,
                                     Round::Again => 2,
+                                    Round::Tie => 3,
                                 };
                                 n[i] += 1;
                             }
                         }
                     }
                     let total = (fa.len() * fb.len()) as i64;
-                    let [def, rer, att] = counts;
+                    let [def, rer, att, tie] = counts;
                     let cmp = contests[0].comparison::<Exact>();
                     assert_eq!(cmp.win, q(def[0], total));
                     assert_eq!(cmp.tie, q(rer[2], total));
@@ -1286,6 +1351,11 @@ mod tests {
                     assert_eq!(contests[0].p_success::<Exact>(), q(def[0], total));
                     assert_eq!(contests[2].p_success::<Exact>(), q(att[0], total));
                     assert_eq!(contests[1].p_success::<Exact>(), q(rer[0], rer[0] + rer[1]));
+                    // Ties stand: p_win, p_tie, p_loss are one roll's.
+                    let r = contest_report::<Exact>(&contests[3]);
+                    assert_eq!(r.p_success, q(tie[0], total));
+                    assert_eq!(r.get("p_tie"), Some(&Field::Prob(q(tie[3], total))));
+                    assert_eq!(r.get("p_loss"), Some(&Field::Prob(q(tie[1], total))));
                     let r = contest_report::<Exact>(&contests[1]);
                     assert_eq!(
                         r.get("expected_rolls"),

@@ -27,7 +27,10 @@
 //!   the strict reading). Second chance and negate-glitch keep the limit.
 //! * Opposed test (対抗テスト, [`Check::Opposed`]): net = hits_A − hits_B;
 //!   P(A>B), P(tie), P(A<B) with a tie rule (default `defender`: ties go to
-//!   the defender). `p_critical` there is P(net ≥ 4).
+//!   the defender). `p_critical` there is P(net ≥ 4); under `reroll` every
+//!   contest field (`p_win`, `p_loss`, `p_critical`) is that of the roll
+//!   that decides the test, while the glitch fields and the hit laws stay
+//!   those of one roll of each pool.
 //! * Extended test (連続テスト, [`Check::Extended`]): roll again and again,
 //!   summing hits, until the sum reaches the threshold; at most `max_rolls`
 //!   rolls (default: the pool size, as the seed suggests). Option `shrink`
@@ -240,21 +243,37 @@ pub enum NegatedCritical {
     Downgrade,
 }
 
-/// Who takes a tie in an opposed test.
+/// Who takes a tie in an opposed test: the values every system accepts
+/// (attacker, defender, reroll, tie; `active`, `passive` and `separate` as
+/// aliases).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum TieRuleOpt {
     /// The defender (Shadowrun).
     #[default]
+    #[value(alias = "passive")]
     Defender,
     /// The attacker.
+    #[value(alias = "active")]
     Attacker,
     /// Roll again until someone wins.
     Reroll,
     /// Report ties separately.
+    #[value(name = "tie", alias = "separate")]
     Separate,
 }
 
 impl TieRuleOpt {
+    /// The name reports print (`separate` for ties that stand, as they
+    /// always have).
+    pub fn key(self) -> &'static str {
+        match self {
+            TieRuleOpt::Defender => "defender",
+            TieRuleOpt::Attacker => "attacker",
+            TieRuleOpt::Reroll => "reroll",
+            TieRuleOpt::Separate => "separate",
+        }
+    }
+
     fn rule(self) -> TieRule {
         match self {
             TieRuleOpt::Defender => TieRule::Second,
@@ -1839,13 +1858,16 @@ fn opposed_report<W: Weight>(attacker: &Roll, defender: &Roll, tie_rule: TieRule
     };
     let c = raw.with_tie_rule(tie_rule.rule());
     let net = a.convolve(&d.map(|x| -x));
+    // A critical success (net ≥ 4) is never a tie: under `reroll` it is
+    // the chance of the roll that decides the test.
+    let critical = raw.decisive(tie_rule.rule(), net.at_least(CRITICAL_NET_HITS as i64));
     let mut r = roll_params(Report::bare(ID, NAME_JA, c.win.clone()), "", attacker);
     r = roll_params(r, "vs_", defender)
-        .param("tie_rule", option_name(tie_rule))
+        .param("tie_rule", tie_rule.key())
         .prob("p_win", c.win)
         .prob("p_tie", c.tie)
         .prob("p_loss", c.loss)
-        .prob("p_critical", net.at_least(CRITICAL_NET_HITS as i64));
+        .prob("p_critical", critical);
     if tie_rule == TieRuleOpt::Reroll {
         if let Some(e) = raw.expected_rolls() {
             r = r.field("expected_rolls", Field::Value(e));
@@ -2231,6 +2253,37 @@ mod tests {
                     assert_eq!(&r.p_success, win);
                 }
             }
+        }
+    }
+
+    /// Issue 21: 4 dice against 1, ties rolled again. One roll: win
+    /// 163/243, tie 64/243, net ≥ 4 (four hits against none) 1/81 · 2/3 =
+    /// 2/243. The test is decided by its last roll: P(critical) = (2/243) /
+    /// (179/243) = 2/179, beside p_win = 163/179.
+    #[test]
+    fn opposed_reroll_critical_is_of_the_deciding_roll() {
+        let r = report::<Exact>(&Check::Opposed {
+            attacker: plain(4),
+            defender: plain(1),
+            tie_rule: TieRuleOpt::Reroll,
+        });
+        assert_eq!(r.get("p_win"), Some(&Field::Prob(q(163, 179))));
+        assert_eq!(r.get("p_critical"), Some(&Field::Prob(q(2, 179))));
+        for rule in [
+            TieRuleOpt::Defender,
+            TieRuleOpt::Attacker,
+            TieRuleOpt::Separate,
+        ] {
+            let r = report::<Exact>(&Check::Opposed {
+                attacker: plain(4),
+                defender: plain(1),
+                tie_rule: rule,
+            });
+            assert_eq!(
+                r.get("p_critical"),
+                Some(&Field::Prob(q(2, 243))),
+                "{rule:?}"
+            );
         }
     }
 

@@ -546,25 +546,34 @@ pub fn report<W: Weight>(check: &Check) -> Report<W> {
     r
 }
 
-/// Who takes a tied contest.
+/// Who takes a tied contest, by the values every system accepts
+/// (`tie`, `attacker`, `defender`, `reroll`); this system's first names
+/// `separate`, `active`, `passive` are aliases, and what reports print.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum TieRule {
     /// Report the tie on its own (default; the seed's rule is cut off).
     #[default]
+    #[value(name = "tie", alias = "separate")]
     Separate,
     /// The active side (能動側) wins ties.
+    #[value(name = "attacker", alias = "active")]
     Active,
     /// The passive side (受動側) wins ties.
+    #[value(name = "defender", alias = "passive")]
     Passive,
+    /// Both roll again until the achieved values differ; every contest
+    /// field is then that of the roll that decides.
+    Reroll,
 }
 
 impl TieRule {
-    /// Stable key for reports.
+    /// Stable key for reports (the names reports have always printed).
     pub fn key(self) -> &'static str {
         match self {
             TieRule::Separate => "separate",
             TieRule::Active => "active",
             TieRule::Passive => "passive",
+            TieRule::Reroll => "reroll",
         }
     }
 
@@ -573,6 +582,7 @@ impl TieRule {
             TieRule::Separate => contest::TieRule::Separate,
             TieRule::Active => contest::TieRule::First,
             TieRule::Passive => contest::TieRule::Second,
+            TieRule::Reroll => contest::TieRule::Reroll,
         }
     }
 }
@@ -593,7 +603,8 @@ pub struct Contest {
 pub enum ContestResult {
     /// The passive side wins.
     Loss,
-    /// Equal achieved values under the `separate` tie rule.
+    /// Equal achieved values under the `separate` tie rule (under
+    /// `reroll`: this round is rolled again).
     Tie,
     /// The active side wins.
     Win,
@@ -656,7 +667,7 @@ impl Contest {
             (std::cmp::Ordering::Greater, _) | (std::cmp::Ordering::Equal, TieRule::Active) => {
                 ContestResult::Win
             }
-            (std::cmp::Ordering::Equal, TieRule::Separate) => ContestResult::Tie,
+            (std::cmp::Ordering::Equal, TieRule::Separate | TieRule::Reroll) => ContestResult::Tie,
             _ => ContestResult::Loss,
         };
         ContestRoll {
@@ -677,19 +688,42 @@ impl Contest {
             .with_tie_rule(self.tie_rule.core())
     }
 
-    /// Exact P(the active side wins and its kept die shows its maximum).
+    /// One roll's P(win), P(tie), P(loss), before the tie rule.
+    fn one_roll<W: Weight>(&self) -> Comparison<W> {
+        compare(&self.active.achieved(), &self.passive_achieved())
+    }
+
+    /// Exact P(the active side wins and its kept die shows its maximum);
+    /// under `reroll`, of the roll that decides.
     pub fn p_critical<W: Weight>(&self) -> W {
         let rank = self.active.kept_rank::<W>();
         let natural_max = |r: i64| r % 2 == 1;
         match rank.condition(natural_max) {
             None => W::zero(),
             Some(given) => {
-                let win = compare(&given.map(|r| r / 2), &self.passive_achieved())
-                    .with_tie_rule(self.tie_rule.core())
-                    .win;
-                rank.prob(natural_max) * &win
+                let c = compare(&given.map(|r| r / 2), &self.passive_achieved());
+                if self.tie_rule == TieRule::Reroll {
+                    // A critical is a strict win: no tie produces it.
+                    self.one_roll::<W>()
+                        .decisive(contest::TieRule::Reroll, rank.prob(natural_max) * &c.win)
+                } else {
+                    rank.prob(natural_max) * &c.with_tie_rule(self.tie_rule.core()).win
+                }
             }
         }
+    }
+
+    /// P(the active side's achieved value is 1, a fumble); under `reroll`,
+    /// of the roll that decides (a fumble against a passive 1 is a tie,
+    /// rolled again).
+    pub fn p_fumble<W: Weight>(&self) -> W {
+        let one = self.active.achieved::<W>().p(1);
+        if self.tie_rule != TieRule::Reroll {
+            return one;
+        }
+        let tied = one.clone() * &self.passive_achieved::<W>().p(1);
+        self.one_roll::<W>()
+            .decisive(contest::TieRule::Reroll, one - &tied)
     }
 }
 
@@ -714,13 +748,25 @@ pub fn contest_report<W: Weight>(contest: &Contest) -> Report<W> {
         .prob("p_tie", c.tie)
         .prob("p_loss", c.loss)
         .prob("p_critical", contest.p_critical())
-        .prob("p_fumble", active_x.p(1))
+        .prob("p_fumble", contest.p_fumble())
         .field("achieved", Field::Probs(by_value(&active_x)))
         .field(
             "vs_achieved",
             Field::Probs(by_value(&contest.passive_achieved())),
         );
+    if contest.tie_rule == TieRule::Reroll {
+        if let Some(e) = contest.one_roll::<W>().expected_rolls() {
+            r = r.field("expected_rolls", Field::Value(e));
+        }
+    }
     let mut notes = contest.active.notes("active ");
+    if contest.tie_rule == TieRule::Reroll {
+        notes.push(
+            "ties are rolled again: p_win, p_loss, p_critical and p_fumble are those of the \
+             roll that decides; achieved and vs_achieved are one roll's"
+                .into(),
+        );
+    }
     match &contest.passive {
         Some(p) => notes.extend(p.notes("passive ")),
         None => notes.push("the passive side cannot roll: its achieved value is 0".into()),
@@ -1012,7 +1058,12 @@ mod tests {
         ];
         for a in actives {
             for p in passives {
-                for tie_rule in [TieRule::Separate, TieRule::Active, TieRule::Passive] {
+                for tie_rule in [
+                    TieRule::Separate,
+                    TieRule::Active,
+                    TieRule::Passive,
+                    TieRule::Reroll,
+                ] {
                     let contest = Contest {
                         active: a,
                         passive: p,
@@ -1022,20 +1073,46 @@ mod tests {
                     let total = i64::from(a.die().sides).pow(a.faces_rolled() as u32)
                         * i64::from(ps).pow(plen as u32);
                     let mut results = BTreeMap::new();
-                    let mut crit = 0i64;
+                    let (mut crit, mut fumble) = (0i64, 0i64);
                     for_each_faces(a.die().sides, a.faces_rolled(), |af| {
                         for_each_faces(ps, plen, |pf| {
                             let r = contest.classify(af, pf);
                             *results.entry(r.result).or_insert(0i64) += 1;
                             crit += i64::from(r.critical);
+                            // Under reroll only the rolls that decide count.
+                            let decides =
+                                tie_rule != TieRule::Reroll || r.result != ContestResult::Tie;
+                            fumble += i64::from(decides && r.active.value == 1);
                         });
                     });
                     let c = contest.comparison::<Exact>();
-                    let count = |k| q(results.get(&k).copied().unwrap_or(0), total);
+                    let n = |k| results.get(&k).copied().unwrap_or(0);
+                    // Under reroll, the rolls that decide: every roll but a tie.
+                    let decided = match tie_rule {
+                        TieRule::Reroll => total - n(ContestResult::Tie),
+                        _ => total,
+                    };
+                    if decided == 0 {
+                        continue;
+                    }
+                    let count = |k| q(n(k), decided);
                     assert_eq!(c.win, count(ContestResult::Win), "{contest:?}");
-                    assert_eq!(c.tie, count(ContestResult::Tie), "{contest:?}");
+                    if tie_rule == TieRule::Reroll {
+                        assert_eq!(c.tie, q(0, 1), "{contest:?}");
+                    } else {
+                        assert_eq!(c.tie, count(ContestResult::Tie), "{contest:?}");
+                    }
                     assert_eq!(c.loss, count(ContestResult::Loss), "{contest:?}");
-                    assert_eq!(contest.p_critical::<Exact>(), q(crit, total), "{contest:?}");
+                    assert_eq!(
+                        contest.p_critical::<Exact>(),
+                        q(crit, decided),
+                        "{contest:?}"
+                    );
+                    assert_eq!(
+                        contest.p_fumble::<Exact>(),
+                        q(fumble, decided),
+                        "{contest:?}"
+                    );
                 }
             }
         }

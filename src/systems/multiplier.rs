@@ -12,7 +12,8 @@
 //!   level `R` (要求技能レベル);
 //! * random check (無作為判定): the GM gives the rate (成功率) directly.
 //!
-//! The base multiplier `M` (成功倍率) is 5 by default and may be any integer.
+//! The base multiplier `M` (成功倍率) is 5 by default and may be any
+//! integer in −1000..=1000 (a sane bound, not a rule).
 //! The rate (in %, may exceed 100) is, with `ceil` for every halving
 //! (端数切り上げ):
 //!
@@ -73,9 +74,11 @@
 //! `auto_fail_threshold` (both left out when no roll is made) and
 //! `impossible`. Contest: `p_win`, `p_tie` (0 after rerolls; 1 in a
 //! deadlock), `p_loss`, the one-roll `p_win_per_roll` / `p_tie_per_roll` /
-//! `p_loss_per_roll`, `expected_rolls`, each side's `rate`/`vs_rate`, … and
-//! tier laws `tiers` / `vs_tiers`; `outcomes` is empty and `p_success` =
-//! `p_win`. Perception: `p_win` (noticed), `p_tie` (same tier, not noticed),
+//! `p_loss_per_roll` (also named `p_win_roll` / `p_tie_roll` /
+//! `p_loss_roll`, as in every other system), `expected_rolls`, each side's
+//! `rate`/`vs_rate`, … and tier laws `tiers` / `vs_tiers`; `outcomes` is
+//! empty and `p_success` = `p_win`. With more sides (`--side`) every one of
+//! these speaks of the contest of all sides ([`with_more_sides`]). Perception: `p_win` (noticed), `p_tie` (same tier, not noticed),
 //! `p_loss`. Extended: `p_done_by`, `p_success` (= done within the limit),
 //! `expected_rolls` (no limit), `expected_rolls_within_limit`,
 //! `p_success_per_roll`, `tiers`. Every effective input is in `params`
@@ -856,11 +859,50 @@ pub fn multi_contest_per_roll<W: Weight>(laws: &[TierLaw<Outcome, W>]) -> (Vec<W
     (top, someone)
 }
 
+/// Fields of a contest report that describe its sides' contest (the
+/// two-sided ones are replaced when more sides join).
+const CONTEST_FIELDS: [&str; 10] = [
+    "p_win",
+    "p_tie",
+    "p_loss",
+    "expected_rolls",
+    "p_win_per_roll",
+    "p_tie_per_roll",
+    "p_loss_per_roll",
+    "p_win_roll",
+    "p_tie_roll",
+    "p_loss_roll",
+];
+
+/// The note of a two-sided contest that resolves.
+const TWO_SIDED_NOTE: &str = "the same tier (failures included) is rolled again, so p_tie is 0 \
+     and p_win/p_loss are after rerolls; p_tie_per_roll is one roll's tie chance";
+
+/// The note of a contest that never resolves.
+const DEADLOCK_NOTE: &str = "every roll ties (both sides certain of the same tier): the contest \
+     never resolves, p_tie is 1 and there is no expected number of rolls";
+
+/// One round's `p_win`, `p_tie`, `p_loss` under both names: `*_per_roll`
+/// (the multiplier's first name) and `*_roll` (every other system's).
+fn per_roll_fields<W: Weight>(win: W, tie: W, loss: W) -> Vec<(String, Field<W>)> {
+    let mut v = Vec::with_capacity(6);
+    for suffix in ["_per_roll", "_roll"] {
+        for (name, p) in [("p_win", &win), ("p_tie", &tie), ("p_loss", &loss)] {
+            v.push((format!("{name}{suffix}"), Field::Prob(p.clone())));
+        }
+    }
+    v
+}
+
 /// A two-sided contest report made a contest of `query`'s side, its `vs`
-/// side and `more` sides: `p_top` (each side's chance to come out on top,
-/// after stalled rounds are rolled again), `p_top_per_roll`, and `p_win`
-/// = `p_success` = the acting side's `p_top`, `p_loss` = 1 − `p_win`,
-/// `p_tie` = 0, `expected_rolls` = 1 / P(someone on top in a round).
+/// side and `more` sides. Every contest field then speaks of the contest of
+/// all sides: `p_top` (each side's chance to come out on top, after stalled
+/// rounds are rolled again), `p_top_per_roll`, `p_win` = `p_success` = the
+/// acting side's `p_top`, `p_loss` = 1 − `p_win`, `p_tie` = 0,
+/// `expected_rolls` = 1 / P(someone on top in a round); one round's
+/// `p_win_per_roll` = the acting side's `p_top_per_roll`, `p_tie_per_roll` =
+/// P(the round stalls), `p_loss_per_roll` = P(another side on top), and the
+/// same under `p_*_roll`.
 pub fn with_more_sides<W: Weight>(mut r: Report<W>, query: &Query, more: &[Check]) -> Report<W> {
     let Mode::Contest { vs } = &query.mode else {
         return r;
@@ -884,7 +926,9 @@ pub fn with_more_sides<W: Weight>(mut r: Report<W>, query: &Query, more: &[Check
         .collect();
     let win = top[0].clone();
     r.fields
-        .retain(|(n, _)| !matches!(n.as_str(), "p_win" | "p_tie" | "p_loss" | "expected_rolls"));
+        .retain(|(n, _)| !CONTEST_FIELDS.contains(&n.as_str()));
+    r.notes
+        .retain(|n| n.as_str() != TWO_SIDED_NOTE && n.as_str() != DEADLOCK_NOTE);
     r.p_success = win.clone();
     let mut fields = vec![
         ("p_win".to_string(), Field::Prob(win.clone())),
@@ -900,8 +944,6 @@ pub fn with_more_sides<W: Weight>(mut r: Report<W>, query: &Query, more: &[Check
                 W::zero()
             }),
         ),
-        ("p_top".to_string(), Field::Probs(top)),
-        ("p_top_per_roll".to_string(), Field::Probs(per_roll)),
     ];
     if resolves {
         fields.push((
@@ -909,17 +951,33 @@ pub fn with_more_sides<W: Weight>(mut r: Report<W>, query: &Query, more: &[Check
             Field::Value(W::one() / &someone),
         ));
     }
+    fields.extend(per_roll_fields(
+        per_roll[0].clone(),
+        someone.complement(),
+        someone.clone() - &per_roll[0],
+    ));
+    fields.push(("p_top".to_string(), Field::Probs(top)));
+    fields.push(("p_top_per_roll".to_string(), Field::Probs(per_roll)));
     fields.append(&mut r.fields);
     r.fields = fields;
     for (i, c) in more.iter().enumerate() {
         r.fields.extend(c.fields(&format!("side{}_", i + 3)));
     }
-    r.note(format!(
+    let r = r.note(format!(
         "contest of {} sides (2者以上の対抗判定): p_top lists each side's chance to come out on top \
          (acting side, --vs- side, then each --side in order); when the top tier is shared the \
-         whole contest is rolled again",
+         whole contest is rolled again; p_win_per_roll is the acting side's chance to be on top \
+         in one round, p_tie_per_roll the chance a round stalls, p_loss_per_roll another side's",
         laws.len()
-    ))
+    ));
+    if resolves {
+        r
+    } else {
+        r.note(
+            "no side can ever be alone on top: the contest never resolves, p_tie is 1 and \
+             there is no expected number of rolls",
+        )
+    }
 }
 
 /// Fields and notes describing both sides of a two-sided report.
@@ -946,19 +1004,20 @@ fn contest_report<W: Weight>(query: &Query, law: &TierLaw<Outcome, W>, vs: &Chec
     let r = Report::bare(ID, JA, after.win.clone())
         .prob("p_win", after.win)
         .prob("p_tie", after.tie)
-        .prob("p_loss", after.loss)
-        .prob("p_win_per_roll", per_roll.win.clone())
-        .prob("p_tie_per_roll", per_roll.tie.clone())
-        .prob("p_loss_per_roll", per_roll.loss.clone());
+        .prob("p_loss", after.loss);
+    let r = with_fields(
+        r,
+        per_roll_fields(
+            per_roll.win.clone(),
+            per_roll.tie.clone(),
+            per_roll.loss.clone(),
+        ),
+    );
     let r = match per_roll.expected_rolls() {
-        Some(e) => r.field("expected_rolls", Field::Value(e)).note(
-            "the same tier (failures included) is rolled again, so p_tie is 0 \
-             and p_win/p_loss are after rerolls; p_tie_per_roll is one roll's tie chance",
-        ),
-        None => r.note(
-            "every roll ties (both sides certain of the same tier): the contest never \
-             resolves, p_tie is 1 and there is no expected number of rolls",
-        ),
+        Some(e) => r
+            .field("expected_rolls", Field::Value(e))
+            .note(TWO_SIDED_NOTE),
+        None => r.note(DEADLOCK_NOTE),
     };
     two_sided(r, query, law, vs, &vs_law)
 }

@@ -82,7 +82,14 @@ struct ContestSampler {
     opposing: Side,
 }
 
-const CONTEST_CELLS: [&str; 5] = ["win", "win on tie", "loss on tie", "loss", "unjudged"];
+const CONTEST_CELLS: [&str; 6] = [
+    "win",
+    "win on tie",
+    "loss on tie",
+    "loss",
+    "tie",
+    "unjudged",
+];
 
 impl Sampler for ContestSampler {
     fn cells(&self) -> usize {
@@ -97,14 +104,15 @@ impl Sampler for ContestSampler {
             self.active.total(fa),
             self.opposing.total(fb),
         ) else {
-            return 4;
+            return 5;
         };
         match (round, a == b) {
             (Round::Win, false) => 0,
             (Round::Win, true) => 1,
             (Round::Loss, true) => 2,
             (Round::Loss, false) => 3,
-            (Round::Again, _) => 4,
+            (Round::Tie, _) => 4,
+            (Round::Again, _) => 5,
         }
     }
 }
@@ -131,7 +139,7 @@ impl Sampler for RerollSampler {
                 Some(Round::Win) => return col,
                 Some(Round::Loss) => return ROUNDS + col,
                 Some(Round::Again) => continue,
-                None => break,
+                Some(Round::Tie) | None => break,
             }
         }
         2 * ROUNDS
@@ -236,24 +244,33 @@ fn contest_label(a: &Side, b: &Side, tie: TieBreak) -> String {
     )
 }
 
-/// A contest whose tie goes to one side (`defender` or `attacker`).
+/// A contest whose tie goes to one side (`defender` or `attacker`) or
+/// stands (`tie`).
 fn contest_point(active: Side, opposing: Side, tie: TieBreak) -> Point {
     assert_ne!(tie, TieBreak::Reroll, "rerolled ties: reroll_point");
     let contest = Contest::new(active.clone(), opposing.clone(), tie);
     let c = contest.comparison::<Exact>();
     let zero = <Exact as Weight>::zero();
-    let (win_tie, loss_tie) = match tie {
-        TieBreak::Attacker => (c.tie.clone(), zero),
-        _ => (zero, c.tie.clone()),
+    let (win_tie, loss_tie, tied) = match tie {
+        TieBreak::Attacker => (c.tie.clone(), zero.clone(), zero),
+        TieBreak::Tie => (zero.clone(), zero, c.tie.clone()),
+        _ => (zero.clone(), c.tie.clone(), zero),
     };
     Point {
         system: SYSTEM,
         label: contest_label(&active, &opposing, tie),
         cells: CONTEST_CELLS.iter().map(|s| s.to_string()).collect(),
-        exact: [c.win, win_tie, loss_tie, c.loss, <Exact as Weight>::zero()]
-            .iter()
-            .map(Weight::to_f64)
-            .collect(),
+        exact: [
+            c.win,
+            win_tie,
+            loss_tie,
+            c.loss,
+            tied,
+            <Exact as Weight>::zero(),
+        ]
+        .iter()
+        .map(Weight::to_f64)
+        .collect(),
         sampler: Box::new(ContestSampler {
             contest,
             active,
@@ -330,9 +347,10 @@ fn fate_point(policy: Policy, k: u32, modifier: i64, dc: i64, roll: Roll, crit_o
 ///   and bonus; `--crit-on` below 20 with a DC no total reaches (only
 ///   criticals succeed) and with a DC every total reaches (only fumbles
 ///   fail).
-/// * Contests (4): ties to the defender, to the attacker (with advantage
-///   against disadvantage), and rerolled ties (plain, and advantage against
-///   advantage for a side built from score and level), by winner and round.
+/// * Contests (5): ties to the defender, to the attacker (with advantage
+///   against disadvantage), ties that stand (`tie`), and rerolled ties
+///   (plain, and advantage against advantage for a side built from score
+///   and level), by winner and round.
 /// * Fate dice (12): every policy with k = 1, 2, 3, over every roll mode,
 ///   some with `--crit-on`.
 pub fn grid() -> Vec<Point> {
@@ -356,6 +374,7 @@ pub fn grid() -> Vec<Point> {
         side(2, Dis),
         TieBreak::Attacker,
     ));
+    points.push(contest_point(side(1, Normal), side(1, Adv), TieBreak::Tie));
     points.push(reroll_point(side(2, Normal), side(2, Normal)));
     points.push(reroll_point(built(Adv), side(4, Adv)));
     for (policy, k, m, dc, roll, crit_on) in [

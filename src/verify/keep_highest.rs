@@ -51,6 +51,9 @@ impl Sampler for CheckSampler {
     }
 }
 
+/// Most rounds of a contest whose ties are rolled again.
+const MAX_ROUNDS: usize = 10_000;
+
 /// Contest cells: who won (after the tie rule), the active side's win split
 /// by whether its kept die shows its natural maximum (クリティカル).
 const CONTEST_CELLS: [&str; 4] = ["loss", "tie", "win", "win critical"];
@@ -67,12 +70,28 @@ impl Sampler for ContestSampler {
     }
     fn trial(&self, dice: &mut Dice) -> usize {
         let (mut a, mut b) = ([0; MAX_FACES], [0; MAX_FACES]);
-        let active = roll_pool(&self.contest.active, dice, &mut a);
-        let passive = match &self.contest.passive {
-            Some(p) => roll_pool(p, dice, &mut b),
-            None => &[],
+        // Under `reroll` a tied round is rolled again (at most
+        // MAX_ROUNDS; a contest still tied then is counted a tie, a cell
+        // whose exact mass is 0).
+        let rounds = if self.contest.tie_rule == TieRule::Reroll {
+            MAX_ROUNDS
+        } else {
+            1
         };
-        let r = self.contest.classify(active, passive);
+        let mut r = None;
+        for _ in 0..rounds {
+            let active = roll_pool(&self.contest.active, dice, &mut a);
+            let passive = match &self.contest.passive {
+                Some(p) => roll_pool(p, dice, &mut b),
+                None => &[],
+            };
+            let round = self.contest.classify(active, passive);
+            r = Some(round);
+            if round.result != ContestResult::Tie {
+                break;
+            }
+        }
+        let r = r.expect("at least one round");
         match (r.result, r.critical) {
             (ContestResult::Loss, _) => 0,
             (ContestResult::Tie, _) => 1,
@@ -163,9 +182,10 @@ fn contest_point(active: Pool, passive: Option<Pool>, tie_rule: TieRule) -> Poin
 ///   d4, d6, d8, d10, d12, d20 at the abilities where the size changes; 1–5
 ///   dice; advantage and disadvantage; a difficulty above the highest
 ///   achievable value.
-/// * Contests (6): each tie rule (separate, active, passive), capped d4 on
-///   either side, advantage against disadvantage, and a passive side that
-///   cannot roll (achieved value 0) against a capped and an ability-1 pool.
+/// * Contests (7): each tie rule (separate, active, passive, and reroll:
+///   rounds rolled until one decides), capped d4 on either side, advantage
+///   against disadvantage, and a passive side that cannot roll (achieved
+///   value 0) against a capped and an ability-1 pool.
 pub fn grid() -> Vec<Point> {
     use Situation::{Advantage as Adv, Disadvantage as Dis, Normal};
     let mut points = vec![
@@ -190,6 +210,7 @@ pub fn grid() -> Vec<Point> {
         (pool(12, 3, Normal), vs(2, 2, Dis), TieRule::Separate),
         (pool(2, 1, Normal), None, TieRule::Separate),
         (pool(1, 2, Adv), None, TieRule::Passive),
+        (pool(6, 2, Normal), vs(6, 2, Normal), TieRule::Reroll),
     ] {
         points.push(contest_point(active, passive, tie));
     }

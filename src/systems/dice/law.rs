@@ -38,8 +38,25 @@ pub const MAX_KEEP_WORK: u64 = 400_000_000;
 /// 2.5·10⁹; `1000D1000`, 2.5·10¹¹, would take minutes).
 pub const MAX_SUM_WORK: u64 = 5_000_000_000;
 /// Most big-integer steps (coefficients × the die's values) of one exact
-/// sum (`1000D100 --exact`, 9.8·10⁶, takes about 7 s).
+/// sum.
 pub const MAX_EXACT_SUM_WORK: u64 = 20_000_000;
+/// Most estimated nanoseconds of one exact sum by Miller's recurrence
+/// (`sum_nanos`, measured on a 2-core machine): `800D100` (5.3·10⁹) took
+/// 5.5 s, `30R6>=2` (a reroll chain of 210 values, 30 times) 4.5 s;
+/// `1000D100` (8.3·10⁹, 8.4 s) is refused.
+pub const MAX_EXACT_SUM_NANOS: f64 = 6e9;
+/// Most word operations of an exact keep/drop programme (big-integer steps
+/// × the 64-bit words they multiply, `keep_word_ops`): `200D6KH100`,
+/// 4.8·10⁹, takes 1.2 s on a 2-core machine (it took 432 s on fractions);
+/// `200D10KH100`, 2.2·10¹⁰, is refused.
+pub const MAX_EXACT_KEEP_WORD_OPS: f64 = 2e10;
+/// Most big-fraction bit-steps (fraction operations × bits of their
+/// numbers) of the exact keep/drop and reroll-chain work of one command,
+/// estimated before any is done ([`check_work`]). Measured at 9–14 ns a
+/// bit-step on a 2-core machine (`100D6KH50`: 9.2·10⁶ steps on 258-bit
+/// numbers, 2.4·10⁹, took 22 s; `50D6KH25`, 1.5·10⁸, 1.3 s): the limit is
+/// about 6 s.
+pub const MAX_EXACT_BIT_STEPS: f64 = 6e8;
 
 /// The exact law of a command's result.
 #[derive(Clone, Debug)]
@@ -95,36 +112,67 @@ pub fn d66<W: Weight>(sort: D66Sort) -> Pmf<W> {
 
 /// Sum of `n` dice of law `d`.
 pub fn sum_of<W: Weight>(d: &Pmf<W>, n: i64) -> Result<Pmf<W>> {
-    let span = (d.max() - d.min()) * n + 1;
-    if span > MAX_SPAN {
-        return Err(too_wide("the sum", span));
-    }
     let values = (d.max() - d.min() + 1) as u64;
-    let (work, limit, unit) = if W::EXACT {
-        // Miller's recurrence: one step per coefficient and die value.
-        (
-            (span as u64).saturating_mul(values),
-            MAX_EXACT_SUM_WORK,
-            "big-integer steps with --exact",
-        )
-    } else {
-        (
-            Pmf::<W>::sum_n_work(values, n as u64),
-            MAX_SUM_WORK,
-            "multiply-adds",
-        )
-    };
-    if work > limit {
-        return Err(Error::Conflict(format!(
-            "dice: the sum of {n} dice of {values} values takes {work} {unit} (at most {limit}); use fewer dice or fewer sides"
-        )));
-    }
+    check_sum::<W>(values, n, 0.0, &|| {
+        format!("the sum of {n} dice of {values} values")
+    })?;
     if W::EXACT && n >= 2 {
         if let Some(p) = exact_power(d, n as u32) {
             return Ok(p);
         }
     }
     Ok(d.sum_n(n as u32))
+}
+
+/// The estimated time of an exact sum by Miller's recurrence, in
+/// nanoseconds: `work` steps, each a product of a coefficient (about
+/// `n·bits/2` bits on average) by a die's weight (`bits`), measured as
+/// 16 ns a 64-bit word of the coefficient plus 1.3 ns a word-by-word
+/// product (1000D100, 800D100, 30R6>=2, 50U6[4], 300R6>=5 fit within 40 %).
+fn sum_nanos(work: u64, bits: f64, n: i64) -> f64 {
+    let coefficient_words = n as f64 * bits / 128.0;
+    work as f64 * coefficient_words * (16.0 + 1.3 * bits / 64.0)
+}
+
+/// Whether the sum of `n` dice of `values` consecutive values is within
+/// the limits (its span, and its work: multiply-adds in floating point,
+/// big-integer steps with `--exact`), before any is done. `bits`: the size
+/// of one die's exact weights (0: that of a die of `values` faces); `what`
+/// names the sum for the message.
+fn check_sum<W: Weight>(values: u64, n: i64, bits: f64, what: &dyn Fn() -> String) -> Result<()> {
+    let span = (values as i64 - 1).saturating_mul(n).saturating_add(1);
+    if span > MAX_SPAN {
+        return Err(Error::Conflict(format!(
+            "dice: {} spans {span} values (at most {MAX_SPAN}); use fewer dice",
+            what()
+        )));
+    }
+    if W::EXACT {
+        let work = (span as u64).saturating_mul(values);
+        let one = if bits > 0.0 {
+            bits
+        } else {
+            (values.max(2) as f64).log2()
+        };
+        let nanos = sum_nanos(work, one, n);
+        if work > MAX_EXACT_SUM_WORK || nanos > MAX_EXACT_SUM_NANOS {
+            return Err(Error::Conflict(format!(
+                "dice: {} with --exact takes {work} big-integer steps on numbers of up to {} bits (about {:.0} s; at most {MAX_EXACT_SUM_WORK} steps and a few seconds); drop --exact for floating point, or use fewer dice",
+                what(),
+                (one * n as f64).ceil(),
+                nanos / 1e9
+            )));
+        }
+    } else {
+        let work = Pmf::<W>::sum_n_work(values, n as u64);
+        if work > MAX_SUM_WORK {
+            return Err(Error::Conflict(format!(
+                "dice: {} takes {work} multiply-adds (at most {MAX_SUM_WORK}); use fewer dice or fewer sides",
+                what()
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// The law of the sum of `n` copies of `d`, exactly: the generating
@@ -160,7 +208,9 @@ fn exact_power<W: Weight>(d: &Pmf<W>, n: u32) -> Option<Pmf<W>> {
         for i in 1..=deg.min(k) {
             let c = (i64::from(n) + 1) * i as i64 - k as i64;
             if c != 0 && !q[i].is_zero() {
-                s += &q[i] * &a[k - i] * c;
+                // One product of the big coefficient by a small number
+                // (qᵢ·c), not two.
+                s += &a[k - i] * (&q[i] * c);
             }
         }
         // Exact: aₖ is a coefficient of an integer polynomial.
@@ -238,14 +288,24 @@ fn reduce_power(
             v = x.trailing_zeros().map_or(0, |t| (t as u32).min(full));
             x >>= v as usize;
         } else {
-            let big = BigInt::from(p);
-            while v < full {
-                let (q, r) = num_integer::Integer::div_rem(&x, &big);
-                if !r.is_zero() {
-                    break;
+            // Divide by p^(2^j) from the largest j down: log₂(e·n)
+            // divisions, where one at a time took e·n of them (300R6>=5:
+            // 11,000 divisions of 29,000-bit numbers per coefficient).
+            let mut powers = vec![BigInt::from(p)];
+            while 1u32 << powers.len() <= full {
+                let last = powers.last().expect("not empty");
+                powers.push(last * last);
+            }
+            for (j, pw) in powers.iter().enumerate().rev() {
+                let step = 1u32 << j;
+                if v + step > full {
+                    continue;
                 }
-                x = q;
-                v += 1;
+                let (q, r) = num_integer::Integer::div_rem(&x, pw);
+                if r.is_zero() {
+                    x = q;
+                    v += step;
+                }
             }
         }
         if v > 0 {
@@ -253,6 +313,46 @@ fn reduce_power(
         }
     }
     (x, total / common)
+}
+
+/// Steps of the keep/drop programme over `faces` faces, `n` dice and kept
+/// sums of `width` values.
+fn keep_steps(faces: u64, n: u64, width: u64) -> u64 {
+    faces
+        .saturating_mul((n + 1).saturating_mul(n + 1))
+        .saturating_mul(width)
+        / 2
+}
+
+/// Whether keeping `k` of `n` dice of `faces` faces (kept sums of `width`
+/// values) is within the limits: its steps, and with `--exact` its
+/// bit-steps (the fractions have about `n·log₂ faces` bits).
+fn check_keep<W: Weight>(faces: u64, n: u64, k: u64, width: u64) -> Result<()> {
+    let work = keep_steps(faces, n, width);
+    if work > MAX_KEEP_WORK {
+        return Err(Error::Conflict(format!(
+            "dice: keeping {k} of {n} dice of {faces} faces is too much work (about {work} steps, at most {MAX_KEEP_WORK}); use fewer dice"
+        )));
+    }
+    if W::EXACT {
+        let (bits, word_ops) = keep_word_ops(faces, n, work);
+        if word_ops > MAX_EXACT_KEEP_WORD_OPS {
+            return Err(Error::Conflict(format!(
+                "dice: keeping {k} of {n} dice of {faces} faces with --exact takes about {work} big-integer steps on {}-bit numbers ({word_ops:.1e} word operations, at most {MAX_EXACT_KEEP_WORD_OPS:.0e}: a few seconds); drop --exact for floating point, or use fewer dice",
+                bits.ceil()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The bits of the numbers of an exact keep/drop programme over `n` dice of
+/// `faces` faces (numerators over `faces`ⁿ), and its word operations: one
+/// product of two such numbers per step, quadratic in their 64-bit words.
+fn keep_word_ops(faces: u64, n: u64, work: u64) -> (f64, f64) {
+    let bits = n as f64 * (faces.max(2) as f64).log2();
+    let words = bits / 64.0;
+    (bits, work as f64 * (1.0 + words * words))
 }
 
 /// The kept sum of `n` dice of law `d`, keeping the `k` highest (`high`)
@@ -282,12 +382,9 @@ pub fn keep<W: Weight>(d: &Pmf<W>, n: i64, k: i64, high: bool) -> Result<Pmf<W>>
     // Kept sums lie in k·lo ..= k·hi.
     let base = k as i64 * lo;
     let width = (k as i64 * (hi - lo) + 1) as usize;
-    let work = faces.len() as u64 * (n as u64 + 1).pow(2) * width as u64 / 2;
-    if work > MAX_KEEP_WORK {
-        return Err(Error::Conflict(format!(
-            "dice: keeping {k} of {n} dice of {} faces is too much work for the exact law (about {work} steps, at most {MAX_KEEP_WORK}); use fewer dice",
-            faces.len()
-        )));
+    check_keep::<W>(faces.len() as u64, n as u64, k as u64, width as u64)?;
+    if let Some(w) = keep_integers::<W>(&faces, n, k, base, width) {
+        return Ok(Pmf::from_weights(base, w));
     }
     // coef[r][m] = C(r, m)
     let mut binom: Vec<Vec<W>> = Vec::with_capacity(n + 1);
@@ -340,6 +437,87 @@ pub fn keep<W: Weight>(d: &Pmf<W>, n: i64, k: i64, high: bool) -> Result<Pmf<W>>
     }
     let last = state[n].take().unwrap_or_else(|| vec![W::zero(); width]);
     Ok(Pmf::from_weights(base, last))
+}
+
+/// [`keep`]'s programme for exact weights on big-integer numerators: the
+/// faces' probabilities over one common denominator `q`, a state with `c`
+/// dice placed over `qᶜ` (placing `m` more multiplies by `C(r, m)·pᵥᵐ`, an
+/// integer over `qᵐ`), so no fraction is reduced until the end (a gcd at
+/// every step made `100D6KH50` take 22 s). `None` for floats.
+fn keep_integers<W: Weight>(
+    faces: &[(i64, W)],
+    n: usize,
+    k: usize,
+    base: i64,
+    width: usize,
+) -> Option<Vec<W>> {
+    use num_bigint::BigInt;
+    use num_integer::Integer;
+    use num_traits::{One, Pow, Zero};
+    let fractions: Vec<(BigInt, BigInt)> = faces
+        .iter()
+        .map(|(_, p)| p.as_fraction())
+        .collect::<Option<_>>()?;
+    let den = fractions.iter().fold(BigInt::one(), |l, (_, d)| l.lcm(d));
+    let q: Vec<BigInt> = fractions.iter().map(|(num, d)| num * (&den / d)).collect();
+    let mut binom: Vec<Vec<BigInt>> = Vec::with_capacity(n + 1);
+    for r in 0..=n {
+        let mut row = vec![BigInt::one(); r + 1];
+        for m in 1..r {
+            row[m] = &binom[r - 1][m - 1] + &binom[r - 1][m];
+        }
+        binom.push(row);
+    }
+    let mut state: Vec<Option<Vec<BigInt>>> = vec![None; n + 1];
+    state[0] = Some({
+        let mut v = vec![BigInt::zero(); width];
+        v[(-base) as usize] = BigInt::one();
+        v
+    });
+    for ((face, _), qv) in faces.iter().zip(&q) {
+        let mut powers = Vec::with_capacity(n + 1);
+        let mut acc = BigInt::one();
+        for _ in 0..=n {
+            powers.push(acc.clone());
+            acc *= qv;
+        }
+        let mut next: Vec<Option<Vec<BigInt>>> = vec![None; n + 1];
+        for c in 0..=n {
+            let Some(cur) = &state[c] else { continue };
+            let r = n - c;
+            for m in 0..=r {
+                let w = &binom[r][m] * &powers[m];
+                if w.is_zero() {
+                    continue;
+                }
+                let shift = m.min(k.saturating_sub(c)) as i64 * face;
+                let dst = next[c + m].get_or_insert_with(|| vec![BigInt::zero(); width]);
+                for (i, x) in cur.iter().enumerate() {
+                    if x.is_zero() {
+                        continue;
+                    }
+                    let j = (i as i64 + shift) as usize;
+                    dst[j] += x * &w;
+                }
+            }
+        }
+        state = next;
+    }
+    let last = state[n]
+        .take()
+        .unwrap_or_else(|| vec![BigInt::zero(); width]);
+    let total = Pow::pow(&den, n as u32);
+    Some(match small_factors(&den) {
+        Some(primes) => last
+            .into_iter()
+            .map(|x| reduce_power(x, &total, &primes, n as u32))
+            .map(|(num, d)| W::from_reduced(num, d))
+            .collect(),
+        None => last
+            .into_iter()
+            .map(|x| W::from_fraction(x, total.clone()))
+            .collect(),
+    })
 }
 
 /// The law of one dice term.
@@ -582,8 +760,9 @@ fn total_dice(groups: &[Group]) -> i64 {
     groups.iter().map(|g| g.count).sum::<i64>().max(1)
 }
 
-/// The law of a command's result.
+/// The law of a command's result (its work checked first: [`check_work`]).
 pub fn law<W: Weight>(cmd: &Command, tail_eps: f64) -> Result<Law<W>> {
+    check_work::<W>(cmd, tail_eps)?;
     Ok(match &cmd.body {
         Body::Add(a) if super::pool::uses_engine(&a.expr) => {
             let joint = super::pool::law::<W>(&a.expr, &[], tail_eps)?;
@@ -686,6 +865,196 @@ pub fn law<W: Weight>(cmd: &Command, tail_eps: f64) -> Result<Law<W>> {
     })
 }
 
+/// The work of a command's law, estimated and checked before any is done,
+/// so that a command too big for `--exact` is refused at once rather than
+/// after minutes: the sums (Miller's recurrence), the keep/drop programmes
+/// and the reroll chains of every term, in big-fraction bit-steps summed
+/// over the command (at most [`MAX_EXACT_BIT_STEPS`]). Floating point has
+/// its own limits, checked as the law is built (fast).
+pub fn check_work<W: Weight>(cmd: &Command, tail_eps: f64) -> Result<()> {
+    if !W::EXACT {
+        return Ok(());
+    }
+    let mut cost = Cost::default();
+    match &cmd.body {
+        Body::Add(a) => node_work::<W>(&a.expr, &mut cost)?,
+        Body::D66(_) => {}
+        Body::Barabara(b) => {
+            for g in &b.groups {
+                let values = if b.target.is_some() {
+                    2
+                } else {
+                    g.sides as u64
+                };
+                check_sum::<W>(values, g.count, (g.sides.max(2) as f64).log2(), &|| {
+                    format!("counting {}B{}", g.count, g.sides)
+                })?;
+            }
+        }
+        Body::Reroll(r) => {
+            let eps = tail_eps / total_dice(&r.groups) as f64;
+            for g in &r.groups {
+                let go = (1..=g.sides).filter(|&f| r.reroll.holds(f)).count() as u64;
+                let Some(depth) = chain_depth(g.sides, go, eps) else {
+                    continue;
+                };
+                // A chain counts successes: 0 ..= depth + 1.
+                let values = if r.target.is_some() { depth + 2 } else { 1 };
+                cost.chain(g.sides, depth, 1, g.count);
+                check_sum::<W>(
+                    values,
+                    g.count,
+                    depth as f64 * (g.sides as f64).log2(),
+                    &|| {
+                        format!(
+                        "counting {}R{} (each die's count takes {values} values over {depth} rerolls)",
+                        g.count, g.sides
+                    )
+                    },
+                )?;
+            }
+        }
+        Body::Upper(u) => {
+            let eps = tail_eps / total_dice(&u.groups) as f64;
+            for g in &u.groups {
+                let go = (1..=g.sides).filter(|&f| f >= u.threshold).count() as u64;
+                let Some(depth) = chain_depth(g.sides, go, eps) else {
+                    continue;
+                };
+                let values = if u.target.is_some() {
+                    2
+                } else {
+                    (depth + 1) * g.sides as u64
+                };
+                cost.chain(g.sides, depth, g.sides as u64, g.count);
+                check_sum::<W>(
+                    values,
+                    g.count,
+                    depth as f64 * (g.sides as f64).log2(),
+                    &|| {
+                        format!(
+                        "the total of {}U{} (each die's total takes about {values} values over {depth} rerolls)",
+                        g.count, g.sides
+                    )
+                    },
+                )?;
+            }
+        }
+    }
+    cost.check()
+}
+
+/// The reroll depth a chain is built to (as [`chain`] does), or `None` when
+/// nothing rerolls, every face does, or the depth is past [`MAX_DEPTH`]
+/// ([`chain`] refuses those at once itself).
+fn chain_depth(sides: i64, go: u64, eps: f64) -> Option<u64> {
+    let r = go as f64 / sides as f64;
+    if go == 0 || r >= 1.0 {
+        return None;
+    }
+    let depth = (eps.ln() / r.ln()).ceil();
+    (depth <= MAX_DEPTH as f64).then_some(depth as u64)
+}
+
+/// Exact work of a command, summed over its terms, as a share of the
+/// limits (1 = about a few seconds).
+#[derive(Default)]
+struct Cost {
+    share: f64,
+    /// The largest part: its share and its description.
+    largest: Option<(f64, String)>,
+}
+
+impl Cost {
+    /// Reroll-chain work in big-fraction bit-steps.
+    fn add(&mut self, bit_steps: f64, what: impl FnOnce() -> String) {
+        self.add_share(bit_steps / MAX_EXACT_BIT_STEPS, what);
+    }
+
+    /// Keep/drop work in word operations.
+    fn add_keep(&mut self, word_ops: f64, what: impl FnOnce() -> String) {
+        self.add_share(word_ops / MAX_EXACT_KEEP_WORD_OPS, what);
+    }
+
+    fn add_share(&mut self, share: f64, what: impl FnOnce() -> String) {
+        self.share += share;
+        if self.largest.as_ref().is_none_or(|(b, _)| *b < share) {
+            self.largest = Some((share, what()));
+        }
+    }
+
+    /// A reroll chain of d`sides` built `depth` rerolls deep, each face
+    /// adding up to `score` (1 for a count, the face for a total), then
+    /// its `count`-fold sum's maximum (xU): about depth²·score·sides/2
+    /// fraction operations on numbers of depth·log₂ sides bits.
+    fn chain(&mut self, sides: i64, depth: u64, score: u64, count: i64) {
+        let d = depth as f64;
+        let bits = d * (sides.max(2) as f64).log2();
+        let ops = d * d * score as f64 * sides as f64 / 2.0;
+        // xU without a target also raises each of the chain's cdf values
+        // to the power `count` (numbers `count` times as long).
+        let powers = if score > 1 {
+            (d + 1.0) * sides as f64 * 2.0 * (count.max(2) as f64).log2() * count as f64
+        } else {
+            0.0
+        };
+        self.add(ops * bits + powers * bits, || {
+            format!("rerolling d{sides} dice {depth} deep")
+        });
+    }
+
+    fn check(self) -> Result<()> {
+        if self.share <= 1.0 {
+            return Ok(());
+        }
+        let what = self.largest.map(|(_, w)| w).unwrap_or_default();
+        Err(Error::Conflict(format!(
+            "dice: the command with --exact takes about {:.1} times the exact work allowed (a few seconds), most of it {what}; drop --exact for floating point, or use fewer dice",
+            self.share
+        )))
+    }
+}
+
+/// The exact work of an expression's dice terms.
+fn node_work<W: Weight>(n: &Node, cost: &mut Cost) -> Result<()> {
+    match n {
+        // The pool engine estimates its own folds before it starts.
+        Node::Num(_) | Node::Pool(_) | Node::Group(_) => Ok(()),
+        Node::Neg(b) | Node::Paren(b) => node_work::<W>(b, cost),
+        Node::Bin(_, a, b) => {
+            node_work::<W>(a, cost)?;
+            node_work::<W>(b, cost)
+        }
+        Node::Dice(t) => {
+            let term = n;
+            let (faces, top) = match t.sides {
+                Sides::N(s) => (s.max(1) as u64, s.max(0)),
+                Sides::D66 => (36, 66),
+            };
+            let values = match t.sides {
+                Sides::N(s) => s.max(1) as u64,
+                Sides::D66 => 56,
+            };
+            let keep = t.filter.map(|(f, n)| f.as_keep(n, t.count));
+            match keep {
+                Some((_, k)) if k <= 0 || t.count == 0 => Ok(()),
+                Some((_, k)) if k < t.count => {
+                    let n = t.count as u64;
+                    let width = k as u64 * top as u64 + 1;
+                    check_keep::<W>(faces, n, k as u64, width)?;
+                    let work = keep_steps(faces, n, width);
+                    let (_, word_ops) = keep_word_ops(faces, n, work);
+                    cost.add_keep(word_ops, || format!("keeping {k} of {n} dice ({term})"));
+                    Ok(())
+                }
+                _ => check_sum::<W>(values, t.count, (faces.max(2) as f64).log2(), &|| {
+                    format!("the sum of {} dice of {values} values", t.count)
+                }),
+            }
+        }
+    }
+}
+
 /// Law of the largest group total plus the modifier: P(max ≤ x) = Π Fᵢ(x)^nᵢ.
 fn max_law<W: Weight>(laws: &[(Pmf<W>, i64)], modifier: i64) -> Result<Pmf<W>> {
     let live: Vec<&(Pmf<W>, i64)> = laws.iter().filter(|(_, n)| *n > 0).collect();
@@ -705,4 +1074,100 @@ fn max_law<W: Weight>(laws: &[(Pmf<W>, i64)], modifier: i64) -> Result<Pmf<W>> {
         prev = c;
     }
     Ok(Pmf::from_weights(lo + modifier, w))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::weight::Exact;
+
+    /// Every roll of `n` dice of law `d` (values and weights), its kept sum
+    /// counted: the brute force [`keep`] must match.
+    fn brute_keep(d: &Pmf<Exact>, n: usize, k: usize, high: bool) -> Pmf<Exact> {
+        let faces: Vec<(i64, Exact)> = d.iter().map(|(x, p)| (x, p.clone())).collect();
+        let mut out: Vec<(i64, Exact)> = Vec::new();
+        let mut idx = vec![0usize; n];
+        loop {
+            let mut vals: Vec<i64> = idx.iter().map(|&i| faces[i].0).collect();
+            let w = idx.iter().fold(Exact::ratio(1, 1), |a, &i| a * &faces[i].1);
+            vals.sort_unstable();
+            if high {
+                vals.reverse();
+            }
+            out.push((vals[..k].iter().sum(), w));
+            let mut j = 0;
+            while j < n {
+                idx[j] += 1;
+                if idx[j] < faces.len() {
+                    break;
+                }
+                idx[j] = 0;
+                j += 1;
+            }
+            if j == n {
+                break;
+            }
+        }
+        Pmf::from_pairs(out)
+    }
+
+    #[test]
+    fn exact_keep_on_integers_matches_every_roll() {
+        // Plain dice, and a law with unequal weights and a zero weight
+        // (2D3's sum: 1/9, 2/9, 3/9, 2/9, 1/9; and a 1D4 with a hole).
+        let lumpy = Pmf::<Exact>::uniform(1, 3).convolve(&Pmf::uniform(1, 3));
+        let holed = Pmf::<Exact>::from_weights(
+            1,
+            vec![
+                Exact::ratio(1, 2),
+                Exact::ratio(0, 1),
+                Exact::ratio(1, 3),
+                Exact::ratio(1, 6),
+            ],
+        );
+        for d in [Pmf::<Exact>::uniform(1, 6), lumpy, holed] {
+            for n in 2..=4usize {
+                for k in 1..n {
+                    for high in [true, false] {
+                        let got = keep(&d, n as i64, k as i64, high).unwrap();
+                        assert_eq!(got, brute_keep(&d, n, k, high), "{d:?} n={n} k={k} {high}");
+                        // The floating-point programme agrees.
+                        let df = Pmf::<f64>::from_weights(
+                            d.min(),
+                            d.weights().iter().map(Weight::to_f64).collect(),
+                        );
+                        let f = keep(&df, n as i64, k as i64, high).unwrap();
+                        for (x, p) in got.iter() {
+                            assert!((f.p(x) - p.to_f64()).abs() < 1e-12);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn exact_work_is_refused_before_any_is_done() {
+        // Refused from the estimate alone (check_work does no work).
+        let refused = |e: &str| {
+            let cmd = super::super::parse(e).unwrap();
+            check_work::<Exact>(&cmd, 1e-15).unwrap_err().to_string()
+        };
+        for e in ["200D10KH100", "1000U6[2]", "1000R6>=2", "1000D100"] {
+            let m = refused(e);
+            assert!(m.contains("--exact") || m.contains("at most"), "{e}: {m}");
+        }
+        assert!(refused("1000R6>=2").contains("counting 1000R6"));
+        // Each term alone is within the limit; the two together are not.
+        let half = super::super::parse("200D8KH100").unwrap();
+        assert!(check_work::<Exact>(&half, 1e-15).is_ok());
+        assert!(refused("200D8KH100+200D8KL100").contains("times the exact work allowed"));
+        // Within the limits: nothing to say (and floats are not checked
+        // here at all).
+        for e in ["200D6KH100", "800D100", "30R6>=2", "10U6[6]", "4D6DL1"] {
+            let cmd = super::super::parse(e).unwrap();
+            assert!(check_work::<Exact>(&cmd, 1e-15).is_ok(), "{e}");
+            assert!(check_work::<f64>(&cmd, 1e-15).is_ok(), "{e}");
+        }
+    }
 }

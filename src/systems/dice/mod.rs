@@ -16,7 +16,8 @@
 //! 1; unsuffixed division floors (the common bot's setting); `R` rounds
 //! half away from zero; the modifier of `xU` after a `-` is negated as a
 //! whole (`3U6[6]-2+1` adds −3); `xR` without a success condition counts 0
-//! successes; `xD66` reads its two dice unsorted.
+//! successes; `xD66` reads its two dice unsorted; `xD` without sides is
+//! `xD6` (`2D` = `2D6`, BCDice's implicit sides of the common bot).
 //!
 //! Where BCDice only prints faces, hantei reports a number: `xB` without a
 //! comparison reports the sum of the faces.
@@ -43,6 +44,7 @@
 pub mod ast;
 pub mod cond;
 pub mod games;
+pub mod hints;
 pub mod law;
 pub mod parse;
 pub mod per_roll;
@@ -75,10 +77,13 @@ pub const MAX_TIERS: usize = 20;
 pub enum TieBreak {
     /// Ties stand: reported as `p_tie`, no one wins (default).
     #[default]
+    #[value(alias = "separate")]
     Tie,
     /// The first (active) side takes a tie.
+    #[value(alias = "active")]
     Attacker,
     /// The opposing side takes a tie.
+    #[value(alias = "passive")]
     Defender,
     /// Both roll again until the results differ.
     Reroll,
@@ -297,6 +302,14 @@ impl Check {
     /// Validate tiers and options, and resolve the names the conditions
     /// read against the command.
     pub fn validate(&mut self) -> Result<()> {
+        if let Some(why) = self.vs.as_ref().and_then(hints::ignored_vs_target) {
+            let vs = self
+                .vs
+                .as_ref()
+                .map(ToString::to_string)
+                .unwrap_or_default();
+            return Err(Error::param("--vs", vs, why));
+        }
         if !(self.tail_eps > 0.0 && self.tail_eps < 1e-3) {
             return Err(Error::param(
                 "--tail-eps",
@@ -835,13 +848,13 @@ fn explodes(c: &Command) -> bool {
     }
 }
 
-/// The standard deviation: exact fractions cannot hold a square root, so
-/// `--exact` prints it as a decimal text.
+/// The standard deviation: under `--exact` a fraction when the variance is
+/// a square, else its decimal ([`Field::Root`]).
 fn sd_field<W: Weight>(name: &str, variance: &W) -> (String, Field<W>) {
-    let sd = variance.to_f64().max(0.0).sqrt();
     if W::EXACT {
-        (name.to_string(), Field::Text(format!("{sd}")))
+        (name.to_string(), Field::Root(variance.clone()))
     } else {
+        let sd = variance.to_f64().max(0.0).sqrt();
         (name.to_string(), Field::Value(W::from_f64(sd)))
     }
 }
