@@ -11,22 +11,8 @@ use hantei::{Exact, Weight};
 use crate::common::walk::walk;
 
 fn check(expr: &str, tiers: &[&str], push: Option<(&str, &[&str])>) -> Check {
-    let mut c = Check::new(expr).unwrap_or_else(|e| panic!("{expr}: {e}"));
-    c.tiers = tiers
-        .iter()
-        .map(|t| dice::parse_tier(t).unwrap_or_else(|e| panic!("{t}: {e}")))
-        .collect();
-    if let Some((tiers, rules)) = push {
-        c.push = Some(dice::Push {
-            tiers: tiers.split(',').map(str::to_string).collect(),
-            rules: rules
-                .iter()
-                .map(|r| dice::parse_push_rule(r).unwrap())
-                .collect(),
-        });
-    }
+    let mut c = hantei::verify::notation::check_with_push(expr, tiers, push);
     c.tail_eps = 1e-12;
-    c.validate().unwrap_or_else(|e| panic!("{expr}: {e}"));
     c
 }
 

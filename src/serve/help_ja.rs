@@ -110,6 +110,8 @@ const HELP: &[(&str, &str, &str)] = &[
     ("dice", "lower_wins", "対決: 低い方が勝つ (下方判定)"),
     ("dice", "push", "プッシュ: 最初の判定がこの段階 (カンマ区切り) なら、--push-dice の出目を1回振り直して判定し直す (イヤーゼロ・エンジン、ドラゴンベイン)"),
     ("dice", "push_dice", "プッシュで振り直すダイス [項の名前:]出目の条件 (繰り返し可): 2..5、<6、base:2..5"),
+    ("dice", "game", "BCDice のゲームシステム ID (Cthulhu7th、SwordWorld2.5、DoubleCross など。大文字小文字は区別しない)。EXPR をそのゲームのコマンドとして読む"),
+    ("dice", "list_games", "--game に指定できるゲームシステムとそのコマンドを一覧表示する"),
     ("dice", "tail_eps", "爆発するダイス (xR, xU) を打ち切るときに捨てる確率の最大値"),
     ("dice", "until", "複数回の判定: 結果 (または --until-stat) を足し続け、N に達するまで振る。p_done_by、expected_rolls、rolls、tail_mass を出す"),
     ("dice", "rounds", "--until と共に: 最大 K 回まで振る (既定: 振り続けている確率が --tail-eps を下回るまで)"),

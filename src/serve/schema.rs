@@ -176,7 +176,9 @@ fn param(sub: &Command, system: &str, arg: &clap::Arg) -> Param {
         choices,
         default,
         repeatable,
-        required: arg.is_required_set(),
+        // A positional (dice's EXPR) is required of a request even where
+        // the command line lets `--list-games` stand alone.
+        required: arg.is_required_set() || arg.is_positional(),
         help_en,
     }
 }

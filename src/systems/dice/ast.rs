@@ -511,16 +511,7 @@ impl fmt::Display for PoolTerm {
         match &self.faces {
             DieFaces::Standard(s) => write!(f, "{s}")?,
             DieFaces::Fate => f.write_str("F")?,
-            DieFaces::Custom(v) => {
-                f.write_str("{")?;
-                for (i, s) in v.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(",")?;
-                    }
-                    write!(f, "{s}")?;
-                }
-                f.write_str("}")?;
-            }
+            DieFaces::Custom(v) => braced(f, v)?,
         }
         if !self.scores.is_empty() {
             f.write_str("{")?;
@@ -545,14 +536,35 @@ impl fmt::Display for PoolTerm {
                 }
             }
         }
-        if let Some((filter, n)) = self.filter {
-            write!(f, "{}{}", filter.abbr(), n)?;
-        }
-        if let Some(n) = &self.name {
-            write!(f, "[{n}]")?;
-        }
-        Ok(())
+        filter_and_name(f, self.filter, self.name.as_deref())
     }
+}
+
+/// `{a,b,…}`.
+fn braced<T: fmt::Display>(f: &mut fmt::Formatter<'_>, items: &[T]) -> fmt::Result {
+    f.write_str("{")?;
+    for (i, it) in items.iter().enumerate() {
+        if i > 0 {
+            f.write_str(",")?;
+        }
+        write!(f, "{it}")?;
+    }
+    f.write_str("}")
+}
+
+/// A term's keep/drop and `[name]`.
+fn filter_and_name(
+    f: &mut fmt::Formatter<'_>,
+    filter: Option<(Filter, i64)>,
+    name: Option<&str>,
+) -> fmt::Result {
+    if let Some((filter, n)) = filter {
+        write!(f, "{}{}", filter.abbr(), n)?;
+    }
+    if let Some(n) = name {
+        write!(f, "[{n}]")?;
+    }
+    Ok(())
 }
 
 /// `{A,B,…}KHn[name]`: items (expressions) kept across by their totals.
@@ -568,21 +580,8 @@ pub struct GroupTerm {
 
 impl fmt::Display for GroupTerm {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("{")?;
-        for (i, it) in self.items.iter().enumerate() {
-            if i > 0 {
-                f.write_str(",")?;
-            }
-            write!(f, "{it}")?;
-        }
-        f.write_str("}")?;
-        if let Some((filter, n)) = self.filter {
-            write!(f, "{}{}", filter.abbr(), n)?;
-        }
-        if let Some(n) = &self.name {
-            write!(f, "[{n}]")?;
-        }
-        Ok(())
+        braced(f, &self.items)?;
+        filter_and_name(f, self.filter, self.name.as_deref())
     }
 }
 

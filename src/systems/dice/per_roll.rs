@@ -318,6 +318,7 @@ mod tests {
             .validate(&Check::new("D66").unwrap())
             .is_err());
         assert_eq!(RoundStat::parse("Success").unwrap(), RoundStat::Success);
-        assert!(RoundStat::parse("max").is_err());
+        assert_eq!(RoundStat::parse("max").unwrap(), RoundStat::Stat(Stat::Max));
+        assert!(RoundStat::parse("max(").is_err());
     }
 }
