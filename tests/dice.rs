@@ -238,7 +238,7 @@ fn bad_tiers_and_options_are_refused() {
         (vec!["hit:>=x"], "is no statistic"),
         (vec!["strong hit>=10"], "no ':'"),
         (vec!["hit:"], "is empty"),
-        (vec!["crit:natural"], "quote the whole tier"),
+        (vec!["crit:natural"], "quote the whole"),
         (vec!["hit:>=7:maybe"], "no mark"),
     ] {
         let message = match tiers

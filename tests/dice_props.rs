@@ -116,12 +116,12 @@ fn engine_term() -> impl Strategy<Value = String> {
                 .collect::<Vec<_>>()
                 .join(",")
         )),
-        Just("{0,s,2s,a,s+a}".to_string()),
+        Just("{0,1,s,2s,a,s+a}".to_string()),
     ];
     let modifier = prop_oneof![
         Just(""),
         Just("ro1"),
-        Just("r<2"),
+        Just("r2"),
         Just("!"),
         Just("!!"),
         Just("!!KH1"),

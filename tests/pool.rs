@@ -233,7 +233,9 @@ fn explosions_equal_enumeration_within_the_cut() {
         1,
         &[count(">=3"), Stat::Width, Stat::Height],
     );
-    agree(&check("2D4!>=3", &[], None), 8, 1, &[count(">=3")]);
+    agree(&check("2D4!3..4", &[], None), 8, 1, &[count(">=3")]);
+    // A comparison after ! is the command's target, as in BCDice.
+    agree(&check("1D4!>=3", &[], None), 9, 1, &[count("4")]);
     agree(
         &check("2D6{6:s,>=4:1}!!", &[], None),
         8,

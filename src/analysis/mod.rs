@@ -597,10 +597,10 @@ fn fill_text(
             rest = &tail[2..];
             continue;
         }
-        if tail.starts_with('}') {
+        if let Some(after) = tail.strip_prefix('}') {
             // The closing brace of the notation's own braces.
             out.push('}');
-            rest = &tail[1..];
+            rest = after;
             continue;
         }
         let close = tail.find('}');

@@ -27,8 +27,10 @@ pub struct Cli {
     pub command: Command,
 }
 
-/// Top-level commands.
+/// Top-level commands (parsed once per process: the size of `odds`'s
+/// flags does not matter).
 #[derive(Subcommand, Debug)]
+#[allow(clippy::large_enum_variant)]
 pub enum Command {
     /// Exact odds of one check (確率): tiers, success, contests, extras.
     Odds(OddsArgs),

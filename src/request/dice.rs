@@ -42,7 +42,7 @@ pub struct Params {
         default_value = ""
     )]
     pub expr: String,
-    /// A house-rule tier NAME:COND[:fail|:success] (repeatable, best first;
+    /// A house-rule tier NAME:COND, NAME:COND:fail or NAME:COND:success (repeatable, best first;
     /// the first that holds wins), quoted in a shell. COND reads the result
     /// (--tier "hit:>=10"), the natural dice ("crit:natural>=19"), max, min,
     /// count(6), named terms ("hope>fear"), named scores, doubles, pushed,
@@ -78,7 +78,7 @@ pub struct Params {
     #[serde(default, deserialize_with = "de::comma_strings")]
     #[arg(long, value_delimiter = ',', value_name = "TIER,...")]
     pub push: Vec<String>,
-    /// Push: the dice rerolled, [TERM:]FACE (repeatable): 2..5, <6,
+    /// Push: the dice rerolled, FACE or TERM:FACE (repeatable): 2..5, <6,
     /// base:2..5 (in the term named base).
     #[serde(default, deserialize_with = "de::strings")]
     #[arg(long = "push-dice", value_name = "[TERM:]FACE")]

@@ -530,8 +530,12 @@ impl fmt::Display for PoolTerm {
                 }
                 DieMod::Explode { cond, compound } => {
                     f.write_str(if *compound { "!!" } else { "!" })?;
-                    if let Some(c) = cond {
-                        write!(f, "{c}")?;
+                    match cond {
+                        // Written as faces: a comparison here is a target.
+                        Some(FaceCond::Cmp(Cmp::Eq, v)) => write!(f, "{v}")?,
+                        Some(FaceCond::Range(lo, hi)) => write!(f, "{lo}..{hi}")?,
+                        Some(c) => write!(f, "{c}")?,
+                        None => {}
                     }
                 }
             }

@@ -147,6 +147,9 @@ const MARKS: &[(&str, bool)] = &[
 
 /// Read `NAME:COND[:success|:fail]` or `NAME` (a last catch-all).
 pub fn parse_tier(text: &str) -> Result<TierSpec> {
+    if let Some(hint) = hints::cut_condition_hint(text) {
+        return Err(Error::param("--tier", text, hint));
+    }
     let form = "write NAME:COND (e.g. \"strong hit:>=10\", \"critical:natural>=19\", \"fumble:natural==1:fail\", \"crit:count(==6)>=2\") or a last NAME alone for the rest";
     let bad = |why: &str| Error::param("--tier", text, format!("{why}; {form}"));
     let norm = parse::normalize_width(text.trim());

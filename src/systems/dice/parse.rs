@@ -847,8 +847,10 @@ impl<'a> Parser<'a> {
                 Tok::Bang | Tok::BangBang => {
                     let compound = self.peek() == &Tok::BangBang;
                     self.i += 1;
+                    // A face or a range (`!6`, `!9..10`); a comparison
+                    // after `!` is the command's target, as in BCDice.
                     let cond = match self.peek() {
-                        Tok::Cmp(_) | Tok::Num(_) => Some(self.face_cond()?),
+                        Tok::Num(_) => Some(self.face_cond()?),
                         _ => None,
                     };
                     DieMod::Explode { cond, compound }
