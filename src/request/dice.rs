@@ -33,8 +33,8 @@ use super::de;
 pub struct Params {
     /// The BCDice command (ダイスコマンド), quoted in a shell when it holds a
     /// comparison: "2D6+1>=7", "1D20+5>=15", 4D6DL1, "5B6>=4", "10R6>=5@6",
-    /// "3U6>=10@6", D66; the pool engine's "1D12[hope]+1D12[fear]",
-    /// "{1D8!,1D6!}KH1", "4DF+2". Case-insensitive.
+    /// "3U6>=10@6", D66; the pool engine's "{1D8!,1D6!}KH1", "4DF+2",
+    /// named terms. Case-insensitive.
     #[arg(
         value_name = "EXPR",
         allow_hyphen_values = true,
