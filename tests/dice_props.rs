@@ -109,12 +109,10 @@ fn engine_term() -> impl Strategy<Value = String> {
     let faces = prop_oneof![
         prop_oneof![Just(4i64), Just(6), Just(8)].prop_map(|s| s.to_string()),
         Just("F".to_string()),
-        proptest::collection::vec(-2..4i64, 1..5).prop_map(|v| format!(
-            "{{{}}}",
-            v.iter()
-                .map(|x| x.to_string())
-                .collect::<Vec<_>>()
-                .join(",")
+        // At least two faces, 0 and 3, so no modifier meets every face.
+        proptest::collection::vec(-2..4i64, 0..4).prop_map(|v| format!(
+            "{{0,3{}}}",
+            v.iter().map(|x| format!(",{x}")).collect::<String>()
         )),
         Just("{0,1,s,2s,a,s+a}".to_string()),
     ];
