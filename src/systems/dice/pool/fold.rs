@@ -309,13 +309,24 @@ pub fn fold<W: Weight>(
             let forced = last.is_zero() || last.to_f64() <= 0.0 && !W::EXACT;
             let mut rows: Vec<Option<Vec<W>>> = vec![None; kind.n as usize + 1];
             let mut next: Map<W> = Map::default();
-            for (state, w) in super::sorted(&states) {
+            // The map's iteration order is fixed (FxHash, the same
+            // insertions), so floating-point sums come in one order on
+            // every run without sorting.
+            for (state, w) in states.into_iter() {
                 let placed = state[g];
                 let r = kind.n - placed;
                 if r == 0 {
-                    add_to(&mut next, state, w.clone());
+                    // Unchanged: moved, not copied.
+                    match next.get_mut(&state) {
+                        Some(x) => *x += w,
+                        None => {
+                            next.insert(state, w);
+                        }
+                    }
                     continue;
                 }
+                let state = &state[..];
+                let w = &w;
                 work += r as u64 + 1;
                 if work > MAX_WORK {
                     return Err(Error::Conflict(format!(
