@@ -51,6 +51,22 @@ pub enum Error {
     },
 }
 
+/// Levenshtein distance between two texts, for "did you mean …" hints.
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
 impl Error {
     /// Shorthand for [`Error::InvalidParam`].
     pub fn param(name: &str, value: impl fmt::Display, allowed: impl Into<String>) -> Self {

@@ -530,3 +530,32 @@ equals = "1"
     );
     assert!(out.contains("2 pass"), "{out}");
 }
+
+/// A pushed check over several rolls keeps its push in `params`, so the
+/// block reads back as the same request (it was left out once).
+#[test]
+fn a_pushed_check_over_rounds_keeps_its_push_in_params() {
+    let args = [
+        "4D6",
+        "--tier",
+        "success:count(6)>=1",
+        "--tier",
+        "failure",
+        "--push",
+        "failure",
+        "--push-dice",
+        "2..5",
+        "--until",
+        "3",
+        "--until-stat",
+        "success",
+    ];
+    let v = odds(&args);
+    assert_eq!(v["params"]["push"], serde_json::json!(["failure"]));
+    assert_eq!(v["params"]["push_dice"], serde_json::json!(["2..5"]));
+    let mut request = v["params"].as_object().unwrap().clone();
+    request.insert("system".into(), "dice".into());
+    let again = hantei::request::Request::from_json(&Value::Object(request)).unwrap();
+    let r = hantei::odds::<Exact>(&again).unwrap().to_json();
+    assert_eq!(r["p_success"], v["p_success"]);
+}

@@ -1035,24 +1035,10 @@ fn report_paths(r: &crate::report::Report<f64>) -> Vec<String> {
 /// The candidate nearest to `text` by edit distance, if any is close (at
 /// most a third of its length away).
 pub(crate) fn nearest<'a>(text: &str, candidates: &'a [String]) -> Option<&'a str> {
-    fn distance(a: &str, b: &str) -> usize {
-        let b: Vec<char> = b.chars().collect();
-        let mut row: Vec<usize> = (0..=b.len()).collect();
-        for (i, ca) in a.chars().enumerate() {
-            let mut prev = row[0];
-            row[0] = i + 1;
-            for (j, cb) in b.iter().enumerate() {
-                let cur = row[j + 1];
-                row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
-                prev = cur;
-            }
-        }
-        row[b.len()]
-    }
     let head = text.split(['[', '>']).next().unwrap_or(text);
     candidates
         .iter()
-        .map(|c| (distance(head, c), c))
+        .map(|c| (crate::error::edit_distance(head, c), c))
         .filter(|(d, c)| *d <= c.len().div_ceil(3))
         .min_by_key(|(d, _)| *d)
         .map(|(_, c)| c.as_str())

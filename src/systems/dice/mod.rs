@@ -457,6 +457,43 @@ impl Check {
         names.last().map(String::as_str) != Some(name)
     }
 
+    /// The check's own request fields in a report's params: the command,
+    /// tiers, success tiers, push and contest (`lower_wins` when asked:
+    /// `--until` refuses it, so its reports leave it out).
+    pub fn write_params<W: Weight>(&self, mut r: Report<W>, lower_wins: bool) -> Report<W> {
+        r = r.param("expr", self.command.to_string());
+        if !self.tiers.is_empty() {
+            r = r.param(
+                "tier",
+                serde_json::Value::from(
+                    self.tiers.iter().map(|t| t.to_string()).collect::<Vec<_>>(),
+                ),
+            );
+        }
+        if let Some(s) = &self.success_tiers {
+            r = r.param("success_tiers", serde_json::Value::from(s.clone()));
+        }
+        if let Some(p) = &self.push {
+            r = r
+                .param("push", serde_json::Value::from(p.tiers.clone()))
+                .param(
+                    "push_dice",
+                    serde_json::Value::from(
+                        p.rules.iter().map(|r| r.to_string()).collect::<Vec<_>>(),
+                    ),
+                );
+        }
+        if let Some(vs) = &self.vs {
+            r = r
+                .param("vs", vs.to_string())
+                .param("tie_rule", self.tie.key());
+            if lower_wins {
+                r = r.param("lower_wins", self.lower_wins);
+            }
+        }
+        r
+    }
+
     /// The statistics the tiers read (the result first).
     pub fn stats(&self) -> Vec<pool::Stat> {
         let mut out = vec![pool::Stat::Total];
@@ -765,36 +802,7 @@ pub fn report<W: Weight>(check: &Check) -> Result<Report<W>> {
 
     // Params: the request's own fields, so the block reads back as the
     // same request.
-    report = report.param("expr", check.command.to_string());
-    if !check.tiers.is_empty() {
-        report = report.param(
-            "tier",
-            serde_json::Value::from(
-                check
-                    .tiers
-                    .iter()
-                    .map(|t| t.to_string())
-                    .collect::<Vec<_>>(),
-            ),
-        );
-    }
-    if let Some(s) = &check.success_tiers {
-        report = report.param("success_tiers", serde_json::Value::from(s.clone()));
-    }
-    if let Some(p) = &check.push {
-        report = report
-            .param("push", serde_json::Value::from(p.tiers.clone()))
-            .param(
-                "push_dice",
-                serde_json::Value::from(p.rules.iter().map(|r| r.to_string()).collect::<Vec<_>>()),
-            );
-    }
-    if let Some(vs) = &check.vs {
-        report = report
-            .param("vs", vs.to_string())
-            .param("tie_rule", check.tie.key())
-            .param("lower_wins", check.lower_wins);
-    }
+    report = check.write_params(report, true);
     if law.explodes || check.vs.as_ref().is_some_and(explodes) {
         report = report.param("tail_eps", check.tail_eps);
     }

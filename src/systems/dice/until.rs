@@ -240,27 +240,7 @@ fn with_cut<W: Weight>(r: Report<W>, cut: W, eps: f64) -> Report<W> {
 }
 
 fn params<W: Weight>(mut r: Report<W>, check: &Check, u: &Until) -> Report<W> {
-    r = r.param("expr", check.command.to_string());
-    if !check.tiers.is_empty() {
-        r = r.param(
-            "tier",
-            serde_json::Value::from(
-                check
-                    .tiers
-                    .iter()
-                    .map(|t| t.to_string())
-                    .collect::<Vec<_>>(),
-            ),
-        );
-    }
-    if let Some(s) = &check.success_tiers {
-        r = r.param("success_tiers", serde_json::Value::from(s.clone()));
-    }
-    if let Some(vs) = &check.vs {
-        r = r
-            .param("vs", vs.to_string())
-            .param("tie_rule", check.tie.key());
-    }
+    r = check.write_params(r, false);
     r = r.param("until", u.until);
     if let Some(k) = u.rounds {
         r = r.param("rounds", k);

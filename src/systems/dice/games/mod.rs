@@ -321,7 +321,7 @@ pub fn find(id: &str) -> Result<&'static Game> {
     }
     let nearest = GAMES
         .iter()
-        .min_by_key(|g| distance(&g.id.to_ascii_lowercase(), &key))
+        .min_by_key(|g| crate::error::edit_distance(&g.id.to_ascii_lowercase(), &key))
         .map(|g| g.id)
         .unwrap_or("Cthulhu7th");
     Err(Error::param(
@@ -331,24 +331,6 @@ pub fn find(id: &str) -> Result<&'static Game> {
             "not a game hantei knows; did you mean {nearest}? (hantei odds dice --list-games lists them)"
         ),
     ))
-}
-
-/// Levenshtein distance.
-fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = (row[j + 1] + 1)
-                .min(row[j] + 1)
-                .min(prev + usize::from(ca != *cb));
-            prev = cur;
-        }
-    }
-    row[b.len()]
 }
 
 /// The text of `hantei odds dice --list-games`.
