@@ -390,6 +390,36 @@ async fn steps(c: &Client, base: &str) {
     wait_text(c, "#analysis", |t| t.contains("d20-success.toml")).await;
     shot(c, "laptop-analysis.png").await;
 
+    // Dice presets: W4 Blades in the Dark loads docs/mechanics.md's
+    // command; its critical (two sixes of three dice: 16/216) shows.
+    click(c, "#tab-explore").await;
+    click(c, "#system-dice").await;
+    click(c, "#f-preset option[value=W4]").await;
+    wait_text(c, "#outcomes tr[data-outcome=critical] td.num", |t| {
+        t.starts_with("7.41%")
+    })
+    .await;
+    let cli = wait_text(c, "#cli-line", |t| t.contains("3D6")).await;
+    assert!(cli.contains("--tier 'critical:count(==6)>=2'"), "{cli}");
+    let about = wait_text(c, "#preset-about", |t| !t.is_empty()).await;
+    assert!(about.contains("highest"), "{about}");
+    // A game: CoC 7th, one bonus die, skill 50. Regular or better is 3/4
+    // (the tens digit is the lower of two: P(both tens ≥ 5) = 1/4 misses,
+    // tens 0 with ones 0 = 100 aside), and the table has BCDice's words.
+    click(c, "#f-preset option[value=Cthulhu7th-2]").await;
+    wait_text(c, "#p-success", |t| t == "75.00%").await;
+    wait_text(c, "#outcomes", |t| t.contains("ハード成功")).await;
+    let game = js(c, "return document.querySelector('#f-game').value").await;
+    assert_eq!(game, json!("Cthulhu7th"));
+    let cli = wait_text(c, "#cli-line", |t| t.contains("--game")).await;
+    assert_eq!(cli, "hantei odds dice 'CC(1)<=50' --game Cthulhu7th");
+    // Typing over a preset makes it the designer's own check.
+    set_input(c, "#f-expr", "CC(1)<=60").await;
+    wait_text(c, "#p-success", |t| t != "75.00%").await;
+    let preset = js(c, "return document.querySelector('#f-preset').value").await;
+    assert_eq!(preset, json!(""));
+    shot(c, "laptop-dice-preset.png").await;
+
     // Phone width: same view, no sideways scrolling.
     c.set_window_size(390, 844).await.unwrap();
     c.goto(&link).await.unwrap();

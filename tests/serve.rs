@@ -821,3 +821,45 @@ fn bind_accepts_a_host_name() {
         server.base
     );
 }
+
+/// Every preset of the explorer's pickers (`/api/presets`): its query
+/// pairs through `/api/odds` answer the same bytes as its command line run
+/// by the CLI (split as a shell splits it), and the mechanics are exactly
+/// the W1–W24 sections of docs/mechanics.md.
+#[test]
+fn every_preset_answers_what_its_command_line_prints() {
+    let server = Server::start();
+    let agent = ureq::agent();
+    let (code, body) = get(&agent, &format!("{}/api/presets", server.base));
+    assert_eq!(code, 200, "{body}");
+    let v: Value = serde_json::from_str(&body).unwrap();
+    let presets = v["presets"].as_array().expect("presets");
+    let page = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/mechanics.md"),
+    )
+    .unwrap();
+    let sections = page.matches("\n## W").count();
+    let mechanics = presets.iter().filter(|p| p["group"] == "mechanics").count();
+    assert_eq!(mechanics, sections);
+    assert_eq!(sections, 24);
+    for p in presets {
+        let command = p["command"].as_str().unwrap();
+        let words = hantei::serve::presets::split_words(command).expect("closed quotes");
+        assert_eq!(&words[..3], ["hantei", "odds", "dice"], "{command}");
+        let mut args: Vec<String> = words[1..].to_vec();
+        args.extend(["--format".into(), "json".into()]);
+        let (ok, want, err) = cli(&args);
+        assert!(ok, "{command}: {err}");
+        let mut q = "system=dice".to_string();
+        for pair in p["pairs"].as_array().unwrap() {
+            q.push_str(&format!(
+                "&{}={}",
+                enc(pair[0].as_str().unwrap()),
+                enc(pair[1].as_str().unwrap())
+            ));
+        }
+        let (code, got) = get(&agent, &format!("{}/api/odds?{q}", server.base));
+        assert_eq!(code, 200, "{}: {got}", p["id"]);
+        assert_eq!(got, want, "{}: {command}", p["id"]);
+    }
+}

@@ -350,3 +350,9 @@ pub async fn schema() -> Response {
 pub async fn analyses() -> Response {
     axum::Json(json!({ "analyses": super::catalogue::analyses() })).into_response()
 }
+
+/// `GET /api/presets`: the dice presets (mechanics W1–W24, each game's main
+/// checks) the explorer's pickers load.
+pub async fn presets() -> Response {
+    axum::Json(json!({ "presets": super::presets::presets() })).into_response()
+}

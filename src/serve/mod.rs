@@ -2,8 +2,9 @@
 //! [`Request`](crate::Request).
 //!
 //! * [`router`] — the routes: the page (`/`, `/app.js`, `/app.css`, the
-//!   embedded Japanese font), the JSON API under `/api/` ([`api`]), and the
-//!   bundled analyses ([`catalogue`]). Anything else is a 404.
+//!   embedded Japanese font), the JSON API under `/api/` ([`api`]), the
+//!   dice presets of the pickers ([`presets`]), and the bundled analyses
+//!   ([`catalogue`]). Anything else is a 404.
 //! * [`run`] — startup: bind (loopback by default), print the address, serve
 //!   until Ctrl-C.
 //!
@@ -27,6 +28,7 @@
 pub mod api;
 pub mod catalogue;
 pub mod help_ja;
+pub mod presets;
 pub mod schema;
 pub mod worker;
 
@@ -129,6 +131,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/odds", get(api::odds_get).post(api::odds_post))
         .route("/api/schema", get(api::schema))
         .route("/api/analyses", get(api::analyses))
+        .route("/api/presets", get(api::presets))
         .route("/analyses/{name}", get(analysis_file))
         .route("/output/{name}", get(output_file))
         .fallback(not_found)

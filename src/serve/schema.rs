@@ -65,6 +65,8 @@ pub struct Choice {
     pub name: String,
     /// Its help line.
     pub help: String,
+    /// A name to show beside the value (a game's Japanese name), if any.
+    pub label: Option<String>,
 }
 
 /// The clap command of `hantei odds` (its subcommands are the systems).
@@ -123,15 +125,28 @@ fn param(sub: &Command, system: &str, arg: &clap::Arg) -> Param {
         .or(arg.get_help())
         .map(|s| s.to_string())
         .unwrap_or_default();
-    let choices: Vec<Choice> = arg
+    let mut choices: Vec<Choice> = arg
         .get_possible_values()
         .into_iter()
         .filter(|p| !p.is_hide_set())
         .map(|p| Choice {
             name: p.get_name().to_string(),
             help: p.get_help().map(|s| s.to_string()).unwrap_or_default(),
+            label: None,
         })
         .collect();
+    // `--game` takes its ids case-insensitively (a parser of its own, so
+    // clap lists no values): the page offers the registry's games.
+    if system == "dice" && field == "game" {
+        choices = crate::systems::dice::games::GAMES
+            .iter()
+            .map(|g| Choice {
+                name: g.id.to_string(),
+                help: g.commands.to_string(),
+                label: Some(g.ja.to_string()),
+            })
+            .collect();
+    }
     let repeatable = matches!(arg.get_action(), ArgAction::Append);
     let mut min = None;
     let mut max = None;
@@ -263,6 +278,16 @@ mod tests {
         let e = dice.params.iter().find(|p| p.field == "expr").unwrap();
         assert_eq!(e.kind, "text");
         assert!(e.required);
+    }
+
+    #[test]
+    fn dice_game_is_a_choice_of_the_registry() {
+        let dice = system_schema("dice").unwrap();
+        let game = dice.params.iter().find(|p| p.field == "game").unwrap();
+        assert_eq!(game.kind, "choice");
+        let names: Vec<_> = game.choices.iter().map(|c| c.name.as_str()).collect();
+        assert!(names.contains(&"Cthulhu7th") && names.contains(&"SwordWorld2.5"));
+        assert_eq!(names.len(), crate::systems::dice::games::GAMES.len());
     }
 
     #[test]

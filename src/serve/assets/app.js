@@ -23,7 +23,7 @@ const PRIMARY = {
   "keep-highest": ["ability", "dice", "difficulty", "advantage", "disadvantage"],
   "levels": ["skill", "level", "difficulty", "from_brp", "from_ability"],
   "hit-pool": ["pool", "threshold", "edge", "edge_use", "limit", "glitch_rule"],
-  "dice": ["expr", "tier", "success_tiers"],
+  "dice": ["expr", "game", "tier", "success_tiers"],
 };
 const SYSTEM_JA = {
   "multiplier": "成功倍率判定", "d20": "1d20判定", "keep-highest": "最大値判定",
@@ -52,6 +52,8 @@ const UI = {
     distribution: "Distribution", hits: "hits", result: "result", analysis_file: "Analysis file", outputs: "Outputs",
     chart_title: "P(outcome)", ladder_title: "Outcome ladders (best tier on the left)",
     one_per_line: "one per line", list_hint: "comma list",
+    preset: "Preset", preset_custom: "(your own check)", preset_mechanics: "Mechanics W1–W24",
+    preset_help: "Load a mechanic (as docs/mechanics.md types it) or a game's main check, then change it.",
   },
   ja: {
     tagline: "TRPG の判定の正確な確率", tab_explore: "計算", tab_analyses: "分析",
@@ -66,6 +68,8 @@ const UI = {
     distribution: "分布", hits: "ヒット数", result: "出目", analysis_file: "分析ファイル", outputs: "出力",
     chart_title: "結果の確率", ladder_title: "結果のはしご (左が最良の段階)",
     one_per_line: "1行に1つ", list_hint: "カンマ区切り",
+    preset: "プリセット", preset_custom: "(自分の判定)", preset_mechanics: "メカニクス W1–W24",
+    preset_help: "メカニクス (docs/mechanics.md の表記) やゲームの主な判定を読み込んでから、書き換えられます。",
   },
 };
 
@@ -92,6 +96,7 @@ const svg = (tag, attrs = {}, ...kids) => {
 
 const state = {
   schema: null,
+  presets: [],         // /api/presets: the dice pickers' checks
   system: "d20",
   values: {},          // field -> text as typed ("" or absent: the CLI's default)
   exact: false,
@@ -262,7 +267,7 @@ function control(p) {
   if (p.kind === "choice") {
     input = el("select", { id, name: p.field, onchange: (e) => set(e.target.value) },
       el("option", { value: "", text: `(${t("default")}${p.default ? ": " + p.default : ""})` }),
-      p.choices.map((c) => el("option", { value: c.name, title: c.help, selected: c.name === value, text: c.name })));
+      p.choices.map((c) => el("option", { value: c.name, title: c.help, selected: c.name === value, text: c.label ? `${c.name} — ${c.label}` : c.name })));
   } else if (p.kind === "text" && p.repeatable) {
     input = el("textarea", { id, name: p.field, rows: 3, oninput: (e) => set(e.target.value) });
     input.value = value;
@@ -286,6 +291,49 @@ function control(p) {
   return el("div", { class: "field", "data-field": p.field }, top, helpEl, input);
 }
 
+// ---- presets (dice: mechanics W1–W24 and each game's main checks) ----------
+
+function presetTitle(p) {
+  const title = state.lang === "ja" ? `${p.title_ja} (${p.title})` : `${p.title} (${p.title_ja})`;
+  return p.group === "mechanics" ? `${p.id}. ${title}` : title;
+}
+// The preset the current values are, if any.
+function currentPreset() {
+  if (state.system !== "dice") return null;
+  const now = JSON.stringify(requestPairs().slice(1));
+  return state.presets.find((p) => JSON.stringify(p.pairs) === now) || null;
+}
+function presetControl() {
+  const games = [...new Set(state.presets.filter((p) => p.game).map((p) => p.game))];
+  const gameChoice = (sysSchema("dice").params.find((q) => q.field === "game") || { choices: [] }).choices;
+  const gameLabel = (g) => { const c = gameChoice.find((x) => x.name === g); return c && c.label ? `${g} — ${c.label}` : g; };
+  const option = (p) => el("option", { value: p.id, title: p.command, text: presetTitle(p) });
+  const cur = currentPreset();
+  const select = el("select", { id: "f-preset", name: "preset", onchange: (e) => loadPreset(e.target.value) },
+    el("option", { value: "", text: t("preset_custom") }),
+    el("optgroup", { label: t("preset_mechanics") }, state.presets.filter((p) => p.group === "mechanics").map(option)),
+    games.map((g) => el("optgroup", { label: gameLabel(g) }, state.presets.filter((p) => p.game === g).map(option))));
+  select.value = cur ? cur.id : "";
+  return el("div", { class: "field preset", "data-field": "preset" },
+    el("div", { class: "field-top" }, el("label", { class: "name", for: "f-preset", text: t("preset") })),
+    el("p", { class: "help", text: t("preset_help") }), select,
+    el("p", { class: "preset-about", id: "preset-about", text: cur ? cur.about : "" }));
+}
+function loadPreset(id) {
+  const p = state.presets.find((q) => q.id === id);
+  if (!p) return;
+  state.values = valuesFromPairs("dice", p.pairs);
+  renderControls();
+  refresh(0);
+}
+function syncPreset() {
+  const select = $("#f-preset");
+  if (!select) return;
+  const cur = currentPreset();
+  select.value = cur ? cur.id : "";
+  $("#preset-about").textContent = cur ? cur.about : "";
+}
+
 function renderControls() {
   const s = sysSchema();
   $("#system-about").textContent = s.about;
@@ -298,6 +346,7 @@ function renderControls() {
   const openIf = (list) => list.some((p) => (state.values[p.field] ?? "") !== "" && state.values[p.field] !== false);
   const form = $("#params");
   form.replaceChildren(
+    s.id === "dice" && state.presets.length ? presetControl() : null,
     ...main.map(control),
     more.length ? el("details", { class: "group", open: openIf(more) }, el("summary", { text: `${t("more")} (${more.length})` }), ...more.map(control)) : null,
     contest.length ? el("details", { class: "group", open: openIf(contest) }, el("summary", { text: `${t("contest")} (${contest.length})` }), ...contest.map(control)) : null,
@@ -312,6 +361,7 @@ let inflight = null;
 function refresh(delay = 180) {
   clearTimeout(timer);
   syncUrl();
+  syncPreset();
   $("#cli-line").textContent = cliLine(requestPairs());
   $(".results").classList.add("stale");
   timer = setTimeout(load, delay);
@@ -766,7 +816,12 @@ function setView(view) {
 // ---- start -----------------------------------------------------------------
 
 async function start() {
-  state.schema = await (await fetch("/api/schema")).json();
+  const [schema, presets] = await Promise.all([
+    fetch("/api/schema").then((r) => r.json()),
+    fetch("/api/presets").then((r) => r.json()).catch(() => ({ presets: [] })),
+  ]);
+  state.schema = schema;
+  state.presets = presets.presets || [];
   const pinQueries = readUrl();
   applyLang();
   renderSystems();

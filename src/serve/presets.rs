@@ -1,0 +1,393 @@
+//! `/api/presets`: the checks the explorer's pickers load (プリセット).
+//!
+//! * **Mechanics** — every Western mechanic W1–W24 as `docs/mechanics.md`
+//!   types it: the first `$ hantei odds dice …` line of each `## Wn.`
+//!   section, read from the page itself (embedded at build time), so the
+//!   explorer loads exactly the commands that `cargo test` runs and
+//!   compares (`tests/guide.rs`). Nothing is typed twice.
+//! * **Games** — each BCDice game system's main checks ([`GAME_PRESETS`]),
+//!   run with `--game ID`; a test holds every game of
+//!   [`crate::systems::dice::games::GAMES`] to at least one.
+//!
+//! A preset carries its command line and the same request as query pairs
+//! (`expr`, `tier`, `game`, …), read by the CLI's own clap definition, so
+//! the page fills its controls with what the command line means.
+
+use std::sync::OnceLock;
+
+use clap::parser::ValueSource;
+use clap::{ArgAction, Command, Subcommand};
+use serde::Serialize;
+
+use crate::request::Request;
+
+const MECHANICS_MD: &str = include_str!("../../docs/mechanics.md");
+
+/// One preset of the dice system.
+#[derive(Debug, Clone, Serialize)]
+pub struct Preset {
+    /// Stable id (`W4`, `Cthulhu7th-1`): the picker's value.
+    pub id: String,
+    /// `mechanics` or `game`.
+    pub group: &'static str,
+    /// The game id for a game preset (`Cthulhu7th`).
+    pub game: Option<&'static str>,
+    /// English title.
+    pub title: String,
+    /// Japanese title.
+    pub title_ja: String,
+    /// One line on what it reads (English, from the page or the table).
+    pub about: String,
+    /// The command line (`hantei odds dice …`).
+    pub command: String,
+    /// The request as query pairs, in command-line order.
+    pub pairs: Vec<(String, String)>,
+}
+
+/// A game's main checks: (game id, command, English title, Japanese title).
+pub const GAME_PRESETS: &[(&str, &str, &str, &str)] = &[
+    (
+        "Cthulhu7th",
+        "CC<=50",
+        "skill roll, skill 50",
+        "技能ロール (技能値50)",
+    ),
+    (
+        "Cthulhu7th",
+        "CC(1)<=50",
+        "one bonus die",
+        "ボーナス・ダイス1個",
+    ),
+    (
+        "Cthulhu7th",
+        "CC(-1)<=50",
+        "one penalty die",
+        "ペナルティ・ダイス1個",
+    ),
+    (
+        "Cthulhu7th",
+        "CC<=50h",
+        "hard success needed",
+        "ハード成功が必要",
+    ),
+    (
+        "Cthulhu7th",
+        "CBR(50,40)",
+        "combined roll",
+        "組み合わせロール",
+    ),
+    (
+        "Cthulhu",
+        "CCB<=50",
+        "skill roll (1–5 critical, 96–100 fumble)",
+        "技能ロール (CCB)",
+    ),
+    (
+        "Cthulhu",
+        "CC<=50",
+        "skill roll (1 critical, 100 fumble)",
+        "技能ロール (CC)",
+    ),
+    (
+        "Cthulhu",
+        "RES(12-10)",
+        "resistance roll, 12 against 10",
+        "抵抗表ロール",
+    ),
+    (
+        "SwordWorld2.5",
+        "2D6+4>=10",
+        "check, +4 against 10",
+        "行為判定 (+4、目標値10)",
+    ),
+    (
+        "SwordWorld2.5",
+        "K20+5@10",
+        "power 20 damage, critical 10",
+        "威力表 K20 (C値10)",
+    ),
+    (
+        "SwordWorld2.5",
+        "K30+8@9",
+        "power 30 damage, critical 9",
+        "威力表 K30 (C値9)",
+    ),
+    (
+        "SwordWorld2.0",
+        "K20+5@10",
+        "power 20 damage, critical 10",
+        "威力表 K20 (C値10)",
+    ),
+    (
+        "DoubleCross",
+        "10DX7+4",
+        "10 dice, critical 7, +4",
+        "10個のダイス、C値7、+4",
+    ),
+    (
+        "DoubleCross",
+        "5DX+2>=10",
+        "5 dice against difficulty 10",
+        "5個のダイス、難易度10",
+    ),
+    (
+        "ShinobiGami",
+        "2D6>=5",
+        "check against 5",
+        "行為判定 (目標値5)",
+    ),
+    ("Insane", "2D6>=5", "check against 5", "行為判定 (目標値5)"),
+];
+
+/// Every preset (computed once): mechanics W1–W24, then the games.
+pub fn presets() -> &'static [Preset] {
+    static PRESETS: OnceLock<Vec<Preset>> = OnceLock::new();
+    PRESETS.get_or_init(|| {
+        let dice = dice_command();
+        let mut out = mechanics(&dice);
+        for (i, &(game, expr, title, title_ja)) in GAME_PRESETS.iter().enumerate() {
+            let n = GAME_PRESETS[..i].iter().filter(|p| p.0 == game).count() + 1;
+            let words = vec![expr.to_string(), "--game".to_string(), game.to_string()];
+            out.push(Preset {
+                id: format!("{game}-{n}"),
+                group: "game",
+                game: Some(game),
+                title: title.to_string(),
+                title_ja: title_ja.to_string(),
+                about: format!("{game}: {expr}"),
+                command: command_line(&words),
+                pairs: pairs(&dice, &words).unwrap_or_default(),
+            });
+        }
+        out
+    })
+}
+
+/// The `dice` subcommand of `hantei odds`, as the CLI builds it.
+fn dice_command() -> Command {
+    let mut cmd = Request::augment_subcommands(Command::new("odds"));
+    cmd.build();
+    cmd.find_subcommand("dice")
+        .cloned()
+        .expect("the odds command has a dice subcommand")
+}
+
+/// The W sections of `docs/mechanics.md`: heading, first line of prose,
+/// first command.
+fn mechanics(dice: &Command) -> Vec<Preset> {
+    let mut out = Vec::new();
+    let mut sections = MECHANICS_MD.split("\n## ").skip(1);
+    for section in sections.by_ref() {
+        let mut lines = section.lines();
+        let heading = lines.next().unwrap_or_default();
+        let Some((id, rest)) = heading.split_once(". ") else {
+            continue;
+        };
+        if !id.starts_with('W') {
+            continue;
+        }
+        let (title, title_ja) = match rest.rsplit_once(" (") {
+            Some((en, ja)) => (en.to_string(), ja.trim_end_matches(')').to_string()),
+            None => (rest.to_string(), rest.to_string()),
+        };
+        let about = section
+            .lines()
+            .skip(1)
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or_default()
+            .to_string();
+        let Some(words) = section
+            .lines()
+            .find_map(|l| l.strip_prefix("$ hantei odds dice "))
+            .and_then(split_words)
+        else {
+            continue;
+        };
+        out.push(Preset {
+            id: id.to_string(),
+            group: "mechanics",
+            game: None,
+            title,
+            title_ja,
+            about,
+            command: command_line(&words),
+            pairs: pairs(dice, &words).unwrap_or_default(),
+        });
+    }
+    out
+}
+
+/// `hantei odds dice WORDS…`, each word quoted for a POSIX shell when it
+/// needs it.
+fn command_line(words: &[String]) -> String {
+    let mut line = String::from("hantei odds dice");
+    for w in words {
+        line.push(' ');
+        let plain = !w.is_empty()
+            && w.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_.,:=+-@/".contains(c));
+        if plain {
+            line.push_str(w);
+        } else {
+            line.push('"');
+            line.push_str(&w.replace('\\', "\\\\").replace('"', "\\\""));
+            line.push('"');
+        }
+    }
+    line
+}
+
+/// The words of a command line as a POSIX shell splits it (double and
+/// single quotes, backslash escapes); `None` for an unclosed quote.
+pub fn split_words(line: &str) -> Option<Vec<String>> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => {
+                in_word = true;
+                loop {
+                    match chars.next()? {
+                        '"' => break,
+                        '\\' => match chars.next()? {
+                            e @ ('"' | '\\' | '$' | '`') => word.push(e),
+                            e => {
+                                word.push('\\');
+                                word.push(e);
+                            }
+                        },
+                        e => word.push(e),
+                    }
+                }
+            }
+            '\'' => {
+                in_word = true;
+                loop {
+                    match chars.next()? {
+                        '\'' => break,
+                        e => word.push(e),
+                    }
+                }
+            }
+            '\\' => {
+                in_word = true;
+                word.push(chars.next()?);
+            }
+            c if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            c => {
+                in_word = true;
+                word.push(c);
+            }
+        }
+    }
+    if in_word {
+        words.push(word);
+    }
+    Some(words)
+}
+
+/// The request fields of the dice command line `words`, as query pairs
+/// (`--push-dice` ↔ `push_dice`, the expression ↔ `expr`), read by clap.
+pub fn pairs(dice: &Command, words: &[String]) -> Result<Vec<(String, String)>, String> {
+    let argv = std::iter::once("dice".to_string()).chain(words.iter().cloned());
+    let m = dice
+        .clone()
+        .try_get_matches_from(argv)
+        .map_err(|e| e.to_string())?;
+    let mut out = Vec::new();
+    for arg in dice.get_arguments() {
+        let id = arg.get_id().as_str();
+        if m.value_source(id) != Some(ValueSource::CommandLine) {
+            continue;
+        }
+        let field = match arg.get_long() {
+            Some(long) => long.replace('-', "_"),
+            None => id.to_string(),
+        };
+        match arg.get_action() {
+            ArgAction::SetTrue => out.push((field, "true".to_string())),
+            ArgAction::Count => out.push((field, m.get_count(id).to_string())),
+            _ => {
+                for v in m.get_raw(id).into_iter().flatten() {
+                    out.push((field.clone(), v.to_string_lossy().into_owned()));
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_as_a_shell_does() {
+        let w = split_words(r#"3D6 --tier "critical:count(==6)>=2" 'a b' c\ d "x\"y""#).unwrap();
+        assert_eq!(
+            w,
+            [
+                "3D6",
+                "--tier",
+                "critical:count(==6)>=2",
+                "a b",
+                "c d",
+                "x\"y"
+            ]
+        );
+        assert_eq!(split_words("\"open"), None);
+        assert_eq!(split_words("  "), Some(vec![]));
+    }
+
+    #[test]
+    fn every_mechanic_of_the_page_is_a_preset() {
+        let ids: Vec<_> = presets()
+            .iter()
+            .filter(|p| p.group == "mechanics")
+            .map(|p| p.id.clone())
+            .collect();
+        let want: Vec<_> = (1..=24).map(|n| format!("W{n}")).collect();
+        assert_eq!(ids, want);
+        let w4 = presets().iter().find(|p| p.id == "W4").unwrap();
+        assert_eq!(w4.title, "Blades in the Dark");
+        assert_eq!(w4.title_ja, "ブレイズ・イン・ザ・ダーク");
+        assert_eq!(w4.pairs[0], ("expr".to_string(), "3D6".to_string()));
+        assert_eq!(
+            w4.pairs[1],
+            ("tier".to_string(), "critical:count(==6)>=2".to_string())
+        );
+        // The command line reads back to the same words.
+        let words = split_words(w4.command.strip_prefix("hantei odds dice ").unwrap()).unwrap();
+        assert_eq!(pairs(&dice_command(), &words).unwrap(), w4.pairs);
+    }
+
+    #[test]
+    fn every_game_has_a_preset_and_every_preset_parses() {
+        for g in crate::systems::dice::games::GAMES {
+            assert!(
+                GAME_PRESETS.iter().any(|p| p.0 == g.id),
+                "no preset for {}",
+                g.id
+            );
+        }
+        for p in presets() {
+            assert!(
+                !p.pairs.is_empty(),
+                "{}: {} does not parse",
+                p.id,
+                p.command
+            );
+        }
+        let y = presets().iter().find(|p| p.id == "W5").unwrap();
+        assert!(y
+            .pairs
+            .contains(&("push_dice".to_string(), "skill:<6".to_string())));
+    }
+}
