@@ -206,6 +206,26 @@ fn names_and_groups_equal_enumeration() {
         1,
         &[Stat::Min],
     );
+    // Different items (the product of their laws, not the fold): keep
+    // lowest two of three named items, keep all, drop the highest.
+    agree(
+        &check("{1D6[a],1D4[b],1D3}KL2", &["lo:a>=3 and b<=2", "hi"], None),
+        32,
+        1,
+        &[count("3"), Stat::Max, Stat::Natural],
+    );
+    agree(
+        &check("{1D4,1D3+1}[g]-1", &["x:g>=5", "y"], None),
+        32,
+        1,
+        &[Stat::Min, Stat::AllEqual],
+    );
+    agree(
+        &check("{1D4!,2D3,1D2[c]}DH1", &["x:c==2", "y"], None),
+        9,
+        1,
+        &[count(">=3"), Stat::Natural],
+    );
 }
 
 #[test]

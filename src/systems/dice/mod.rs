@@ -584,7 +584,16 @@ impl Check {
                 let decide = |k: &[i64]| -> bool {
                     self.pushes(&|s| layout.iter().position(|x| x == s).map_or(0, |i| k[i]))
                 };
-                pool::push::law::<W>(expr, &stats, &p.rules, &decide, self.tail_eps)
+                // What the push decision reads of the first roll: the
+                // tiers' statistics (the rest of the first roll is dropped
+                // early, which keeps the pairs of rolls few).
+                let reads: Vec<pool::Stat> = self
+                    .tiers
+                    .iter()
+                    .filter_map(|t| t.cond.as_ref())
+                    .flat_map(|c| c.stats())
+                    .collect();
+                pool::push::law::<W>(expr, &stats, &p.rules, &decide, &reads, self.tail_eps)
             }
         }
     }

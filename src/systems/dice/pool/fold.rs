@@ -170,11 +170,108 @@ pub fn group_law<W: Weight>(g: &GroupTerm, ctx: &Ctx) -> Result<Map<W>> {
         ));
     }
     let kinds: Vec<Kind<W>> = kinds.into_iter().map(|(_, k)| k).collect();
-    let mut m = fold(&kinds, ctx, g.filter, 1)?;
+    let mut m = match product_plan(&kinds, ctx) {
+        true => group_product(&kinds, ctx, g.filter)?,
+        false => fold(&kinds, ctx, g.filter, 1)?,
+    };
     if let Some(name) = &g.name {
         m = set_name(m, ctx, name);
     }
     Ok(m)
+}
+
+/// Most tuple pairs the product of a group's items may visit.
+const MAX_PRODUCT: u64 = 4_000_000;
+
+/// Whether a group is better taken as the product of its items than
+/// folded: a few different items (Savage Worlds' trait and wild die, each
+/// with its own named exploding chain), whose joint states the fold would
+/// revisit at every one of their outcomes. Repeated items (one kind rolled
+/// several times) fold better: the fold counts them, the product would
+/// order them.
+fn product_plan<W: Weight>(kinds: &[Kind<W>], ctx: &Ctx) -> bool {
+    let sizes = kinds.iter().map(|k| k.law.outcomes.len() as u64);
+    kinds.len() <= 4
+        && kinds.iter().all(|k| k.n == 1)
+        && !ctx
+            .layout
+            .iter()
+            .any(|s| matches!(s, Stat::Width | Stat::Height))
+        && sizes.fold(1u64, |a, n| a.saturating_mul(n)) <= MAX_PRODUCT
+}
+
+/// A group of different items as the product of their laws: every
+/// statistic combines over all items (as in [`fold`]); the total and the
+/// natural are the kept items' totals, the state carrying the best `k`
+/// totals so far (keep-highest; the worst `k` for keep-lowest).
+fn group_product<W: Weight>(
+    kinds: &[Kind<W>],
+    ctx: &Ctx,
+    filter: Option<(Filter, i64)>,
+) -> Result<Map<W>> {
+    let len = ctx.layout.len();
+    let items = kinds.len() as i64;
+    // (keep the high ones, how many); keeping all is a running sum.
+    let keep = filter.map(|(f, n)| f.as_keep(n, items));
+    let slots = keep.map_or(1, |(_, k)| k.max(0) as usize);
+    let empty = match keep {
+        Some((true, _)) => i64::MIN,
+        Some((false, _)) => i64::MAX,
+        None => 0,
+    };
+    let mut start = ctx.neutral();
+    start.extend(std::iter::repeat_n(empty, slots));
+    let mut states: Map<W> = Map::default();
+    states.insert(start.into(), W::one());
+    let mut key: Vec<i64> = Vec::with_capacity(len + slots);
+    for kind in kinds {
+        let mut next: Map<W> = Map::default();
+        for (state, w) in &states {
+            for (o, p) in &kind.law.outcomes {
+                key.clear();
+                key.extend_from_slice(state);
+                for (s, stat) in ctx.layout.iter().enumerate() {
+                    if !matches!(stat, Stat::Total | Stat::Natural) {
+                        key[s] = stat.combine(key[s], o.contrib[s]);
+                    }
+                }
+                let kept = &mut key[len..];
+                match keep {
+                    None => kept[0] = kept[0].saturating_add(o.order),
+                    Some((high, _)) => {
+                        // Insert into the sorted best-k, dropping the worst.
+                        let mut v = o.order;
+                        for slot in kept.iter_mut() {
+                            let better = if high { v > *slot } else { v < *slot };
+                            if better {
+                                std::mem::swap(slot, &mut v);
+                            }
+                        }
+                    }
+                }
+                add_to(&mut next, &key, w.clone() * p);
+            }
+        }
+        if next.len() > MAX_STATES {
+            return Err(too_many(next.len()));
+        }
+        states = next;
+    }
+    let mut out: Map<W> = Map::default();
+    for (k, w) in states {
+        let total = k[len..]
+            .iter()
+            .filter(|v| **v != empty || keep.is_none())
+            .fold(0i64, |a, v| a.saturating_add(*v));
+        let mut t = k[..len].to_vec();
+        for (s, stat) in ctx.layout.iter().enumerate() {
+            if matches!(stat, Stat::Total | Stat::Natural) {
+                t[s] = total;
+            }
+        }
+        add_to(&mut out, &t, w);
+    }
+    Ok(out)
 }
 
 /// How many of `m` dice placed after `before` (of `total`) are kept.

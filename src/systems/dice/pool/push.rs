@@ -9,7 +9,9 @@
 //! stay (law given ¬c) feed both rolls, the `k` dice meeting `c` (law
 //! given c) feed the first roll, `k` fresh dice feed the pushed roll.
 //! Terms combine pairwise; the first roll's tier then picks which of the
-//! pair the check ends with.
+//! pair the check ends with. The check that is not pushed is the plain
+//! roll ([`super::node_law`]); the pairs carry of the first roll only what
+//! the push decision reads, so they stay few.
 
 use super::die::{die_law, DieLaw};
 use super::fold::{fold, set_name, Kind};
@@ -46,12 +48,16 @@ pub fn rule_for<'a>(rules: &'a [PushRule], name: Option<&str>) -> Option<&'a Pus
 }
 
 /// The joint law of a pushed check: `decide` says, from the first roll's
-/// decoded tuple (with `pushed` 0), whether the check is pushed.
+/// decoded tuple (with `pushed` 0), whether the check is pushed; it reads
+/// only the statistics `reads` of the first roll (the others are set to
+/// their neutral value as soon as each term's pairs are known, so that
+/// first rolls differing only in what the decision ignores merge).
 pub fn law<W: Weight>(
     expr: &Node,
     stats: &[Stat],
     rules: &[PushRule],
     decide: &dyn Fn(&[i64]) -> bool,
+    reads: &[Stat],
     tail_eps: f64,
 ) -> Result<JointLaw<W>> {
     check_names(expr)?;
@@ -79,46 +85,53 @@ pub fn law<W: Weight>(
         layout: layout(stats),
         die_eps: tail_eps / dice_count(expr).max(1) as f64,
     };
-    let pairs = pair_law::<W>(expr, &ctx, rules)?;
     let len = ctx.layout.len();
     let pushed_at = ctx.layout.iter().position(|s| *s == Stat::Pushed);
-    let mut out: Map<W> = Map::default();
     let decode = |k: &[i64]| -> Vec<i64> {
         k.iter()
             .zip(&ctx.layout)
             .map(|(x, s)| s.finish(*x))
             .collect()
     };
+    let mut out: Map<W> = Map::default();
+    // Not pushed: the check ends with the first roll, the plain roll.
+    let plain = super::node_law::<W>(expr, &ctx)?;
+    for (k, w) in super::sorted(&plain) {
+        if !decide(&decode(k)) {
+            add_to(&mut out, k, w.clone());
+        }
+    }
+    // Pushed: the pairs (first roll, pushed roll), the first roll cut to
+    // what the decision reads.
+    let first: Vec<bool> = ctx.layout.iter().map(|s| reads.contains(s)).collect();
+    let pairs = pair_law::<W>(expr, &ctx, rules, &first)?;
     for (k, w) in super::sorted(&pairs) {
-        let first = decode(&k[..len]);
-        if decide(&first) {
+        if decide(&decode(&k[..len])) {
             let mut raw = k[len..].to_vec();
             if let Some(p) = pushed_at {
                 raw[p] = 1;
             }
             add_to(&mut out, &raw, w.clone());
-        } else {
-            add_to(&mut out, &k[..len], w.clone());
         }
     }
     Ok(super::finish(&ctx, out, super::explodes(expr)))
 }
 
-fn pair_law<W: Weight>(n: &Node, ctx: &Ctx, rules: &[PushRule]) -> Result<Map<W>> {
+fn pair_law<W: Weight>(n: &Node, ctx: &Ctx, rules: &[PushRule], first: &[bool]) -> Result<Map<W>> {
     let len = ctx.layout.len();
     Ok(match n {
-        Node::Num(_) => double(super::node_law::<W>(n, ctx)?),
+        Node::Num(_) => prune(double(super::node_law::<W>(n, ctx)?), ctx, first),
         Node::Dice(t) => match PoolTerm::from_dice(t) {
-            Some(p) => term_pairs(&p, ctx, rules)?,
-            None => term_pairs(&super::d66_term(t), ctx, rules)?,
+            Some(p) => prune(term_pairs(&p, ctx, rules)?, ctx, first),
+            None => prune(term_pairs(&super::d66_term(t), ctx, rules)?, ctx, first),
         },
-        Node::Pool(t) => term_pairs(t, ctx, rules)?,
+        Node::Pool(t) => prune(term_pairs(t, ctx, rules)?, ctx, first),
         Node::Group(_) => {
             return Err(Error::Conflict(
                 "dice: a push rerolls dice of pool terms; a group ({…}) cannot be pushed".into(),
             ))
         }
-        Node::Neg(b) => pair_law::<W>(b, ctx, rules)?
+        Node::Neg(b) => pair_law::<W>(b, ctx, rules, first)?
             .into_iter()
             .map(|(mut k, w)| {
                 k[0] = -k[0];
@@ -126,9 +139,12 @@ fn pair_law<W: Weight>(n: &Node, ctx: &Ctx, rules: &[PushRule]) -> Result<Map<W>
                 (k, w)
             })
             .collect(),
-        Node::Paren(b) => pair_law(b, ctx, rules)?,
+        Node::Paren(b) => pair_law(b, ctx, rules, first)?,
         Node::Bin(op, a, b) => {
-            let (la, lb) = (pair_law::<W>(a, ctx, rules)?, pair_law::<W>(b, ctx, rules)?);
+            let (la, lb) = (
+                pair_law::<W>(a, ctx, rules, first)?,
+                pair_law::<W>(b, ctx, rules, first)?,
+            );
             let wide = Ctx {
                 layout: ctx.layout.iter().chain(&ctx.layout).cloned().collect(),
                 die_eps: ctx.die_eps,
@@ -138,7 +154,10 @@ fn pair_law<W: Weight>(n: &Node, ctx: &Ctx, rules: &[PushRule]) -> Result<Map<W>
             for (ka, wa) in super::sorted(&la) {
                 for (kb, wb) in super::sorted(&lb) {
                     for (i, s) in wide.layout.iter().enumerate() {
-                        key[i] = if i % len == 0 {
+                        key[i] = if i < len && !first[i] {
+                            // Dropped from the first roll: stays neutral.
+                            s.neutral()
+                        } else if i % len == 0 {
                             op.apply(ka[i], kb[i]).ok_or_else(|| {
                                 Error::Conflict("dice: a result is out of range".into())
                             })?
@@ -152,6 +171,29 @@ fn pair_law<W: Weight>(n: &Node, ctx: &Ctx, rules: &[PushRule]) -> Result<Map<W>
             out
         }
     })
+}
+
+/// The first roll's statistics the push decision does not read set to
+/// their neutral value (states that differ only there merge).
+fn prune<W: Weight>(m: Map<W>, ctx: &Ctx, first: &[bool]) -> Map<W> {
+    if first.iter().all(|&f| f) {
+        return m;
+    }
+    let mut out: Map<W> = Map::default();
+    for (mut k, w) in m {
+        for (i, s) in ctx.layout.iter().enumerate() {
+            if !first[i] {
+                k[i] = s.neutral();
+            }
+        }
+        match out.get_mut(&k) {
+            Some(x) => *x += w,
+            None => {
+                out.insert(k, w);
+            }
+        }
+    }
+    out
 }
 
 /// A law where the push changes nothing: each tuple twice.
