@@ -137,8 +137,7 @@ fn dice_report(
         game: game.map(str::to_string),
         ..Default::default()
     };
-    p.report::<f64>()
-        .unwrap_or_else(|e| panic!("{expr}: {e}"))
+    p.report::<f64>().unwrap_or_else(|e| panic!("{expr}: {e}"))
 }
 
 /// The probabilities of the outcomes `keys`, in that order (a missing key
@@ -185,7 +184,9 @@ fn tiers(t: &[&str]) -> Vec<String> {
 
 /// The tier names of `tiers` (before the first `:`).
 fn names(t: &[String]) -> Vec<&str> {
-    t.iter().map(|s| s.split(':').next().unwrap_or("")).collect()
+    t.iter()
+        .map(|s| s.split(':').next().unwrap_or(""))
+        .collect()
 }
 
 /// W4 Blades in the Dark: 1..=6 dice (highest die; two sixes a critical),
@@ -263,7 +264,10 @@ fn w11_savage() -> Vec<f64> {
     let mut out = Vec::new();
     for s in [4, 6, 8, 10, 12] {
         let expr = format!("{{1D{s}![trait],1D6![wild]}}KH1");
-        out.extend(outcomes(&dice_report(&expr, &t, &[], &[], None), &names(&t)));
+        out.extend(outcomes(
+            &dice_report(&expr, &t, &[], &[], None),
+            &names(&t),
+        ));
     }
     out
 }
@@ -306,7 +310,11 @@ fn w16_cortex() -> Vec<f64> {
 
 /// W21 L5R roll-and-keep: XkY with compounding tens, P(total ≥ TN) bands.
 fn l5r(x: u32, y: u32, tns: &[i64]) -> Vec<f64> {
-    let mut t: Vec<String> = tns.iter().rev().map(|tn| format!("TN {tn}:>={tn}")).collect();
+    let mut t: Vec<String> = tns
+        .iter()
+        .rev()
+        .map(|tn| format!("TN {tn}:>={tn}"))
+        .collect();
     t.push("below".into());
     let r = dice_report(&format!("{x}D10!!KH{y}"), &t, &[], &[], None);
     outcomes(&r, &names(&t))
@@ -406,7 +414,9 @@ fn coc7_cc2() -> Vec<f64> {
     let mut out = distribution(&r, 1, 100);
     out.extend(outcomes(
         &r,
-        &["critical", "extreme", "hard", "regular", "failure", "fumble"],
+        &[
+            "critical", "extreme", "hard", "regular", "failure", "fumble",
+        ],
     ));
     out.push(r.p_success);
     out.push(prob_field(&r, "p_critical"));
