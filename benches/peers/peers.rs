@@ -5,6 +5,11 @@
 //! one JSON object per workload: `{"workload", "seconds" (the best of N
 //! runs), "values"}`, the values in the order the Python side prints them.
 //! `run.py` runs both and compares.
+//!
+//! The older workloads call the systems' own functions; the mechanics of
+//! MECHANICS.md and the BCDice game commands go through
+//! `hantei::request::dice::Params::report`, the path `hantei odds dice`
+//! takes (parsing included).
 
 use std::time::Instant;
 
@@ -109,11 +114,321 @@ fn rounds_pool_20() -> Vec<f64> {
     rounds("20B6>=5", 60)
 }
 
+// The mechanics of MECHANICS.md (issue 18) and the BCDice game commands
+// (issue 19): each through `hantei odds dice` (`Params::report`, the path
+// the CLI and the server take: parsing, the pool engine or the game's law,
+// the report), one report per setting.
+
+/// The report of `hantei odds dice EXPR --tier … [--push … --push-dice …]
+/// [--game ID]`, in f64.
+fn dice_report(
+    expr: &str,
+    tiers: &[String],
+    push: &[&str],
+    push_dice: &[&str],
+    game: Option<&str>,
+) -> hantei::Report<f64> {
+    let p = hantei::request::dice::Params {
+        expr: expr.into(),
+        tier: tiers.to_vec(),
+        push: push.iter().map(|s| s.to_string()).collect(),
+        push_dice: push_dice.iter().map(|s| s.to_string()).collect(),
+        tail_eps: hantei::systems::dice::DEFAULT_TAIL_EPS,
+        game: game.map(str::to_string),
+        ..Default::default()
+    };
+    p.report::<f64>().unwrap_or_else(|e| panic!("{expr}: {e}"))
+}
+
+/// The probabilities of the outcomes `keys`, in that order (a missing key
+/// is a bug of the workload, not a zero).
+fn outcomes(report: &hantei::Report<f64>, keys: &[&str]) -> Vec<f64> {
+    keys.iter()
+        .map(|k| {
+            *report
+                .outcome(k)
+                .unwrap_or_else(|| panic!("no outcome {k}: {:?}", report.outcomes))
+        })
+        .collect()
+}
+
+/// A probability field of a report (`p_critical`, `p_fumble`, …).
+fn prob_field(report: &hantei::Report<f64>, name: &str) -> f64 {
+    match report.get(name) {
+        Some(hantei::Field::Prob(p)) => *p,
+        other => panic!("{name}: {other:?}"),
+    }
+}
+
+/// The report's `distribution`, P(value = x) for x in `lo..=hi`.
+fn distribution(report: &hantei::Report<f64>, lo: i64, hi: i64) -> Vec<f64> {
+    let Some(hantei::Field::Object(cells)) = report.get("distribution") else {
+        panic!("no distribution")
+    };
+    let mut out = vec![0.0; (hi - lo + 1) as usize];
+    for (x, f) in cells {
+        let x: i64 = x.parse().expect("integer value");
+        let hantei::Field::Prob(p) = f else {
+            panic!("distribution {x}: {f:?}")
+        };
+        assert!((lo..=hi).contains(&x), "value {x} outside {lo}..={hi}");
+        out[(x - lo) as usize] = *p;
+    }
+    out
+}
+
+/// Tier strings from a list of literals.
+fn tiers(t: &[&str]) -> Vec<String> {
+    t.iter().map(|s| s.to_string()).collect()
+}
+
+/// The tier names of `tiers` (before the first `:`).
+fn names(t: &[String]) -> Vec<&str> {
+    t.iter()
+        .map(|s| s.split(':').next().unwrap_or(""))
+        .collect()
+}
+
+/// W4 Blades in the Dark: 1..=6 dice (highest die; two sixes a critical),
+/// then zero dice (2D6 keep the lowest, no critical).
+fn w4_blades() -> Vec<f64> {
+    let t = tiers(&[
+        "critical:count(==6)>=2",
+        "full:max==6",
+        "partial:max>=4",
+        "bad",
+    ]);
+    let mut out = Vec::new();
+    for n in 1..=6 {
+        out.extend(outcomes(
+            &dice_report(&format!("{n}D6"), &t, &[], &[], None),
+            &names(&t),
+        ));
+    }
+    let zero = tiers(&["full:natural==6", "partial:natural>=4", "bad"]);
+    out.push(0.0);
+    out.extend(outcomes(
+        &dice_report("2D6KL1", &zero, &[], &[], None),
+        &names(&zero),
+    ));
+    out
+}
+
+/// W5 Year Zero, pushed on a failure (docs/mechanics.md's command), at
+/// `expr`'s pool.
+fn year_zero(expr: &str) -> Vec<f64> {
+    let t = tiers(&[
+        "success:count(==6)>=1 and not (pushed and count(1,base)>=1)",
+        "success (hurt):count(==6)>=1",
+        "failure (hurt):pushed and count(1,base)>=1:fail",
+        "failure",
+    ]);
+    let r = dice_report(expr, &t, &["failure"], &["2..5", "skill:<6"], None);
+    outcomes(&r, &names(&t))
+}
+
+fn w5_year_zero() -> Vec<f64> {
+    year_zero("3D6[base]+2D6[skill]+1D6[gear]")
+}
+
+fn w5_year_zero_8() -> Vec<f64> {
+    year_zero("5D6[base]+3D6[skill]")
+}
+
+/// W8 V5: 3 normal + 2 hunger d10 against difficulty 3 (docs/mechanics.md).
+fn w8_v5() -> Vec<f64> {
+    let win = "count(>=6)+2*(count(10)/2)>=3";
+    let t = vec![
+        format!("messy critical:{win} and count(10)>=2 and count(10,hunger)>=1"),
+        format!("critical win:{win} and count(10)>=2"),
+        format!("win:{win}"),
+        "bestial failure:count(1,hunger)>=1:fail".to_string(),
+        "total failure:count(>=6)==0:fail".to_string(),
+        "failure".to_string(),
+    ];
+    let r = dice_report("3D10[normal]+2D10[hunger]", &t, &[], &[], None);
+    outcomes(&r, &names(&t))
+}
+
+/// W11 Savage Worlds: a d4..d12 trait die and a wild d6, each exploding on
+/// its maximum, keep the higher; success 4, raise 8, two raises 12; snake
+/// eyes a critical failure.
+fn w11_savage() -> Vec<f64> {
+    let t = tiers(&[
+        "critical failure:trait==1 and wild==1:fail",
+        "two raises:>=12",
+        "raise:>=8",
+        "success:>=4",
+        "failure",
+    ]);
+    let mut out = Vec::new();
+    for s in [4, 6, 8, 10, 12] {
+        let expr = format!("{{1D{s}![trait],1D6![wild]}}KH1");
+        out.extend(outcomes(
+            &dice_report(&expr, &t, &[], &[], None),
+            &names(&t),
+        ));
+    }
+    out
+}
+
+/// W14 Daggerheart: hope and fear d12 + 2 against difficulty 5..=25.
+fn w14_daggerheart() -> Vec<f64> {
+    let mut out = Vec::new();
+    for dc in 5..=25 {
+        let t = vec![
+            "critical:doubles".to_string(),
+            format!("success with hope:total>={dc} and hope>fear"),
+            format!("success with fear:total>={dc}"),
+            "failure with hope:hope>fear:fail".to_string(),
+            "failure with fear".to_string(),
+        ];
+        let r = dice_report("1D12[hope]+1D12[fear]+2", &t, &[], &[], None);
+        out.extend(outcomes(&r, &names(&t)));
+    }
+    out
+}
+
+/// W16 Cortex Prime: d10, 2d8, d6; 1s (hitches) read as 0 and never kept;
+/// the two highest against 11 (docs/mechanics.md).
+fn w16_cortex() -> Vec<f64> {
+    let t = tiers(&[
+        "botch:count(0)==4:fail",
+        "beat 11:>=11",
+        "hitch:count(0)>=1",
+        "miss",
+    ]);
+    let r = dice_report(
+        "{1D{0,2,3,4,5,6,7,8,9,10},1D{0,2,3,4,5,6,7,8},1D{0,2,3,4,5,6,7,8},1D{0,2,3,4,5,6}}KH2",
+        &t,
+        &[],
+        &[],
+        None,
+    );
+    outcomes(&r, &names(&t))
+}
+
+/// W21 L5R roll-and-keep: XkY with compounding tens, P(total ≥ TN) bands.
+fn l5r(x: u32, y: u32, tns: &[i64]) -> Vec<f64> {
+    let mut t: Vec<String> = tns
+        .iter()
+        .rev()
+        .map(|tn| format!("TN {tn}:>={tn}"))
+        .collect();
+    t.push("below".into());
+    let r = dice_report(&format!("{x}D10!!KH{y}"), &t, &[], &[], None);
+    outcomes(&r, &names(&t))
+}
+
+fn w21_l5r_6k3() -> Vec<f64> {
+    l5r(6, 3, &[10, 15, 20, 25, 30, 35, 40, 50])
+}
+
+fn w21_l5r_10k5() -> Vec<f64> {
+    l5r(10, 5, &[20, 30, 40, 50, 60, 70])
+}
+
+/// W22 One-Roll Engine, 10 d10: width and height of the widest set.
+fn w22_ore() -> Vec<f64> {
+    let t = tiers(&[
+        "width 5+:width>=5",
+        "width 4:width==4",
+        "tall 3:width==3 and height>=8",
+        "width 3:width==3",
+        "tall pair:width==2 and height>=8",
+        "pair:width==2",
+        "no set",
+    ]);
+    outcomes(&dice_report("10D10", &t, &[], &[], None), &names(&t))
+}
+
+/// W13 Ironsworn: d6 + 2 against two d10 challenge dice.
+fn w13_ironsworn() -> Vec<f64> {
+    let t = tiers(&[
+        "strong hit with a twist:action+2>c1 and action+2>c2 and c1==c2",
+        "strong hit:action+2>c1 and action+2>c2",
+        "weak hit:action+2>c1 or action+2>c2",
+        "miss with a twist:c1==c2:fail",
+        "miss",
+    ]);
+    let r = dice_report("1D6[action]+1D10[c1]+1D10[c2]", &t, &[], &[], None);
+    outcomes(&r, &names(&t))
+}
+
+/// W15 Genesys: 2 ability, 1 proficiency against 2 difficulty.
+fn w15_genesys() -> Vec<f64> {
+    let t = tiers(&[
+        "success with triumph:s>=1 and t>=1",
+        "success with advantage:s>=1 and a>=1",
+        "success:s>=1",
+        "failure with advantage:a>=1:fail",
+        "failure",
+    ]);
+    let r = dice_report(
+        "2D{0,s,s,2s,a,a,s+a,2a}+1D{0,s,s,2s,2s,a,s+a,s+a,s+a,2a,2a,s+t}+2D{0,-s,-2s,-a,-a,-a,-2a,-s-a}",
+        &t,
+        &[],
+        &[],
+        None,
+    );
+    outcomes(&r, &names(&t))
+}
+
+/// 20 d6 with the total, the sixes and the ones read jointly.
+fn pool20_joint() -> Vec<f64> {
+    let t = tiers(&[
+        "a:count(6)>=5 and count(1)<=2 and total>=80",
+        "b:count(6)>=count(1)+3",
+        "c:total>=75 and count(1)==0",
+        "d:count(1)>=count(6)+4",
+        "e:total>=70",
+        "f",
+    ]);
+    outcomes(&dice_report("20D6", &t, &[], &[], None), &names(&t))
+}
+
+/// DoubleCross `10DX7+4`: P(value = 0..=450), the words, the flags.
+fn dx_10dx7() -> Vec<f64> {
+    let r = dice_report("10DX7+4", &[], &[], &[], Some("DoubleCross"));
+    let mut out = distribution(&r, 0, 450);
+    out.extend(outcomes(&r, &["critical", "no_critical", "fumble"]));
+    out.push(prob_field(&r, "p_critical"));
+    out.push(prob_field(&r, "p_fumble"));
+    out
+}
+
+/// SwordWorld2.5 `K20+5@10`: P(value = 0..=250) (an automatic failure
+/// counts as 0), the words, the flags.
+fn sw_k20() -> Vec<f64> {
+    let r = dice_report("K20+5@10", &[], &[], &[], Some("SwordWorld2.5"));
+    let mut out = distribution(&r, 0, 250);
+    out.extend(outcomes(&r, &["critical", "no_critical", "fumble"]));
+    out.push(prob_field(&r, "p_critical"));
+    out.push(prob_field(&r, "p_fumble"));
+    out
+}
+
+/// Cthulhu7th `CC(2)<=50`: P(roll = 1..=100), the six levels, the flags.
+fn coc7_cc2() -> Vec<f64> {
+    let r = dice_report("CC(2)<=50", &[], &[], &[], Some("Cthulhu7th"));
+    let mut out = distribution(&r, 1, 100);
+    out.extend(outcomes(
+        &r,
+        &[
+            "critical", "extreme", "hard", "regular", "failure", "fumble",
+        ],
+    ));
+    out.push(r.p_success);
+    out.push(prob_field(&r, "p_critical"));
+    out.push(prob_field(&r, "p_fumble"));
+    out
+}
+
 /// A workload: its values, in the Python side's order.
 type Workload = fn() -> Vec<f64>;
 
 fn main() {
-    let workloads: [(&str, Workload); 9] = [
+    let workloads: &[(&str, Workload)] = &[
         ("hit_pool_plain", hit_pool_plain),
         ("hit_pool_push", hit_pool_push),
         ("keep_highest", keep_highest),
@@ -123,6 +438,22 @@ fn main() {
         ("contest_100", contest_100),
         ("rounds_2d6_100", rounds_2d6_100),
         ("rounds_pool_20", rounds_pool_20),
+        ("w4_blades", w4_blades),
+        ("w5_year_zero", w5_year_zero),
+        ("w5_year_zero_8", w5_year_zero_8),
+        ("w8_v5", w8_v5),
+        ("w11_savage", w11_savage),
+        ("w14_daggerheart", w14_daggerheart),
+        ("w16_cortex", w16_cortex),
+        ("w21_l5r_6k3", w21_l5r_6k3),
+        ("w21_l5r_10k5", w21_l5r_10k5),
+        ("w22_ore", w22_ore),
+        ("w13_ironsworn", w13_ironsworn),
+        ("w15_genesys", w15_genesys),
+        ("pool20_joint", pool20_joint),
+        ("dx_10dx7", dx_10dx7),
+        ("sw_k20", sw_k20),
+        ("coc7_cc2", coc7_cc2),
     ];
     let mut repeat = 1u32;
     let mut names = Vec::new();
@@ -134,7 +465,7 @@ fn main() {
             names.push(a);
         }
     }
-    for (name, f) in workloads {
+    for &(name, f) in workloads {
         if !names.is_empty() && !names.iter().any(|n| n == name) {
             continue;
         }
