@@ -254,6 +254,22 @@ fn explosions_equal_enumeration_within_the_cut() {
         &[count(">=3"), Stat::Width, Stat::Height],
     );
     agree(&check("2D4!3..4", &[], None), 8, 1, &[count(">=3")]);
+    // Counts and totals only: the convolution of the die's law.
+    agree(
+        &check("3D4!", &["x:count(>=3)>=2 and count(1)==0", "y"], None),
+        8,
+        1,
+        &[count("4"), Stat::Natural],
+    );
+    agree(
+        &check("2D{0,s,2s,a}[p]+1D3", &["x:s>=2 and p>=1", "y"], None),
+        32,
+        1,
+        &[Stat::Count(
+            hantei::systems::dice::cond::parse_face("0").unwrap(),
+            Some("p".into()),
+        )],
+    );
     // A comparison after ! is the command's target, as in BCDice.
     agree(&check("1D4!>=3", &[], None), 9, 1, &[count("4")]);
     agree(

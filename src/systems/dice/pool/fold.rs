@@ -37,6 +37,12 @@ pub fn term_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<Map<W>> {
         return Ok(m);
     }
     check_exact_work(&law, t.count)?;
+    if let Some(mut m) = additive_path(t, &law, ctx)? {
+        if let Some(name) = &t.name {
+            m = set_name(m, ctx, name);
+        }
+        return Ok(m);
+    }
     let kinds = [Kind {
         law,
         n: t.count,
@@ -110,6 +116,58 @@ fn sum_fast_path<W: Weight>(t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx) -> Result<
         add_to(&mut out, &key, w.clone());
     }
     Ok(Some(out))
+}
+
+/// Dice whose statistics all add up (the total, counts, scores — no
+/// keep/drop, no maximum or set) need no order: the term's law is the
+/// die's law convolved `n` times, tuple by tuple. An exploding pool read by
+/// its counts (Chronicles of Darkness' `10D10!` with `count(>=8)`) costs
+/// states × outcomes per die instead of the fold's outcomes × states × dice.
+fn additive_path<W: Weight>(t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx) -> Result<Option<Map<W>>> {
+    let additive = ctx.layout.iter().all(|s| {
+        matches!(
+            s,
+            Stat::Total
+                | Stat::Natural
+                | Stat::Count(..)
+                | Stat::Unit(_)
+                | Stat::Named(_)
+                | Stat::Pushed
+        )
+    });
+    if t.filter.is_some() || !additive {
+        return Ok(None);
+    }
+    let mut acc: Map<W> = Map::default();
+    acc.insert(ctx.neutral().into(), W::one());
+    let mut key = vec![0i64; ctx.layout.len()];
+    let mut work: u64 = 0;
+    for _ in 0..t.count {
+        work = work.saturating_add(acc.len() as u64 * law.outcomes.len() as u64);
+        if work > MAX_WORK {
+            return Err(Error::Conflict(format!(
+                "dice: the law of this roll takes more than {MAX_WORK} steps; read fewer statistics or roll fewer dice"
+            )));
+        }
+        let mut next: Map<W> = Map::default();
+        // FxHash iterates in a fixed order: the same sums on every run.
+        for (k, w) in &acc {
+            for (o, p) in &law.outcomes {
+                for (i, s) in ctx.layout.iter().enumerate() {
+                    key[i] = match s {
+                        Stat::Total | Stat::Natural => k[i].saturating_add(o.contrib[i]),
+                        _ => s.combine(k[i], o.contrib[i]),
+                    };
+                }
+                add_to(&mut next, &key, w.clone() * p);
+            }
+        }
+        if next.len() > MAX_STATES {
+            return Err(too_many(next.len()));
+        }
+        acc = next;
+    }
+    Ok(Some(acc))
 }
 
 /// Copy each tuple's total into the slot of `name`.
