@@ -701,7 +701,28 @@ pub fn report<W: Weight>(check: &Check) -> Result<Report<W>> {
     owned.validate()?;
     let check = &owned;
     let mut tier_p: Vec<W> = Vec::new();
-    let law = if check.needs_engine() {
+    let tier_stats: Vec<pool::Stat> = check
+        .tiers
+        .iter()
+        .filter_map(|t| t.cond.as_ref())
+        .flat_map(|c| c.stats())
+        .collect();
+    let apart =
+        check.push.is_none() && !tier_stats.contains(&pool::Stat::Total) && check.expr().is_some();
+    let law = if check.needs_engine() && apart {
+        // The tiers read no total: their statistics' law without it (states
+        // that differ only in the total merge), the total's law on its own.
+        let expr = check.expr().expect("checked above");
+        let facts = pool::facts::<W>(expr, &tier_stats, check.tail_eps)?;
+        if !check.tiers.is_empty() {
+            tier_p = vec![W::zero(); check.tier_names().len()];
+            for (k, p) in &facts.cells {
+                let t = check.tier_of_stats(&|s| facts.index(s).map_or(0, |i| k[i]));
+                tier_p[t] += p.clone();
+            }
+        }
+        law::law::<W>(&check.command, check.tail_eps)?
+    } else if check.needs_engine() {
         let joint = check.joint::<W>()?;
         if !check.tiers.is_empty() {
             tier_p = vec![W::zero(); check.tier_names().len()];

@@ -32,7 +32,21 @@ pub struct Kind<W> {
 
 /// The law of a pool term: its dice folded, its name set.
 pub fn term_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<Map<W>> {
-    let law = die_law::<W>(t, ctx)?;
+    let mut law = die_law::<W>(t, ctx)?;
+    if !ctx.total {
+        // The total is not carried: every die adds 0 to it (the order,
+        // which keep/drop reads, stays).
+        // Outcomes made equal merge (the fold finds each outcome once).
+        let mut merged: Vec<(Outcome, W)> = Vec::with_capacity(law.outcomes.len());
+        for (mut o, p) in std::mem::take(&mut law.outcomes) {
+            o.contrib[0] = 0;
+            match merged.iter_mut().find(|(x, _)| *x == o) {
+                Some((_, q)) => *q += p,
+                None => merged.push((o, p)),
+            }
+        }
+        law.outcomes = merged;
+    }
     if let Some(m) = sum_fast_path(t, &law, ctx)? {
         return Ok(m);
     }
@@ -108,6 +122,7 @@ fn sum_fast_path<W: Weight>(t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx) -> Result<
             .layout
             .iter()
             .map(|s| match s {
+                Stat::Total if !ctx.total => 0,
                 Stat::Total | Stat::Natural => x,
                 Stat::Named(n) if t.name.as_deref() == Some(n.as_str()) => x,
                 s => s.neutral(),
@@ -138,12 +153,19 @@ fn additive_path<W: Weight>(t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx) -> Result<
     if t.filter.is_some() || !additive {
         return Ok(None);
     }
+    // Outcomes that contribute alike are one (faces the statistics do not
+    // tell apart), in a fixed order.
+    let mut die: Map<W> = Map::default();
+    for (o, p) in &law.outcomes {
+        add_to(&mut die, &o.contrib, p.clone());
+    }
+    let die = super::sorted(&die);
     let mut acc: Map<W> = Map::default();
     acc.insert(ctx.neutral().into(), W::one());
     let mut key = vec![0i64; ctx.layout.len()];
     let mut work: u64 = 0;
     for _ in 0..t.count {
-        work = work.saturating_add(acc.len() as u64 * law.outcomes.len() as u64);
+        work = work.saturating_add(acc.len() as u64 * die.len() as u64);
         if work > MAX_WORK {
             return Err(Error::Conflict(format!(
                 "dice: the law of this roll takes more than {MAX_WORK} steps; read fewer statistics or roll fewer dice"
@@ -152,14 +174,14 @@ fn additive_path<W: Weight>(t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx) -> Result<
         let mut next: Map<W> = Map::default();
         // FxHash iterates in a fixed order: the same sums on every run.
         for (k, w) in &acc {
-            for (o, p) in &law.outcomes {
+            for (c, p) in &die {
                 for (i, s) in ctx.layout.iter().enumerate() {
                     key[i] = match s {
-                        Stat::Total | Stat::Natural => k[i].saturating_add(o.contrib[i]),
-                        _ => s.combine(k[i], o.contrib[i]),
+                        Stat::Total | Stat::Natural => k[i].saturating_add(c[i]),
+                        _ => s.combine(k[i], c[i]),
                     };
                 }
-                add_to(&mut next, &key, w.clone() * p);
+                add_to(&mut next, &key, w.clone() * *p);
             }
         }
         if next.len() > MAX_STATES {
@@ -283,7 +305,8 @@ fn group_product<W: Weight>(
     states.insert(start.into(), W::one());
     let mut key: Vec<i64> = Vec::with_capacity(len + slots);
     for kind in kinds {
-        let mut next: Map<W> = Map::default();
+        let room = (states.len() * kind.law.outcomes.len()).min(MAX_STATES);
+        let mut next: Map<W> = Map::with_capacity_and_hasher(room, Default::default());
         for (state, w) in &states {
             for (o, p) in &kind.law.outcomes {
                 key.clear();

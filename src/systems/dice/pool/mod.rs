@@ -280,6 +280,9 @@ pub struct Ctx {
     pub layout: Vec<Stat>,
     /// Per-die bound on the mass cut from an exploding chain.
     pub die_eps: f64,
+    /// Whether the total is carried (false: its slot stays 0, for a caller
+    /// that reads only other statistics — see [`facts`]).
+    pub total: bool,
 }
 
 impl Ctx {
@@ -504,6 +507,38 @@ pub fn law<W: Weight>(expr: &Node, stats: &[Stat], tail_eps: f64) -> Result<Join
     let ctx = Ctx {
         layout: layout(stats),
         die_eps: tail_eps / dice_count(expr).max(1) as f64,
+        total: true,
+    };
+    let map = node_law::<W>(expr, &ctx)?;
+    Ok(finish(&ctx, map, explodes(expr)))
+}
+
+/// The joint law of `stats` without the total, for a caller that reads
+/// only them (a game's round: how many dice reached the critical value and
+/// the highest die; a check whose tiers read counts, with the total's law
+/// taken on its own). States that differ only in the total merge, which
+/// for exploding pools is most of the work. The total's slot reads 0.
+/// Where a statistic needs the total — a named term's value, a group's
+/// items kept by their totals, `total` or `result` itself — it is carried
+/// as in [`law`].
+pub fn facts<W: Weight>(expr: &Node, stats: &[Stat], tail_eps: f64) -> Result<JointLaw<W>> {
+    let needs_total = stats
+        .iter()
+        .any(|s| matches!(s, Stat::Total | Stat::Named(_)))
+        || {
+            let mut group = false;
+            visit(expr, &mut |n| group |= matches!(n, Node::Group(_)));
+            group
+        };
+    if needs_total {
+        return law(expr, stats, tail_eps);
+    }
+    check_names(expr)?;
+    check_stats(expr, stats)?;
+    let ctx = Ctx {
+        layout: layout(stats),
+        die_eps: tail_eps / dice_count(expr).max(1) as f64,
+        total: false,
     };
     let map = node_law::<W>(expr, &ctx)?;
     Ok(finish(&ctx, map, explodes(expr)))
@@ -562,7 +597,7 @@ pub fn node_law<W: Weight>(n: &Node, ctx: &Ctx) -> Result<Map<W>> {
     Ok(match n {
         Node::Num(v) => {
             let mut k = ctx.neutral();
-            k[0] = *v;
+            k[0] = if ctx.total { *v } else { 0 };
             let mut m = Map::default();
             m.insert(k.into(), W::one());
             m
@@ -619,9 +654,12 @@ pub fn combine<W: Weight>(op: Op, a: &Map<W>, b: &Map<W>, ctx: &Ctx) -> Result<M
     let mut key = vec![0i64; ctx.layout.len()];
     for (ka, wa) in &sa {
         for (kb, wb) in &sb {
-            key[0] = op
-                .apply(ka[0], kb[0])
-                .ok_or_else(|| Error::Conflict("dice: a result is out of range".into()))?;
+            key[0] = if ctx.total {
+                op.apply(ka[0], kb[0])
+                    .ok_or_else(|| Error::Conflict("dice: a result is out of range".into()))?
+            } else {
+                0
+            };
             for (i, s) in ctx.layout.iter().enumerate().skip(1) {
                 key[i] = s.combine(ka[i], kb[i]);
             }

@@ -84,6 +84,7 @@ pub fn law<W: Weight>(
     let ctx = Ctx {
         layout: layout(stats),
         die_eps: tail_eps / dice_count(expr).max(1) as f64,
+        total: true,
     };
     let len = ctx.layout.len();
     let pushed_at = ctx.layout.iter().position(|s| *s == Stat::Pushed);
@@ -148,6 +149,7 @@ fn pair_law<W: Weight>(n: &Node, ctx: &Ctx, rules: &[PushRule], first: &[bool]) 
             let wide = Ctx {
                 layout: ctx.layout.iter().chain(&ctx.layout).cloned().collect(),
                 die_eps: ctx.die_eps,
+                total: true,
             };
             let mut out: Map<W> = Map::default();
             let mut key = vec![0i64; 2 * len];
@@ -244,6 +246,7 @@ fn term_pairs<W: Weight>(t: &PoolTerm, ctx: &Ctx, rules: &[PushRule]) -> Result<
     let wide = Ctx {
         layout: ctx.layout.clone(),
         die_eps: ctx.die_eps,
+        total: true,
     };
     let mut out: Map<W> = Map::default();
     let n = t.count;
