@@ -9,7 +9,10 @@
 //! more than one group. n < 1 is 自動失敗; c < 2 is refused; only `>=` is a
 //! target. A bare `nD` rolls d10 in this game (`8D` is `8D10`).
 //!
-//! The chain's state is the number of dice still rolling ([`super::chain`]):
+//! A front end of the dice engine: each group of `j` dice is the pool
+//! engine's joint law of (dice reaching c, highest die) of `jD10`
+//! ([`Cmd::groups`]), and the groups follow one another in a round chain
+//! whose state is the number of dice still rolling ([`super::chain`]):
 //! every group that goes on adds exactly 10, the last one its highest die.
 //!
 //! BCDice vs the book: none found for the check itself; the tables (`ET`,
@@ -19,12 +22,18 @@ use std::collections::BTreeMap;
 
 use crate::error::{Error, Result};
 use crate::pmf::Pmf;
+use crate::systems::dice::ast::{Cmp, DiceTerm, FaceCond, PoolTerm, Sides};
 use crate::systems::dice::parse::parse_constant;
+use crate::systems::dice::pool::{self, Stat};
 use crate::systems::dice::roll::Faces;
 use crate::weight::Weight;
 
 use super::chain::{self, Next};
 use super::{GameCmd, GameLaw, Outcome, Rolled};
+
+/// One group's law: (dice reaching the critical value → probability, for
+/// 1 or more; the sub-law of the highest die when none does).
+pub type Group<W> = (Vec<(i64, W)>, Pmf<W>);
 
 /// Most dice a `DX` roll takes.
 pub const MAX_DICE: i64 = 200;
@@ -222,27 +231,39 @@ impl Cmd {
         }
     }
 
-    /// One group of `j` dice: the chance that exactly `i ≥ 1` dice reach
-    /// the critical value, and the sub-law of the highest die when none
-    /// does. (The per-round dice law; the engine's input.)
-    pub fn group<W: Weight>(&self, j: i64) -> (Vec<(i64, W)>, Pmf<W>) {
-        let hit = 11 - self.critical.min(11);
-        let q = W::ratio(hit, 10);
-        let miss = W::ratio(10 - hit, 10);
-        let mut go = Vec::new();
-        let mut binom = W::one();
-        for i in 1..=j {
-            // C(j, i) from C(j, i − 1).
-            binom = binom * W::int(j - i + 1) / W::int(i);
-            let p = binom.clone() * q.powi(i as u32) * miss.powi((j - i) as u32);
-            go.push((i, p));
+    /// The groups of 1..=`n` dice, read by the pool engine: the joint law
+    /// of (how many dice reach the critical value, the highest die) of a
+    /// pool of d10 of each size ([`pool::facts_by_size`], one pass) — per
+    /// size, the chance that exactly `i ≥ 1` dice reach it, and the
+    /// sub-law of the highest die when none does. Entry `j` is `j` dice
+    /// (entry 0 is empty).
+    pub fn groups<W: Weight>(&self, n: i64) -> Result<Vec<Group<W>>> {
+        let crit = Stat::Count(FaceCond::Cmp(Cmp::Ge, self.critical), None);
+        let d10 = PoolTerm::from_dice(&DiceTerm {
+            count: 1,
+            sides: Sides::N(10),
+            filter: None,
+        })
+        .expect("a d10 is a pool term");
+        let laws = pool::facts_by_size::<W>(&d10, &[crit.clone(), Stat::Max], n, 0.0)?;
+        let mut out = Vec::with_capacity(laws.len());
+        for law in &laws {
+            let (ci, mi) = (
+                law.index(&crit).expect("in the layout"),
+                law.index(&Stat::Max).expect("in the layout"),
+            );
+            let mut go: BTreeMap<i64, W> = BTreeMap::new();
+            let mut stop: Vec<(i64, W)> = Vec::new();
+            for (k, p) in &law.cells {
+                if k[ci] >= 1 {
+                    *go.entry(k[ci]).or_insert_with(W::zero) += p.clone();
+                } else {
+                    stop.push((k[mi], p.clone()));
+                }
+            }
+            out.push((go.into_iter().collect(), Pmf::from_pairs(stop)));
         }
-        let below = (1..self.critical.min(11)).map(|v| {
-            let p = W::ratio(v, 10).powi(j as u32) - W::ratio(v - 1, 10).powi(j as u32);
-            (v, p)
-        });
-        let stop = Pmf::from_pairs(below);
-        (go, stop)
+        Ok(out)
     }
 
     /// The exact law.
@@ -259,7 +280,9 @@ impl Cmd {
             return Ok(law);
         }
         // Round 0 by hand: the all-ones fumble is part of "no die reached c".
-        let (go0, stop0) = self.group::<W>(self.dice);
+        // The groups of each size, read in one pass.
+        let groups = self.groups::<W>(self.dice)?;
+        let (go0, stop0) = groups[self.dice as usize].clone();
         let fumble = W::ratio(1, 10).powi(self.dice as u32);
         law.add(0, Some(self.word(0, false, true)), fumble.clone());
         for (v, p) in stop0.iter() {
@@ -280,7 +303,7 @@ impl Cmd {
             start,
             1,
             |_, &j| {
-                let (go, stop) = self.group::<W>(j);
+                let (go, stop) = groups[j as usize].clone();
                 let mut out: Vec<(Next<i64>, Pmf<W>)> = go
                     .into_iter()
                     .map(|(i, p)| (Next::Go(i), Pmf::from_pairs([(10, p)])))

@@ -32,21 +32,7 @@ pub struct Kind<W> {
 
 /// The law of a pool term: its dice folded, its name set.
 pub fn term_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<Map<W>> {
-    let mut law = die_law::<W>(t, ctx)?;
-    if !ctx.total {
-        // The total is not carried: every die adds 0 to it (the order,
-        // which keep/drop reads, stays).
-        // Outcomes made equal merge (the fold finds each outcome once).
-        let mut merged: Vec<(Outcome, W)> = Vec::with_capacity(law.outcomes.len());
-        for (mut o, p) in std::mem::take(&mut law.outcomes) {
-            o.contrib[0] = 0;
-            match merged.iter_mut().find(|(x, _)| *x == o) {
-                Some((_, q)) => *q += p,
-                None => merged.push((o, p)),
-            }
-        }
-        law.outcomes = merged;
-    }
+    let law = ctx_die_law::<W>(t, ctx)?;
     if let Some(m) = sum_fast_path(t, &law, ctx)? {
         return Ok(m);
     }
@@ -67,6 +53,25 @@ pub fn term_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<Map<W>> {
         m = set_name(m, ctx, name);
     }
     Ok(m)
+}
+
+/// One die's law under `ctx`: without the total when it is not carried
+/// (every die adds 0 to it; the order, which keep/drop reads, stays; and
+/// outcomes made equal merge, as the fold finds each outcome once).
+pub fn ctx_die_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<DieLaw<W>> {
+    let mut law = die_law::<W>(t, ctx)?;
+    if !ctx.total {
+        let mut merged: Vec<(Outcome, W)> = Vec::with_capacity(law.outcomes.len());
+        for (mut o, p) in std::mem::take(&mut law.outcomes) {
+            o.contrib[0] = 0;
+            match merged.iter_mut().find(|(x, _)| *x == o) {
+                Some((_, q)) => *q += p,
+                None => merged.push((o, p)),
+            }
+        }
+        law.outcomes = merged;
+    }
+    Ok(law)
 }
 
 /// Most steps of one exact (big-fraction) fold: outcomes × (dice + 1)² ×
@@ -133,13 +138,11 @@ fn sum_fast_path<W: Weight>(t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx) -> Result<
     Ok(Some(out))
 }
 
-/// Dice whose statistics all add up (the total, counts, scores — no
-/// keep/drop, no maximum or set) need no order: the term's law is the
-/// die's law convolved `n` times, tuple by tuple. An exploding pool read by
-/// its counts (Chronicles of Darkness' `10D10!` with `count(>=8)`) costs
-/// states × outcomes per die instead of the fold's outcomes × states × dice.
-fn additive_path<W: Weight>(t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx) -> Result<Option<Map<W>>> {
-    let additive = ctx.layout.iter().all(|s| {
+/// Whether every statistic of the layout combines die by die without
+/// order: sums (the total, counts, scores), the maximum, the minimum,
+/// all-equal — not sets (width, height), which need multiplicities.
+pub fn order_free(layout: &[Stat]) -> bool {
+    layout.iter().all(|s| {
         matches!(
             s,
             Stat::Total
@@ -148,11 +151,41 @@ fn additive_path<W: Weight>(t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx) -> Result<
                 | Stat::Unit(_)
                 | Stat::Named(_)
                 | Stat::Pushed
+                | Stat::Max
+                | Stat::Min
+                | Stat::AllEqual
         )
-    });
-    if t.filter.is_some() || !additive {
+    })
+}
+
+/// Dice with no keep/drop whose statistics combine without order
+/// ([`order_free`]) need no fold: the term's law is the die's law
+/// combined `n` times, tuple by tuple. An exploding pool read by its
+/// counts (Chronicles of Darkness' `10D10!` with `count(>=8)`) costs
+/// states × outcomes per die instead of the fold's outcomes × states × dice.
+fn additive_path<W: Weight>(t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx) -> Result<Option<Map<W>>> {
+    if t.filter.is_some() || !order_free(&ctx.layout) {
         return Ok(None);
     }
+    let mut last = None;
+    independent_steps(law, ctx, t.count, |k, m| {
+        if k == t.count {
+            last = Some(m.clone());
+        }
+    })?;
+    Ok(last)
+}
+
+/// The law of 0, 1, …, `n` independent dice of `law` (statistics
+/// [`order_free`]), each handed to `each(k, law of k dice)` as it is
+/// reached: one pass gives every pool size (a game's rounds of fewer and
+/// fewer dice, a pool whose size is itself rolled).
+pub fn independent_steps<W: Weight>(
+    law: &DieLaw<W>,
+    ctx: &Ctx,
+    n: i64,
+    mut each: impl FnMut(i64, &Map<W>),
+) -> Result<()> {
     // Outcomes that contribute alike are one (faces the statistics do not
     // tell apart), in a fixed order.
     let mut die: Map<W> = Map::default();
@@ -162,9 +195,10 @@ fn additive_path<W: Weight>(t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx) -> Result<
     let die = super::sorted(&die);
     let mut acc: Map<W> = Map::default();
     acc.insert(ctx.neutral().into(), W::one());
+    each(0, &acc);
     let mut key = vec![0i64; ctx.layout.len()];
     let mut work: u64 = 0;
-    for _ in 0..t.count {
+    for k in 1..=n {
         work = work.saturating_add(acc.len() as u64 * die.len() as u64);
         if work > MAX_WORK {
             return Err(Error::Conflict(format!(
@@ -173,12 +207,12 @@ fn additive_path<W: Weight>(t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx) -> Result<
         }
         let mut next: Map<W> = Map::default();
         // FxHash iterates in a fixed order: the same sums on every run.
-        for (k, w) in &acc {
+        for (s0, w) in &acc {
             for (c, p) in &die {
                 for (i, s) in ctx.layout.iter().enumerate() {
                     key[i] = match s {
-                        Stat::Total | Stat::Natural => k[i].saturating_add(c[i]),
-                        _ => s.combine(k[i], c[i]),
+                        Stat::Total | Stat::Natural => s0[i].saturating_add(c[i]),
+                        _ => s.combine(s0[i], c[i]),
                     };
                 }
                 add_to(&mut next, &key, w.clone() * *p);
@@ -188,8 +222,9 @@ fn additive_path<W: Weight>(t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx) -> Result<
             return Err(too_many(next.len()));
         }
         acc = next;
+        each(k, &acc);
     }
-    Ok(Some(acc))
+    Ok(())
 }
 
 /// Copy each tuple's total into the slot of `name`.

@@ -544,6 +544,44 @@ pub fn facts<W: Weight>(expr: &Node, stats: &[Stat], tail_eps: f64) -> Result<Jo
     Ok(finish(&ctx, map, explodes(expr)))
 }
 
+/// The joint law of `stats` of pools of 0, 1, …, `n` dice like `die` (its
+/// own count ignored), in one pass of [`fold::independent_steps`]; the
+/// total is carried only if `stats` reads it. For statistics that combine
+/// without order ([`fold::order_free`]) and dice with no keep/drop: a
+/// game's rounds of fewer and fewer dice (Double Cross), a pool whose size
+/// is rolled.
+pub fn facts_by_size<W: Weight>(
+    die: &PoolTerm,
+    stats: &[Stat],
+    n: i64,
+    tail_eps: f64,
+) -> Result<Vec<JointLaw<W>>> {
+    let total = stats
+        .iter()
+        .any(|s| matches!(s, Stat::Total | Stat::Named(_)));
+    let ctx = Ctx {
+        layout: layout(stats),
+        die_eps: tail_eps / n.max(1) as f64,
+        total,
+    };
+    if die.filter.is_some() || !fold::order_free(&ctx.layout) {
+        return Err(Error::Conflict(
+            "dice: pools by size take statistics that combine without order and no keep/drop"
+                .into(),
+        ));
+    }
+    if let Err(e) = check_term(die) {
+        return Err(Error::Conflict(format!("dice: {e}")));
+    }
+    let law = fold::ctx_die_law::<W>(die, &ctx)?;
+    let explodes = die.explosion().is_some();
+    let mut out = Vec::with_capacity(n.max(0) as usize + 1);
+    fold::independent_steps(&law, &ctx, n, |_, m| {
+        out.push(finish(&ctx, m.clone(), explodes));
+    })?;
+    Ok(out)
+}
+
 /// Sort a law's cells, decode the statistics and measure the cut tail.
 pub fn finish<W: Weight>(ctx: &Ctx, map: Map<W>, explodes: bool) -> JointLaw<W> {
     let mut cells: Vec<(Vec<i64>, W)> = map
