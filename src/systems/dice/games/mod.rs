@@ -25,6 +25,8 @@ pub mod chain;
 pub mod cthulhu;
 pub mod cthulhu7th;
 pub mod double_cross;
+pub mod emoklore;
+pub mod facts;
 pub mod insane;
 pub mod shinobigami;
 pub mod sword_world;
@@ -213,6 +215,8 @@ pub enum GameCmd {
     ShinobiGami(shinobigami::Cmd),
     /// Insane.
     Insane(insane::Cmd),
+    /// Emoklore.
+    Emoklore(emoklore::Cmd),
 }
 
 impl GameCmd {
@@ -225,6 +229,7 @@ impl GameCmd {
             GameCmd::DoubleCross(c) => c.roll(faces),
             GameCmd::ShinobiGami(c) => c.roll(faces),
             GameCmd::Insane(c) => c.roll(faces),
+            GameCmd::Emoklore(c) => c.roll(faces),
         }
     }
 
@@ -237,6 +242,7 @@ impl GameCmd {
             GameCmd::DoubleCross(c) => c.law(tail_eps),
             GameCmd::ShinobiGami(c) => c.law(),
             GameCmd::Insane(c) => c.law(),
+            GameCmd::Emoklore(c) => c.law(),
         }
     }
 }
@@ -308,6 +314,13 @@ pub const GAMES: &[Game] = &[
         ja: "インセイン",
         commands: "2D6+m>=x (スペシャル 12, ファンブル 2)",
         parse: insane::parse,
+        plain: as_is,
+    },
+    Game {
+        id: "Emoklore",
+        ja: "エモクロアTRPG",
+        commands: "[x]DM<=y[Ez] (技能値判定), sDAa[+z] (取得技能判定; s = 1–3 or B)",
+        parse: emoklore::parse,
         plain: as_is,
     },
 ];
