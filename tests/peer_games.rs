@@ -76,6 +76,12 @@ fn always(_: &str) -> bool {
     true
 }
 
+/// `^\d+` then `word`: a game's check command.
+fn numbered(upper: &str, words: &[&str]) -> bool {
+    let rest = upper.trim_start_matches(|c: char| c.is_ascii_digit());
+    rest.len() < upper.len() && words.iter().any(|w| rest.starts_with(w))
+}
+
 fn as_is(s: &str) -> String {
     s.to_string()
 }
@@ -425,6 +431,139 @@ fn emoklore() {
     });
 }
 
+#[test]
+fn arianrhod() {
+    run(&Suite {
+        file: "Arianrhod.toml",
+        id: "Arianrhod",
+        counts: (27, 0, 0),
+        ..PLAIN
+    });
+}
+
+#[test]
+fn log_horizon() {
+    run(&Suite {
+        file: "LogHorizon.toml",
+        id: "LogHorizon",
+        // 消耗表, 財宝表, 探索表 and the other tables and generators.
+        checks: Some(|u| numbered(u, &["LH"])),
+        counts: (5, 0, 263),
+        ..PLAIN
+    });
+}
+
+/// Meikyu Kingdom prints the 《気力》 option after the verdict
+/// (`8 ＞ 成功 (もしくは) 2 ＞ 失敗 ＆ 《気力》1点獲得`): the replay reads the
+/// main verdict, the value and word before (もしくは).
+fn meikyu_main(output: &str) -> String {
+    let main = output.split(" (もしくは) ").next().unwrap_or(output);
+    match main.find(" ＆ 《気力》") {
+        Some(i) => main[..i].to_string(),
+        None => main.to_string(),
+    }
+}
+
+#[test]
+fn meikyu_kingdom() {
+    run(&Suite {
+        file: "MeikyuKingdom.toml",
+        id: "MeikyuKingdom",
+        // 散策表, 休憩表, お宝表, 名前表 and the other tables.
+        checks: Some(|u| numbered(u, &["MK", "R6"]) || u.starts_with("2D6")),
+        flagless: |u| numbered(u, &["MK", "R6"]),
+        clean: meikyu_main,
+        counts: (74, 0, 548),
+        ..PLAIN
+    });
+}
+
+#[test]
+fn nechronica() {
+    run(&Suite {
+        file: "Nechronica.toml",
+        id: "Nechronica",
+        tables: true,
+        counts: (31, 0, 6),
+        ..PLAIN
+    });
+}
+
+#[test]
+fn night_wizard_3rd() {
+    run(&Suite {
+        file: "NightWizard3rd.toml",
+        id: "NightWizard3rd",
+        flagless: always,
+        counts: (3, 0, 0),
+        ..PLAIN
+    });
+}
+
+#[test]
+fn satasupe() {
+    run(&Suite {
+        file: "Satasupe.toml",
+        id: "Satasupe",
+        out_of_scope: &[
+            ("SR", "性業値 (seigou) compares 2D6 with a character value: 激/迷/律, no odds of success"),
+            ("GETSST", "サタスペ作成 builds an item from tables"),
+        ],
+        tables: true,
+        counts: (75, 0, 271),
+        ..PLAIN
+    });
+}
+
+#[test]
+fn ryutama() {
+    run(&Suite {
+        file: "Ryutama.toml",
+        id: "Ryutama",
+        flagless: |u| u.starts_with('R'),
+        counts: (45, 1, 0),
+        ..PLAIN
+    });
+}
+
+/// Amadeus prints one verdict per die (`3_失敗[2赤] / 5_成功[4緑]`); the
+/// replay reads them as hantei summarises them (see `games/amadeus.rs`):
+/// the best 達成値 and the best word.
+fn amadeus_best(output: &str) -> String {
+    let Some((head, last)) = output.rsplit_once(" ＞ ") else {
+        return output.to_string();
+    };
+    if !last.contains('_') {
+        return output.to_string();
+    }
+    const RANK: [&str; 4] = ["失敗", "ファンブル！", "成功", "スペシャル！"];
+    let mut best: Option<(i64, usize)> = None;
+    for part in last.split(" / ") {
+        let (v, rest) = part.split_once('_').expect("achievement_word[die]");
+        let word = rest.split('[').next().unwrap();
+        let v: i64 = v.parse().expect("achievement");
+        let r = RANK.iter().position(|w| *w == word).expect("a known word");
+        best = Some(match best {
+            None => (v, r),
+            Some((bv, br)) => (bv.max(v), br.max(r)),
+        });
+    }
+    let (v, r) = best.unwrap();
+    format!("{head} ＞ {v} ＞ {}", RANK[r])
+}
+
+#[test]
+fn amadeus() {
+    run(&Suite {
+        file: "Amadeus.toml",
+        id: "Amadeus",
+        tables: true,
+        clean: amadeus_best,
+        counts: (18, 0, 69),
+        ..PLAIN
+    });
+}
+
 /// The CLI: `--game`, `--list-games`, and the refusals (exit 2, one line).
 mod cli {
     use crate::common::hantei;
@@ -470,6 +609,15 @@ mod cli {
             "DoubleCross",
             "ShinobiGami",
             "Insane",
+            "Emoklore",
+            "Arianrhod",
+            "LogHorizon",
+            "MeikyuKingdom",
+            "Nechronica",
+            "NightWizard3rd",
+            "Satasupe",
+            "Ryutama",
+            "Amadeus",
         ] {
             assert!(
                 text.lines().any(|l| l.starts_with(&format!("{id} "))),
@@ -488,6 +636,67 @@ mod cli {
         let err = String::from_utf8(out.stderr).unwrap();
         assert_eq!(err.trim().lines().count(), 1);
         assert!(err.contains("did you mean SwordWorld2.5?"), "{err}");
+    }
+
+    /// `--game sw` is Sword World, not the nearest by edit distance
+    /// (Insane); `coc` is Call of Cthulhu 7th.
+    #[test]
+    fn unknown_game_prefers_prefixes_and_abbreviations() {
+        for (id, want) in [("sw", "SwordWorld2.5"), ("coc", "Cthulhu7th"), ("nechro", "Nechronica")] {
+            let out = hantei()
+                .args(["odds", "dice", "2D6", "--game", id])
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(2));
+            let err = String::from_utf8(out.stderr).unwrap();
+            assert_eq!(err.trim().lines().count(), 1);
+            assert!(err.contains(&format!("did you mean {want}?")), "{id}: {err}");
+        }
+    }
+
+    /// Each new game refuses a command it does not know naming itself
+    /// and its commands (exit 2, one line).
+    #[test]
+    fn new_games_refuse_unknown_commands() {
+        for (game, bad, names) in [
+            ("Emoklore", "2DM>=5", "DM<=y"),
+            ("Arianrhod", "ABC", "nD6+m>=t"),
+            ("LogHorizon", "PCT1", "xLH"),
+            ("MeikyuKingdom", "LRT", "nMK"),
+            ("Nechronica", "NM", "nNC"),
+            ("NightWizard3rd", "NW@", "NW"),
+            ("Satasupe", "SR6", "nR>=x"),
+            ("Ryutama", "R801", "Rx[,y]"),
+            ("Amadeus", "RX", "R{S|A|B|C|D}"),
+        ] {
+            let out = hantei()
+                .args(["odds", "dice", bad, "--game", game])
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(2), "{game} {bad}");
+            let err = String::from_utf8(out.stderr).unwrap();
+            assert_eq!(err.trim().lines().count(), 1, "{err}");
+            assert!(
+                err.contains(&format!("not a {game} command: it accepts")) && err.contains(names),
+                "{game}: {err}"
+            );
+        }
+    }
+
+    /// Emoklore `DM<=5` exactly: a die scores at 1–5 (5/10), 2 of it at 1.
+    #[test]
+    fn emoklore_one_die_is_a_coin_flip() {
+        let out = hantei()
+            .args(["odds", "dice", "DM<=5", "--game", "emoklore", "--exact", "--format", "json"])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["p_success"], "1/2");
+        assert_eq!(v["p_critical"], "1/10");
+        assert_eq!(v["p_fumble"], "1/10");
+        assert_eq!(v["params"]["game"], "Emoklore");
+        assert_eq!(v["distribution"]["2"], "1/10");
     }
 
     #[test]
