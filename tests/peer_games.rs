@@ -506,7 +506,10 @@ fn satasupe() {
         file: "Satasupe.toml",
         id: "Satasupe",
         out_of_scope: &[
-            ("SR", "性業値 (seigou) compares 2D6 with a character value: 激/迷/律, no odds of success"),
+            (
+                "SR",
+                "性業値 (seigou) compares 2D6 with a character value: 激/迷/律, no odds of success",
+            ),
             ("GETSST", "サタスペ作成 builds an item from tables"),
         ],
         tables: true,
@@ -642,7 +645,11 @@ mod cli {
     /// (Insane); `coc` is Call of Cthulhu 7th.
     #[test]
     fn unknown_game_prefers_prefixes_and_abbreviations() {
-        for (id, want) in [("sw", "SwordWorld2.5"), ("coc", "Cthulhu7th"), ("nechro", "Nechronica")] {
+        for (id, want) in [
+            ("sw", "SwordWorld2.5"),
+            ("coc", "Cthulhu7th"),
+            ("nechro", "Nechronica"),
+        ] {
             let out = hantei()
                 .args(["odds", "dice", "2D6", "--game", id])
                 .output()
@@ -650,7 +657,10 @@ mod cli {
             assert_eq!(out.status.code(), Some(2));
             let err = String::from_utf8(out.stderr).unwrap();
             assert_eq!(err.trim().lines().count(), 1);
-            assert!(err.contains(&format!("did you mean {want}?")), "{id}: {err}");
+            assert!(
+                err.contains(&format!("did you mean {want}?")),
+                "{id}: {err}"
+            );
         }
     }
 
@@ -687,7 +697,9 @@ mod cli {
     #[test]
     fn emoklore_one_die_is_a_coin_flip() {
         let out = hantei()
-            .args(["odds", "dice", "DM<=5", "--game", "emoklore", "--exact", "--format", "json"])
+            .args([
+                "odds", "dice", "DM<=5", "--game", "emoklore", "--exact", "--format", "json",
+            ])
             .output()
             .unwrap();
         assert!(out.status.success());

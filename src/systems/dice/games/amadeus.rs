@@ -72,13 +72,21 @@ fn read(text: &str) -> Option<Cmd> {
         _ => return None,
     };
     let mut rest = &rest[1..];
-    let take = |s: &str| s.bytes().take_while(|b| b.is_ascii_digit() || *b == b'+' || *b == b'-').count();
+    let take = |s: &str| {
+        s.bytes()
+            .take_while(|b| b.is_ascii_digit() || *b == b'+' || *b == b'-')
+            .count()
+    };
     let n = take(rest);
     let modifier = arithmetic(&rest[..n])?;
     rest = &rest[n..];
     let mut special = None;
     let at = |s: &str| -> Option<(i64, usize)> {
-        let d = s.strip_prefix('@')?.bytes().next().filter(u8::is_ascii_digit)?;
+        let d = s
+            .strip_prefix('@')?
+            .bytes()
+            .next()
+            .filter(u8::is_ascii_digit)?;
         Some((i64::from(d - b'0'), 2))
     };
     if let Some((s, used)) = at(rest) {
@@ -195,14 +203,20 @@ mod tests {
             let total = 6i64.pow(c.dice as u32);
             let mut counts: BTreeMap<(i64, &str), i64> = BTreeMap::new();
             for code in 0..total {
-                let dice: Vec<i64> = (0..c.dice).map(|i| code / 6i64.pow(i as u32) % 6 + 1).collect();
+                let dice: Vec<i64> = (0..c.dice)
+                    .map(|i| code / 6i64.pow(i as u32) % 6 + 1)
+                    .collect();
                 let judged: Vec<i64> = if c.lower {
                     vec![*dice.iter().min().unwrap()]
                 } else {
                     dice.clone()
                 };
                 let words: Vec<Outcome> = judged.iter().map(|&d| c.die_word(d)).collect();
-                let rank = |o: &Outcome| [FAILURE, FUMBLE, SUCCESS, SPECIAL].iter().position(|w| w == o);
+                let rank = |o: &Outcome| {
+                    [FAILURE, FUMBLE, SUCCESS, SPECIAL]
+                        .iter()
+                        .position(|w| w == o)
+                };
                 let best = *words.iter().max_by_key(|o| rank(o)).unwrap();
                 let value = judged.iter().max().unwrap() + c.modifier;
                 let mut it = dice.into_iter();
@@ -213,7 +227,11 @@ mod tests {
             assert_eq!(counts.len(), law.cells.len(), "{s}");
             for ((v, key), m) in counts {
                 let i = law.outcomes.iter().position(|o| o.key == key).unwrap();
-                assert_eq!(law.cells[&(v, Some(i))], Exact::ratio(m, total), "{s} {v} {key}");
+                assert_eq!(
+                    law.cells[&(v, Some(i))],
+                    Exact::ratio(m, total),
+                    "{s} {v} {key}"
+                );
             }
         }
     }

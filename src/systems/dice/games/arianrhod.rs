@@ -71,7 +71,7 @@ const CRITICALS: [(&str, &str, &str); 29] = [
     ("critical_27d6", "critical (+27D6)", "クリティカル(+27D6)"),
     ("critical_28d6", "critical (+28D6)", "クリティカル(+28D6)"),
     ("critical_29d6", "critical (+29D6)", "クリティカル(+29D6)"),
-    ("critical_30d6", "critical (+30D6)", "クリティカル(+30D6)")
+    ("critical_30d6", "critical (+30D6)", "クリティカル(+30D6)"),
 ];
 
 /// The critical word of `sixes` sixes (2 or more).
@@ -160,7 +160,12 @@ mod tests {
     /// Every face of up to four d6.
     #[test]
     fn law_matches_enumeration() {
-        for (n, m, t) in [(1, 0, Some(3)), (2, 1, Some(8)), (3, 0, None), (4, -2, Some(12))] {
+        for (n, m, t) in [
+            (1, 0, Some(3)),
+            (2, 1, Some(8)),
+            (3, 0, None),
+            (4, -2, Some(12)),
+        ] {
             let c = Cmd {
                 dice: n,
                 modifier: m,
@@ -183,7 +188,11 @@ mod tests {
             assert_eq!(counts.len(), law.cells.len(), "{n}D6");
             for ((v, key), m) in counts {
                 let i = key.map(|k| law.outcomes.iter().position(|o| o.key == k).unwrap());
-                assert_eq!(law.cells[&(v, i)], Exact::ratio(m, total), "{n}D6 {v} {key:?}");
+                assert_eq!(
+                    law.cells[&(v, i)],
+                    Exact::ratio(m, total),
+                    "{n}D6 {v} {key:?}"
+                );
             }
         }
     }

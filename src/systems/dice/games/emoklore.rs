@@ -44,8 +44,7 @@ const SUCCESS: Outcome = Outcome::succeed("success", "success", "成功");
 const DOUBLE: Outcome = Outcome::succeed("double", "double", "ダブル").crit();
 const TRIPLE: Outcome = Outcome::succeed("triple", "triple", "トリプル").crit();
 const MIRACLE: Outcome = Outcome::succeed("miracle", "miracle", "ミラクル").crit();
-const CATASTROPHE: Outcome =
-    Outcome::succeed("catastrophe", "catastrophe", "カタストロフ").crit();
+const CATASTROPHE: Outcome = Outcome::succeed("catastrophe", "catastrophe", "カタストロフ").crit();
 const NO_DICE: Outcome = Outcome::fail("no_dice", "no dice: certain failure", "確定失敗").fumb();
 
 /// The words of a check, worst first.
@@ -100,7 +99,11 @@ pub fn parse(text: &str) -> Result<Option<GameCmd>> {
 }
 
 fn arithmetic(s: &str) -> Option<i64> {
-    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit() || b"+-*/()".contains(&b)) {
+    if s.is_empty()
+        || !s
+            .bytes()
+            .all(|b| b.is_ascii_digit() || b"+-*/()".contains(&b))
+    {
         return None;
     }
     parse_constant(s).ok()
@@ -231,7 +234,11 @@ mod tests {
             let mut seen = 0;
             for ((v, key), m) in counts {
                 let i = law.outcomes.iter().position(|o| o.key == key).unwrap();
-                assert_eq!(law.cells[&(v, Some(i))], Exact::ratio(m, total), "{n}DM<={y}");
+                assert_eq!(
+                    law.cells[&(v, Some(i))],
+                    Exact::ratio(m, total),
+                    "{n}DM<={y}"
+                );
                 seen += 1;
             }
             assert_eq!(seen, law.cells.len(), "{n}DM<={y}");
@@ -251,11 +258,35 @@ mod tests {
     #[test]
     fn reads_the_forms() {
         assert_eq!(cmd("2*3DM<=5").dice, 6);
-        assert_eq!(cmd("1+2DM<=3+2"), Cmd { dice: 3, threshold: 5 });
+        assert_eq!(
+            cmd("1+2DM<=3+2"),
+            Cmd {
+                dice: 3,
+                threshold: 5
+            }
+        );
         assert_eq!(cmd("3DM<=5E-1").dice, 2);
-        assert_eq!(cmd("BDA3+5"), Cmd { dice: 6, threshold: 3 });
-        assert_eq!(cmd("3DA3+4"), Cmd { dice: 7, threshold: 6 });
-        assert_eq!(cmd("DA3+1"), Cmd { dice: 2, threshold: 3 });
+        assert_eq!(
+            cmd("BDA3+5"),
+            Cmd {
+                dice: 6,
+                threshold: 3
+            }
+        );
+        assert_eq!(
+            cmd("3DA3+4"),
+            Cmd {
+                dice: 7,
+                threshold: 6
+            }
+        );
+        assert_eq!(
+            cmd("DA3+1"),
+            Cmd {
+                dice: 2,
+                threshold: 3
+            }
+        );
         assert!(parse("2DM<=X").unwrap().is_none());
         assert!(parse("100DM<=5").is_err());
     }

@@ -2,7 +2,7 @@
 //! the pool engine ([`crate::systems::dice::pool`]): `n` dice of `sides`
 //! faces, optionally keeping the `k` highest for the total, and the joint
 //! law of the total with the statistics the game reads (counts of faces,
-//! the highest and lowest face). The games' front ends call [`pool`] and
+//! the highest and lowest face). The games' front ends call [`pool()`] and
 //! judge each cell, so a game's law is the engine's law read by the game's
 //! words, not a law of its own.
 
@@ -54,7 +54,10 @@ pub fn pool<W: Weight>(
     let law = pool::law::<W>(&node, stats, 1e-15)?;
     let at: Vec<usize> = stats
         .iter()
-        .map(|s| law.index(s).expect("the engine carries every asked statistic"))
+        .map(|s| {
+            law.index(s)
+                .expect("the engine carries every asked statistic")
+        })
         .collect();
     Ok(law
         .cells

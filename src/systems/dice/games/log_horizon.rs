@@ -46,7 +46,10 @@ pub fn arithmetic(s: &str) -> Option<i64> {
     if s.is_empty() {
         return Some(0);
     }
-    if !s.bytes().all(|b| b.is_ascii_digit() || b == b'+' || b == b'-') {
+    if !s
+        .bytes()
+        .all(|b| b.is_ascii_digit() || b == b'+' || b == b'-')
+    {
         return None;
     }
     parse_constant(&format!("0{s}"))
@@ -173,7 +176,11 @@ mod tests {
             assert_eq!(counts.len(), law.cells.len(), "{s}");
             for ((v, key), m) in counts {
                 let i = key.map(|k| law.outcomes.iter().position(|o| o.key == k).unwrap());
-                assert_eq!(law.cells[&(v, i)], Exact::ratio(m, total), "{s} {v} {key:?}");
+                assert_eq!(
+                    law.cells[&(v, i)],
+                    Exact::ratio(m, total),
+                    "{s} {v} {key:?}"
+                );
             }
         }
     }
@@ -185,6 +192,13 @@ mod tests {
         let law = cmd("3LH>=10").law::<Exact>().unwrap();
         assert_eq!(law.p_flag(|o| o.critical), Exact::ratio(16, 216));
         assert_eq!(law.p_flag(|o| o.fumble), Exact::ratio(1, 216));
-        assert_eq!(cmd("3LH+1+2>=5-1"), Cmd { dice: 3, modifier: 3, target: Some(4) });
+        assert_eq!(
+            cmd("3LH+1+2>=5-1"),
+            Cmd {
+                dice: 3,
+                modifier: 3,
+                target: Some(4)
+            }
+        );
     }
 }

@@ -46,7 +46,8 @@ pub struct Cmd {
     pub plain: bool,
 }
 
-const ABS_FAILURE: Outcome = Outcome::fail("absolute_failure", "absolute failure", "絶対失敗").fumb();
+const ABS_FAILURE: Outcome =
+    Outcome::fail("absolute_failure", "absolute failure", "絶対失敗").fumb();
 const FAILURE: Outcome = Outcome::fail("failure", "failure", "失敗");
 const SUCCESS: Outcome = Outcome::succeed("success", "success", "成功");
 const ABS_SUCCESS: Outcome =
@@ -196,7 +197,11 @@ mod tests {
             assert_eq!(counts.len(), law.cells.len(), "{s}");
             for ((v, key), m) in counts {
                 let i = key.map(|k| law.outcomes.iter().position(|o| o.key == k).unwrap());
-                assert_eq!(law.cells[&(v, i)], Exact::ratio(m, total), "{s} {v} {key:?}");
+                assert_eq!(
+                    law.cells[&(v, i)],
+                    Exact::ratio(m, total),
+                    "{s} {v} {key:?}"
+                );
             }
         }
     }

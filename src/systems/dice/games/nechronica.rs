@@ -63,7 +63,9 @@ pub fn parse(text: &str) -> Result<Option<GameCmd>> {
         return Ok(plain(text).map(GameCmd::Nechronica));
     };
     let (mods, mode) = match rest.find('[') {
-        Some(i) if attack.is_none() && rest.ends_with(']') => (&rest[..i], Some(&rest[i + 1..rest.len() - 1])),
+        Some(i) if attack.is_none() && rest.ends_with(']') => {
+            (&rest[..i], Some(&rest[i + 1..rest.len() - 1]))
+        }
         Some(_) => return Ok(None),
         None => (rest, None),
     };
@@ -202,7 +204,11 @@ mod tests {
             assert_eq!(counts.len(), law.cells.len(), "{s}");
             for ((v, key), m) in counts {
                 let i = law.outcomes.iter().position(|o| o.key == key).unwrap();
-                assert_eq!(law.cells[&(v, Some(i))], Exact::ratio(m, total), "{s} {v} {key}");
+                assert_eq!(
+                    law.cells[&(v, Some(i))],
+                    Exact::ratio(m, total),
+                    "{s} {v} {key}"
+                );
             }
         }
     }
@@ -216,6 +222,9 @@ mod tests {
         assert_eq!(law.p_flag(|o| o.critical), Exact::ratio(0, 1));
         assert_eq!(law.p_flag(|o| o.fumble), Exact::ratio(9, 100));
         assert!(cmd("1R10-1+2[1]").attack);
-        assert_eq!(hit_location(12).as_deref(), Some("攻撃側任意(追加ダメージ2)"));
+        assert_eq!(
+            hit_location(12).as_deref(),
+            Some("攻撃側任意(追加ダメージ2)")
+        );
     }
 }

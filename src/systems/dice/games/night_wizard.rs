@@ -145,7 +145,11 @@ fn parse_nw(head: &str, rest: &str) -> Option<Cmd> {
     };
     let (b_text, rest) = until(rest, &['@', '#', '$', '>', '=']);
     // b_text may hold b and, with no @ # $, also c: both are added.
-    let b = if b_text.is_empty() { 0 } else { signed_sum(b_text)? };
+    let b = if b_text.is_empty() {
+        0
+    } else {
+        signed_sum(b_text)?
+    };
     let mut rest = rest;
     let mut critical = vec![10];
     let mut fumble = vec![5];
@@ -166,7 +170,11 @@ fn parse_nw(head: &str, rest: &str) -> Option<Cmd> {
         rest = r;
     }
     let (c_text, rest) = until(rest, &['>', '=']);
-    let c = if c_text.is_empty() { 0 } else { signed_sum(c_text)? };
+    let c = if c_text.is_empty() {
+        0
+    } else {
+        signed_sum(c_text)?
+    };
     Some(Cmd {
         base: a.checked_add(b)?.checked_add(c)?,
         critical,
@@ -285,7 +293,13 @@ impl Cmd {
         };
         let mut out = GameLaw::new(&words);
         let two = law::sum_of(&Pmf::<W>::die(6), 2)?;
-        let part = |keep: &dyn Fn(i64) -> bool| Pmf::from_pairs(two.iter().filter(|(s, _)| keep(*s)).map(|(s, p)| (s, p.clone())));
+        let part = |keep: &dyn Fn(i64) -> bool| {
+            Pmf::from_pairs(
+                two.iter()
+                    .filter(|(s, _)| keep(*s))
+                    .map(|(s, p)| (s, p.clone())),
+            )
+        };
         let fumbled = part(&|s| self.fumble.contains(&s));
         let crit_first = part(&|s| !self.fumble.contains(&s) && self.critical.contains(&s));
         let plain = part(&|s| !self.fumble.contains(&s) && !self.critical.contains(&s));
@@ -331,7 +345,12 @@ mod tests {
     /// in the law, within what the depth left unexplored.
     #[test]
     fn law_matches_enumeration() {
-        for s in ["0NW+5@8#6+3", "NW", "3NW@9,10#2,5$1>=12", "2R6M[1,2]C[7]F[2]>=10"] {
+        for s in [
+            "0NW+5@8#6+3",
+            "NW",
+            "3NW@9,10#2,5$1>=12",
+            "2R6M[1,2]C[7]F[2]>=10",
+        ] {
             let c = cmd(s);
             let law = c.law::<Exact>(1e-12).unwrap();
             let mut cells: BTreeMap<(i64, Option<&str>), Exact> = BTreeMap::new();
@@ -360,7 +379,11 @@ mod tests {
             }
             for ((v, key), p) in &cells {
                 let i = key.map(|k| law.outcomes.iter().position(|o| o.key == k).unwrap());
-                let got = law.cells.get(&(*v, i)).cloned().unwrap_or(Exact::ratio(0, 1));
+                let got = law
+                    .cells
+                    .get(&(*v, i))
+                    .cloned()
+                    .unwrap_or(Exact::ratio(0, 1));
                 assert!(got >= *p && got <= p.clone() + &left, "{s}: {v} {key:?}");
             }
             let total: Exact = law.cells.values().fold(Exact::ratio(0, 1), |a, b| a + b);

@@ -42,8 +42,14 @@ pub struct Cmd {
     pub target: Option<i64>,
 }
 
-const ONES: Outcome = Outcome::fail("fumble", "fumble (double ones)", "１ゾロ【１ゾロポイント＋１】").fumb();
-const CRITICAL: Outcome = Outcome::succeed("critical", "critical success", "クリティカル成功").crit();
+const ONES: Outcome = Outcome::fail(
+    "fumble",
+    "fumble (double ones)",
+    "１ゾロ【１ゾロポイント＋１】",
+)
+.fumb();
+const CRITICAL: Outcome =
+    Outcome::succeed("critical", "critical success", "クリティカル成功").crit();
 const SUCCESS: Outcome = Outcome::succeed("success", "success", "成功");
 const FAILURE: Outcome = Outcome::fail("failure", "failure", "失敗");
 
@@ -203,7 +209,11 @@ mod tests {
             assert_eq!(counts.len(), law.cells.len(), "{s}");
             for ((v, key), m) in counts {
                 let i = key.map(|k| law.outcomes.iter().position(|o| o.key == k).unwrap());
-                assert_eq!(law.cells[&(v, i)], Exact::ratio(m, total), "{s} {v} {key:?}");
+                assert_eq!(
+                    law.cells[&(v, i)],
+                    Exact::ratio(m, total),
+                    "{s} {v} {key:?}"
+                );
             }
         }
     }
@@ -216,6 +226,14 @@ mod tests {
         let law = cmd("R66").law::<Exact>().unwrap();
         assert_eq!(law.p_flag(|o| o.critical), Exact::ratio(1, 36));
         assert!(parse("R801").unwrap().is_none());
-        assert_eq!(cmd("R122"), Cmd { first: 12, second: 2, modifier: 0, target: None });
+        assert_eq!(
+            cmd("R122"),
+            Cmd {
+                first: 12,
+                second: 2,
+                modifier: 0,
+                target: None
+            }
+        );
     }
 }

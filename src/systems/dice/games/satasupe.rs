@@ -57,7 +57,8 @@ const AUTO_FAILURE: Outcome = Outcome::fail(
     "ファンブル率が6を超えたため自動失敗！",
 );
 const FUMBLE: Outcome = Outcome::fail("fumble", "fumble", "ファンブル").fumb();
-const CRITICAL: Outcome = Outcome::fail("critical", "critical (必殺) available", "必殺発動可能！").crit();
+const CRITICAL: Outcome =
+    Outcome::fail("critical", "critical (必殺) available", "必殺発動可能！").crit();
 const CRITICAL_GOAL: Outcome =
     Outcome::succeed("critical_goal", "critical, goal reached", "必殺発動可能！").crit();
 const GOAL: Outcome = Outcome::succeed("goal", "goal reached", "目標成功度達成").unprinted();
@@ -291,7 +292,13 @@ mod tests {
     /// Every face of up to three rolls.
     #[test]
     fn law_matches_enumeration() {
-        for s in ["1R>=7", "2R>=5[1,2,7]", "3R>=8[2,1,9S]", "3R>=13", "2R>=3[,3]"] {
+        for s in [
+            "1R>=7",
+            "2R>=5[1,2,7]",
+            "3R>=8[2,1,9S]",
+            "3R>=13",
+            "2R>=3[,3]",
+        ] {
             let c = cmd(s);
             let law = c.law::<Exact>().unwrap();
             let n = 2 * c.rolls as u32;
@@ -311,7 +318,11 @@ mod tests {
             assert_eq!(counts.len(), law.cells.len(), "{s}");
             for ((v, key), m) in counts {
                 let i = key.map(|k| law.outcomes.iter().position(|o| o.key == k).unwrap());
-                assert_eq!(law.cells[&(v, i)], Exact::ratio(m, total), "{s} {v} {key:?}");
+                assert_eq!(
+                    law.cells[&(v, i)],
+                    Exact::ratio(m, total),
+                    "{s} {v} {key:?}"
+                );
             }
         }
     }
