@@ -16,8 +16,8 @@
 //! fumble flag when another die succeeds; none shows a roll of only
 //! failures with a 1).
 //!
-//! The law: the joint law of the highest and lowest die, from the pool
-//! engine ([`super::facts`]); success and special are monotone in a die,
+//! The law: the joint law of the highest die (the one die kept) and the
+//! lowest, from the pool engine ([`super::facts`]); success and special are monotone in a die,
 //! so the highest die decides them and the lowest decides a fumble.
 //!
 //! BCDice vs the book: none found for the check; the tables (境遇表, 試練表,
@@ -168,11 +168,11 @@ impl Cmd {
     /// The exact law: the highest and lowest die from the pool engine.
     pub fn law<W: Weight>(&self) -> Result<GameLaw<W>> {
         let mut law = GameLaw::new(&[FUMBLE, FAILURE, SUCCESS, SPECIAL]);
-        for c in facts::pool::<W>(self.dice, 6, None, &[Stat::Max, Stat::Min])? {
+        for c in facts::pool::<W>(self.dice, 6, Some(1), &[Stat::Min])? {
             let (high, low) = if self.lower {
-                (c.stats[1], c.stats[1])
+                (c.stats[0], c.stats[0])
             } else {
-                (c.stats[0], c.stats[1])
+                (c.total, c.stats[0])
             };
             law.add(high + self.modifier, Some(self.word(high, low)), c.p);
         }

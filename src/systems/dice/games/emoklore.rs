@@ -11,8 +11,11 @@
 //! `(s+z)DM<=(s+a)`, with `B` (base skill) rolling 1 die against a alone
 //! and an omitted s rolling 1 die against a.
 //!
-//! The law: the joint law of the counts of dice ≤ y, of ones and of tens,
-//! from the pool engine ([`super::facts`]), each cell scored as above.
+//! The law: each die's score is a law over {−1, 0, 1, 2} read off its ten
+//! faces, and the 成功数 is the sum of x such scores
+//! ([`crate::systems::dice::law::sum_of`], the engine's sum of like dice).
+//! (The pool engine's counts give the same law but carry the dice's total
+//! too, which grows with x; the sum of scores does not.)
 //!
 //! BCDice vs the book: BCDice's 1 scores "≤ y, plus one", so against a
 //! threshold of 0 a 1 scores 1, not the book's 2 (`1DM<=0` → 成功数1 in
@@ -23,7 +26,8 @@ use crate::systems::dice::parse::parse_constant;
 use crate::systems::dice::roll::Faces;
 use crate::weight::Weight;
 
-use super::facts::{self, count_eq, count_le};
+use crate::pmf::Pmf;
+use crate::systems::dice::law;
 use super::{GameCmd, GameLaw, Outcome, Rolled};
 
 /// Most dice one check takes.
@@ -176,8 +180,12 @@ impl Cmd {
         }
     }
 
-    /// The exact law: the counts of dice ≤ y, of ones and of tens, from
-    /// the pool engine.
+    /// The law of one die's score.
+    pub fn die_score<W: Weight>(&self) -> Pmf<W> {
+        Pmf::from_pairs((1..=10).map(|f| (score(f, self.threshold), W::ratio(1, 10))))
+    }
+
+    /// The exact law: the sum of the dice's scores.
     pub fn law<W: Weight>(&self) -> Result<GameLaw<W>> {
         if self.dice <= 0 {
             let mut law = GameLaw::new(&[NO_DICE]);
@@ -185,13 +193,8 @@ impl Cmd {
             law.prints_value = false;
             return Ok(law);
         }
-        let stats = [count_le(self.threshold), count_eq(1), count_eq(10)];
-        let mut law = GameLaw::new(&WORDS);
-        for c in facts::pool::<W>(self.dice, 10, None, &stats)? {
-            let n = c.stats[0] + c.stats[1] - c.stats[2];
-            law.add(n, Some(word(n)), c.p);
-        }
-        Ok(law)
+        let successes = law::sum_of(&self.die_score::<W>(), self.dice)?;
+        Ok(GameLaw::judged(&WORDS, &successes, |n| Some(word(n))))
     }
 }
 

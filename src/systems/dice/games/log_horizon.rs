@@ -22,7 +22,7 @@ use super::facts::{self, count_eq};
 use super::{GameCmd, GameLaw, Outcome, Rolled};
 
 /// Most dice one check takes.
-pub const MAX_DICE: i64 = 60;
+pub const MAX_DICE: i64 = 30;
 
 /// `xLH±y>=z`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -11,8 +11,8 @@
 //! value − 10 extra damage), a function of the value. The plain `1D10+m>=t`
 //! is judged the same way against t instead of 6.
 //!
-//! The law: the joint law of the highest and lowest die, from the pool
-//! engine ([`super::facts`]).
+//! The law: the joint law of the highest die (the one die kept) and the
+//! lowest, from the pool engine ([`super::facts`]).
 //!
 //! BCDice vs the book: none found for the check; the 未練表 tables are not
 //! offered. The plain form is taken for one die only (BCDice's tests do
@@ -161,8 +161,8 @@ impl Cmd {
     /// The exact law: the highest and lowest die from the pool engine.
     pub fn law<W: Weight>(&self) -> Result<GameLaw<W>> {
         let mut law = GameLaw::new(&[FUMBLE, FAILURE, SUCCESS, CRITICAL]);
-        for c in facts::pool::<W>(self.dice, 10, None, &[Stat::Max, Stat::Min])? {
-            let (high, low) = (c.stats[0], c.stats[1]);
+        for c in facts::pool::<W>(self.dice, 10, Some(1), &[Stat::Min])? {
+            let (high, low) = (c.total, c.stats[0]);
             law.add(high + self.modifier, Some(self.word(high, low)), c.p);
         }
         Ok(law)
