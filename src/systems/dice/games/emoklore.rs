@@ -17,17 +17,19 @@
 //! (The pool engine's counts give the same law but carry the dice's total
 //! too, which grows with x; the sum of scores does not.)
 //!
-//! BCDice vs the book: BCDice's 1 scores "≤ y, plus one", so against a
-//! threshold of 0 a 1 scores 1, not the book's 2 (`1DM<=0` → 成功数1 in
-//! BCDice's own test). `sDA` accepts any skill level, not only 1–3.
+//! BCDice vs the book: no difference is known to hantei. Of note: BCDice
+//! scores a 1 as "≤ y, plus one", so against a threshold of 0 a 1 scores
+//! 1 (`1DM<=0` → 成功数1 in BCDice's own test; earlier BCDice versions
+//! scored every 1 as 2); `sDA` accepts any skill level, not only the
+//! help text's 1–3.
 
 use crate::error::{Error, Result};
+use crate::pmf::Pmf;
+use crate::systems::dice::law;
 use crate::systems::dice::parse::parse_constant;
 use crate::systems::dice::roll::Faces;
 use crate::weight::Weight;
 
-use crate::pmf::Pmf;
-use crate::systems::dice::law;
 use super::{GameCmd, GameLaw, Outcome, Rolled};
 
 /// Most dice one check takes.
