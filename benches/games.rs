@@ -5,6 +5,10 @@
 //! * `games/sw_k20+5@10`: Sword World 2.5 `K20+5@10` (< 5 ms).
 //! * `games/coc7_cc(2)<=50`: Call of Cthulhu 7th `CC(2)<=50` (< 1 ms).
 //! * `games/sg_4sg+1>=7`: ShinobiGami `4SG+1>=7`.
+//! * `games/emoklore_10dm<=6`: Emoklore `10DM<=6` (the sum of ten dice's
+//!   scores).
+//! * `games/nw_nw@9,10$2`: Night Wizard 3rd `NW@9,10$2` (a critical chain).
+//! * `games/satasupe_10r>=7[5]`: Satasupe `10R>=7[5,2,10]` (ten rolls).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 
@@ -25,6 +29,9 @@ fn games_bench(c: &mut Criterion) {
     bench(c, "games/sw_k20+5@10", "SwordWorld2.5", "K20+5@10");
     bench(c, "games/coc7_cc(2)<=50", "Cthulhu7th", "CC(2)<=50");
     bench(c, "games/sg_4sg+1>=7", "ShinobiGami", "4SG+1>=7");
+    bench(c, "games/emoklore_10dm<=6", "Emoklore", "10DM<=6");
+    bench(c, "games/nw_nw@9,10$2", "NightWizard3rd", "NW@9,10$2");
+    bench(c, "games/satasupe_10r>=7[5]", "Satasupe", "10R>=7[5,2,10]");
 }
 
 criterion_group!(benches, games_bench);

@@ -43,7 +43,47 @@ struct Suite {
     /// Whether cases whose text names a table (表) are out of scope (the
     /// games with dozens of tables).
     tables: bool,
+    /// The game's checks (upper case, secret `S` removed): with it, a
+    /// command the game refuses that is no check is a table, out of scope
+    /// (the games whose dozens of tables do not all name themselves 表).
+    checks: Option<fn(&str) -> bool>,
+    /// Commands whose result BCDice returns as text with no flags set
+    /// (their flags are not compared; hantei's follow the words).
+    flagless: fn(&str) -> bool,
+    /// BCDice's text as the replay reads it (the identity but for games
+    /// printing more than one verdict: see each use).
+    clean: fn(&str) -> String,
     counts: (usize, usize, usize),
+}
+
+/// The defaults of a suite's new fields.
+const PLAIN: Suite = Suite {
+    file: "",
+    id: "",
+    out_of_scope: &[],
+    tables: false,
+    checks: None,
+    flagless: never,
+    clean: as_is,
+    counts: (0, 0, 0),
+};
+
+fn never(_: &str) -> bool {
+    false
+}
+
+fn always(_: &str) -> bool {
+    true
+}
+
+/// `^\d+` then `word`: a game's check command.
+fn numbered(upper: &str, words: &[&str]) -> bool {
+    let rest = upper.trim_start_matches(|c: char| c.is_ascii_digit());
+    rest.len() < upper.len() && words.iter().any(|w| rest.starts_with(w))
+}
+
+fn as_is(s: &str) -> String {
+    s.to_string()
 }
 
 /// Words in BCDice's error texts (it prints a message, rolls nothing).
@@ -69,8 +109,16 @@ fn run(suite: &Suite) {
             skipped += 1;
             continue;
         }
-        let output = t["output"].as_str().unwrap_or("");
+        let output = (suite.clean)(t["output"].as_str().unwrap_or(""));
+        let output = output.as_str();
         if suite.tables && is_table(output) && game.parse(command).is_err() {
+            skipped += 1;
+            continue;
+        }
+        if suite
+            .checks
+            .is_some_and(|is_check| !is_check(upper) && game.parse(command).is_err())
+        {
             skipped += 1;
             continue;
         }
@@ -130,10 +178,26 @@ fn run(suite: &Suite) {
             Parsed::Game(cmd) => {
                 let r = cmd.roll(&mut queue);
                 let printed = r.outcome.filter(|o| o.printed);
+                // The word is a segment (or a segment's last word, after
+                // a space: 成功数2 ダブル); the value is the segment before
+                // it, or the last one when the word is not last (NW's
+                // ファンブル ＞ -2; Nechronica's hit location after the word).
                 let value_seg = match printed {
                     Some(o) => {
-                        assert_eq!(last, o.ja, "{id}: {command:?} word ({output})");
-                        segments.get(segments.len().wrapping_sub(2)).copied()
+                        let w = segments
+                            .iter()
+                            .rposition(|s| *s == o.ja || s.ends_with(&format!(" {}", o.ja)))
+                            .unwrap_or_else(|| {
+                                panic!("{id}: {command:?} word {} not printed ({output})", o.ja)
+                            });
+                        if segments[w] != o.ja {
+                            // 成功数N WORD: the value is in the segment too.
+                            Some(segments[w])
+                        } else if w + 1 < segments.len() && value_of(last).is_some() {
+                            Some(last)
+                        } else {
+                            segments.get(w.wrapping_sub(1)).copied()
+                        }
                     }
                     None => Some(last),
                 };
@@ -142,30 +206,35 @@ fn run(suite: &Suite) {
                     // Sword World's fumbled power table prints ** and no total.
                     (Some(0), Some("**")) if printed.is_some_and(|o| o.fumble) => {}
                     (Some(v), Some(seg)) => {
-                        assert_eq!(
-                            leading_int(seg),
-                            Some(v),
-                            "{id}: {command:?} value ({output})"
-                        )
+                        assert_eq!(value_of(seg), Some(v), "{id}: {command:?} value ({output})")
                     }
                     (Some(v), None) => panic!("{id}: {command:?} gives {v}, BCDice prints none"),
                 }
-                let o = r.outcome;
-                assert_eq!(
-                    o.is_some_and(|o| o.success),
-                    flag("success"),
-                    "{id}: {command:?} success flag ({output})"
-                );
-                assert_eq!(
-                    o.is_some_and(|o| o.critical),
-                    flag("critical"),
-                    "{id}: {command:?} critical flag ({output})"
-                );
-                assert_eq!(
-                    o.is_some_and(|o| o.fumble),
-                    flag("fumble"),
-                    "{id}: {command:?} fumble flag ({output})"
-                );
+                if !(suite.flagless)(upper) {
+                    let o = r.outcome;
+                    assert_eq!(
+                        o.is_some_and(|o| o.success),
+                        flag("success"),
+                        "{id}: {command:?} success flag ({output})"
+                    );
+                    assert_eq!(
+                        o.is_some_and(|o| o.critical),
+                        flag("critical"),
+                        "{id}: {command:?} critical flag ({output})"
+                    );
+                    assert_eq!(
+                        o.is_some_and(|o| o.fumble),
+                        flag("fumble"),
+                        "{id}: {command:?} fumble flag ({output})"
+                    );
+                } else {
+                    assert!(
+                        !["success", "critical", "fumble", "failure"]
+                            .iter()
+                            .any(|k| flag(k)),
+                        "{id}: {command:?} is listed flagless but BCDice sets a flag"
+                    );
+                }
             }
         }
         assert!(
@@ -205,6 +274,16 @@ fn out_of_scope(suite: &Suite, upper: &str) -> bool {
     })
 }
 
+/// The value a segment shows: its leading integer, after Satasupe's
+/// 成功度 or Emoklore's 成功数 (`成功数2 ダブル` → 2).
+fn value_of(s: &str) -> Option<i64> {
+    let s = s
+        .strip_prefix("成功度")
+        .or_else(|| s.strip_prefix("成功数"))
+        .unwrap_or(s);
+    leading_int(s)
+}
+
 /// The integer a segment opens with (`30[ハード成功,…]` → 30).
 fn leading_int(s: &str) -> Option<i64> {
     let end = s
@@ -235,6 +314,7 @@ fn cthulhu7th() {
         ],
         tables: false,
         counts: (59, 3, 89),
+        ..PLAIN
     });
 }
 
@@ -246,6 +326,7 @@ fn cthulhu() {
         out_of_scope: &[],
         tables: false,
         counts: (101, 4, 0),
+        ..PLAIN
     });
 }
 
@@ -273,6 +354,7 @@ fn sword_world_2_5() {
         out_of_scope: SW_TABLES,
         tables: false,
         counts: (91, 12, 41),
+        ..PLAIN
     });
 }
 
@@ -284,6 +366,7 @@ fn sword_world_2_0() {
         out_of_scope: SW_TABLES,
         tables: false,
         counts: (52, 4, 19),
+        ..PLAIN
     });
 }
 
@@ -300,6 +383,7 @@ fn double_cross() {
         ],
         tables: false,
         counts: (79, 3, 19),
+        ..PLAIN
     });
 }
 
@@ -317,6 +401,7 @@ fn shinobigami() {
         ],
         tables: true,
         counts: (29, 2, 131),
+        ..PLAIN
     });
 }
 
@@ -332,6 +417,153 @@ fn insane() {
         ],
         tables: true,
         counts: (7, 0, 56),
+        ..PLAIN
+    });
+}
+
+#[test]
+fn emoklore() {
+    run(&Suite {
+        file: "Emoklore.toml",
+        id: "Emoklore",
+        counts: (33, 0, 0),
+        ..PLAIN
+    });
+}
+
+#[test]
+fn arianrhod() {
+    run(&Suite {
+        file: "Arianrhod.toml",
+        id: "Arianrhod",
+        counts: (27, 0, 0),
+        ..PLAIN
+    });
+}
+
+#[test]
+fn log_horizon() {
+    run(&Suite {
+        file: "LogHorizon.toml",
+        id: "LogHorizon",
+        // 消耗表, 財宝表, 探索表 and the other tables and generators.
+        checks: Some(|u| numbered(u, &["LH"])),
+        counts: (5, 0, 263),
+        ..PLAIN
+    });
+}
+
+/// Meikyu Kingdom prints the 《気力》 option after the verdict
+/// (`8 ＞ 成功 (もしくは) 2 ＞ 失敗 ＆ 《気力》1点獲得`): the replay reads the
+/// main verdict, the value and word before (もしくは).
+fn meikyu_main(output: &str) -> String {
+    let main = output.split(" (もしくは) ").next().unwrap_or(output);
+    match main.find(" ＆ 《気力》") {
+        Some(i) => main[..i].to_string(),
+        None => main.to_string(),
+    }
+}
+
+#[test]
+fn meikyu_kingdom() {
+    run(&Suite {
+        file: "MeikyuKingdom.toml",
+        id: "MeikyuKingdom",
+        // 散策表, 休憩表, お宝表, 名前表 and the other tables.
+        checks: Some(|u| numbered(u, &["MK", "R6"]) || u.starts_with("2D6")),
+        flagless: |u| numbered(u, &["MK", "R6"]),
+        clean: meikyu_main,
+        counts: (74, 0, 548),
+        ..PLAIN
+    });
+}
+
+#[test]
+fn nechronica() {
+    run(&Suite {
+        file: "Nechronica.toml",
+        id: "Nechronica",
+        tables: true,
+        counts: (31, 0, 6),
+        ..PLAIN
+    });
+}
+
+#[test]
+fn night_wizard_3rd() {
+    run(&Suite {
+        file: "NightWizard3rd.toml",
+        id: "NightWizard3rd",
+        flagless: always,
+        counts: (3, 0, 0),
+        ..PLAIN
+    });
+}
+
+#[test]
+fn satasupe() {
+    run(&Suite {
+        file: "Satasupe.toml",
+        id: "Satasupe",
+        out_of_scope: &[
+            (
+                "SR",
+                "性業値 (seigou) compares 2D6 with a character value: 激/迷/律, no odds of success",
+            ),
+            ("GETSST", "サタスペ作成 builds an item from tables"),
+        ],
+        tables: true,
+        counts: (75, 0, 271),
+        ..PLAIN
+    });
+}
+
+#[test]
+fn ryutama() {
+    run(&Suite {
+        file: "Ryutama.toml",
+        id: "Ryutama",
+        flagless: |u| u.starts_with('R'),
+        counts: (45, 1, 0),
+        ..PLAIN
+    });
+}
+
+/// Amadeus prints one verdict per die (`3_失敗[2赤] / 5_成功[4緑]`); the
+/// replay reads them as hantei summarises them (see `games/amadeus.rs`):
+/// the best 達成値 and the best word.
+fn amadeus_best(output: &str) -> String {
+    let Some((head, last)) = output.rsplit_once(" ＞ ") else {
+        return output.to_string();
+    };
+    if !last.contains('_') {
+        return output.to_string();
+    }
+    const RANK: [&str; 4] = ["失敗", "ファンブル！", "成功", "スペシャル！"];
+    let mut best: Option<(i64, usize)> = None;
+    for part in last.split(" / ") {
+        let (v, rest) = part.split_once('_').expect("achievement_word[die]");
+        let word = rest.split('[').next().unwrap();
+        let v: i64 = v.parse().expect("achievement");
+        let r = RANK.iter().position(|w| *w == word).expect("a known word");
+        best = Some(match best {
+            None => (v, r),
+            Some((bv, br)) => (bv.max(v), br.max(r)),
+        });
+    }
+    let (v, r) = best.unwrap();
+    format!("{head} ＞ {v} ＞ {}", RANK[r])
+}
+
+#[test]
+fn amadeus() {
+    run(&Suite {
+        file: "Amadeus.toml",
+        id: "Amadeus",
+        tables: true,
+        clean: amadeus_best,
+        counts: (18, 0, 69),
+        ..PLAIN
     });
 }
 
@@ -380,6 +612,15 @@ mod cli {
             "DoubleCross",
             "ShinobiGami",
             "Insane",
+            "Emoklore",
+            "Arianrhod",
+            "LogHorizon",
+            "MeikyuKingdom",
+            "Nechronica",
+            "NightWizard3rd",
+            "Satasupe",
+            "Ryutama",
+            "Amadeus",
         ] {
             assert!(
                 text.lines().any(|l| l.starts_with(&format!("{id} "))),
@@ -398,6 +639,76 @@ mod cli {
         let err = String::from_utf8(out.stderr).unwrap();
         assert_eq!(err.trim().lines().count(), 1);
         assert!(err.contains("did you mean SwordWorld2.5?"), "{err}");
+    }
+
+    /// `--game sw` is Sword World, not the nearest by edit distance
+    /// (Insane); `coc` is Call of Cthulhu 7th.
+    #[test]
+    fn unknown_game_prefers_prefixes_and_abbreviations() {
+        for (id, want) in [
+            ("sw", "SwordWorld2.5"),
+            ("coc", "Cthulhu7th"),
+            ("nechro", "Nechronica"),
+        ] {
+            let out = hantei()
+                .args(["odds", "dice", "2D6", "--game", id])
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(2));
+            let err = String::from_utf8(out.stderr).unwrap();
+            assert_eq!(err.trim().lines().count(), 1);
+            assert!(
+                err.contains(&format!("did you mean {want}?")),
+                "{id}: {err}"
+            );
+        }
+    }
+
+    /// Each new game refuses a command it does not know naming itself
+    /// and its commands (exit 2, one line).
+    #[test]
+    fn new_games_refuse_unknown_commands() {
+        for (game, bad, names) in [
+            ("Emoklore", "2DM>=5", "DM<=y"),
+            ("Arianrhod", "ABC", "nD6+m>=t"),
+            ("LogHorizon", "PCT1", "xLH"),
+            ("MeikyuKingdom", "LRT", "nMK"),
+            ("Nechronica", "NM", "nNC"),
+            ("NightWizard3rd", "NW@", "NW"),
+            ("Satasupe", "SR6", "nR>=x"),
+            ("Ryutama", "R801", "Rx[,y]"),
+            ("Amadeus", "RX", "R{S|A|B|C|D}"),
+        ] {
+            let out = hantei()
+                .args(["odds", "dice", bad, "--game", game])
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(2), "{game} {bad}");
+            let err = String::from_utf8(out.stderr).unwrap();
+            assert_eq!(err.trim().lines().count(), 1, "{err}");
+            assert!(
+                err.contains(&format!("not a {game} command: it accepts")) && err.contains(names),
+                "{game}: {err}"
+            );
+        }
+    }
+
+    /// Emoklore `DM<=5` exactly: a die scores at 1–5 (5/10), 2 of it at 1.
+    #[test]
+    fn emoklore_one_die_is_a_coin_flip() {
+        let out = hantei()
+            .args([
+                "odds", "dice", "DM<=5", "--game", "emoklore", "--exact", "--format", "json",
+            ])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["p_success"], "1/2");
+        assert_eq!(v["p_critical"], "1/10");
+        assert_eq!(v["p_fumble"], "1/10");
+        assert_eq!(v["params"]["game"], "Emoklore");
+        assert_eq!(v["distribution"]["2"], "1/10");
     }
 
     #[test]

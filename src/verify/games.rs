@@ -28,6 +28,18 @@ pub const GRID: &[(&str, &str)] = &[
     ("DoubleCross", "6DX8+2>=20"),
     ("ShinobiGami", "3SG+1@11#3>=8"),
     ("Insane", "2D6+1>=8"),
+    ("Emoklore", "3DM<=6"),
+    ("Emoklore", "2DA3+1"),
+    ("Arianrhod", "3D6+1>=10"),
+    ("LogHorizon", "3LH+2>=10"),
+    ("MeikyuKingdom", "3MK+2>=9"),
+    ("MeikyuKingdom", "2D6>=7"),
+    ("Nechronica", "2NC+1"),
+    ("Nechronica", "2NA-1"),
+    ("NightWizard3rd", "2NW+3@9,10#5$1>=15"),
+    ("Satasupe", "5R>=7[3,2,10S]"),
+    ("Ryutama", "R8,6>=9"),
+    ("Amadeus", "RB+1>=5"),
 ];
 
 /// The cut used for chains in verify.

@@ -21,11 +21,21 @@
 //! [`sum_check`] recognises those; any other common command keeps its
 //! plain meaning ([`crate::systems::dice`]).
 
+pub mod amadeus;
+pub mod arianrhod;
 pub mod chain;
 pub mod cthulhu;
 pub mod cthulhu7th;
 pub mod double_cross;
+pub mod emoklore;
+pub mod facts;
 pub mod insane;
+pub mod log_horizon;
+pub mod meikyu_kingdom;
+pub mod nechronica;
+pub mod night_wizard;
+pub mod ryutama;
+pub mod satasupe;
 pub mod shinobigami;
 pub mod sword_world;
 pub mod tens;
@@ -213,6 +223,24 @@ pub enum GameCmd {
     ShinobiGami(shinobigami::Cmd),
     /// Insane.
     Insane(insane::Cmd),
+    /// Emoklore.
+    Emoklore(emoklore::Cmd),
+    /// Arianrhod.
+    Arianrhod(arianrhod::Cmd),
+    /// Log Horizon.
+    LogHorizon(log_horizon::Cmd),
+    /// Meikyu Kingdom.
+    MeikyuKingdom(meikyu_kingdom::Cmd),
+    /// Nechronica.
+    Nechronica(nechronica::Cmd),
+    /// Night Wizard 3rd.
+    NightWizard(night_wizard::Cmd),
+    /// Satasupe.
+    Satasupe(satasupe::Cmd),
+    /// Ryutama.
+    Ryutama(ryutama::Cmd),
+    /// Amadeus.
+    Amadeus(amadeus::Cmd),
 }
 
 impl GameCmd {
@@ -225,6 +253,15 @@ impl GameCmd {
             GameCmd::DoubleCross(c) => c.roll(faces),
             GameCmd::ShinobiGami(c) => c.roll(faces),
             GameCmd::Insane(c) => c.roll(faces),
+            GameCmd::Emoklore(c) => c.roll(faces),
+            GameCmd::Arianrhod(c) => c.roll(faces),
+            GameCmd::LogHorizon(c) => c.roll(faces),
+            GameCmd::MeikyuKingdom(c) => c.roll(faces),
+            GameCmd::Nechronica(c) => c.roll(faces),
+            GameCmd::NightWizard(c) => c.roll(faces),
+            GameCmd::Satasupe(c) => c.roll(faces),
+            GameCmd::Ryutama(c) => c.roll(faces),
+            GameCmd::Amadeus(c) => c.roll(faces),
         }
     }
 
@@ -237,6 +274,15 @@ impl GameCmd {
             GameCmd::DoubleCross(c) => c.law(tail_eps),
             GameCmd::ShinobiGami(c) => c.law(),
             GameCmd::Insane(c) => c.law(),
+            GameCmd::Emoklore(c) => c.law(),
+            GameCmd::Arianrhod(c) => c.law(),
+            GameCmd::LogHorizon(c) => c.law(),
+            GameCmd::MeikyuKingdom(c) => c.law(),
+            GameCmd::Nechronica(c) => c.law(),
+            GameCmd::NightWizard(c) => c.law(tail_eps),
+            GameCmd::Satasupe(c) => c.law(),
+            GameCmd::Ryutama(c) => c.law(),
+            GameCmd::Amadeus(c) => c.law(),
         }
     }
 }
@@ -257,6 +303,11 @@ pub struct Game {
 
 fn as_is(text: &str) -> String {
     text.to_string()
+}
+
+/// BCDice's `>=?` (target unknown): the common command with no target.
+fn no_target(text: &str) -> String {
+    text.strip_suffix(">=?").unwrap_or(text).to_string()
 }
 
 /// Every complete game, in the order of the issue.
@@ -310,20 +361,123 @@ pub const GAMES: &[Game] = &[
         parse: insane::parse,
         plain: as_is,
     },
+    Game {
+        id: "Emoklore",
+        ja: "エモクロアTRPG",
+        commands: "[x]DM<=y[Ez] (技能値判定), sDAa[+z] (取得技能判定; s = 1–3 or B)",
+        parse: emoklore::parse,
+        plain: as_is,
+    },
+    Game {
+        id: "Arianrhod",
+        ja: "アリアンロッドRPG",
+        commands: "nD6+m>=t, nD6+m>=? (ファンブル all 1s, クリティカル(+kD6) two or more 6s)",
+        parse: arianrhod::parse,
+        plain: as_is,
+    },
+    Game {
+        id: "LogHorizon",
+        ja: "ログ・ホライズンTRPG",
+        commands: "xLH[±y][>=z] (クリティカル！ two or more 6s, ファンブル！ all 1s)",
+        parse: log_horizon::parse,
+        plain: as_is,
+    },
+    Game {
+        id: "MeikyuKingdom",
+        ja: "迷宮キングダム",
+        commands: "nMK[±m][>=t] (also nMK6, nR6; two highest dice), 2D6+m>=t (絶対成功 12, 絶対失敗 2)",
+        parse: meikyu_kingdom::parse,
+        plain: no_target,
+    },
+    Game {
+        id: "Nechronica",
+        ja: "ネクロニカ",
+        commands: "nNC[±m] (判定), nNA[±m] (攻撃判定), nR10[±m][[1]], 1D10+m>=t",
+        parse: nechronica::parse,
+        plain: no_target,
+    },
+    Game {
+        id: "NightWizard3rd",
+        ja: "ナイトウィザード The 3rd Edition",
+        commands: "[a]NW[±b][@x,…][#y,…][$z][±c][>=t], 2R6M[b,c]C[x,…]F[y,…][>=t]",
+        parse: night_wizard::parse,
+        plain: as_is,
+    },
+    Game {
+        id: "Satasupe",
+        ja: "サタスペ",
+        commands: "nR>=x[y,z,c[S]] (n rolls, 難易度 x, 目標成功度 y, ファンブル率 z, 必殺 c)",
+        parse: satasupe::parse,
+        plain: as_is,
+    },
+    Game {
+        id: "Ryutama",
+        ja: "りゅうたま",
+        commands: "Rx[,y][±m][>=t] (x, y in 2, 4, 6, 8, 10, 12, 20; R86 is R8,6)",
+        parse: ryutama::parse,
+        plain: as_is,
+    },
+    Game {
+        id: "Amadeus",
+        ja: "アマデウス",
+        commands: "R{S|A|B|C|D}[±m][@s][>=t|>t] (each die judged; 4/3/2/1 dice, D the lower of 2)",
+        parse: amadeus::parse,
+        plain: as_is,
+    },
 ];
 
+/// Abbreviations players use for the games (`coc`, `sw`, `dx`…): an
+/// unknown id equal to one is answered with its game.
+const ABBREVIATIONS: &[(&str, &str)] = &[
+    ("coc", "Cthulhu7th"),
+    ("coc7", "Cthulhu7th"),
+    ("coc6", "Cthulhu"),
+    ("sw", "SwordWorld2.5"),
+    ("sw25", "SwordWorld2.5"),
+    ("sw2.5", "SwordWorld2.5"),
+    ("sw20", "SwordWorld2.0"),
+    ("sw2.0", "SwordWorld2.0"),
+    ("dx", "DoubleCross"),
+    ("dx3", "DoubleCross"),
+    ("sg", "ShinobiGami"),
+    ("lh", "LogHorizon"),
+    ("mk", "MeikyuKingdom"),
+    ("nc", "Nechronica"),
+    ("nw", "NightWizard3rd"),
+    ("nw3", "NightWizard3rd"),
+];
+
+/// The id to suggest for an unknown `key` (lower case): a known
+/// abbreviation, else the first id it begins, else the first id holding
+/// it, else the nearest by edit distance.
+pub fn nearest(key: &str) -> &'static str {
+    if let Some((_, id)) = ABBREVIATIONS.iter().find(|(a, _)| *a == key) {
+        return id;
+    }
+    let lower = |g: &Game| g.id.to_ascii_lowercase();
+    if !key.is_empty() {
+        if let Some(g) = GAMES.iter().find(|g| lower(g).starts_with(key)) {
+            return g.id;
+        }
+        if let Some(g) = GAMES.iter().find(|g| lower(g).contains(key)) {
+            return g.id;
+        }
+    }
+    GAMES
+        .iter()
+        .min_by_key(|g| crate::error::edit_distance(&lower(g), key))
+        .map(|g| g.id)
+        .unwrap_or("Cthulhu7th")
+}
+
 /// The game of `id` (case-insensitive); an unknown id is named with the
-/// nearest one.
+/// nearest one ([`nearest`]).
 pub fn find(id: &str) -> Result<&'static Game> {
     let key = id.trim().to_ascii_lowercase();
     if let Some(g) = GAMES.iter().find(|g| g.id.to_ascii_lowercase() == key) {
         return Ok(g);
     }
-    let nearest = GAMES
-        .iter()
-        .min_by_key(|g| crate::error::edit_distance(&g.id.to_ascii_lowercase(), &key))
-        .map(|g| g.id)
-        .unwrap_or("Cthulhu7th");
+    let nearest = nearest(&key);
     Err(Error::param(
         "--game",
         id,
@@ -540,5 +694,36 @@ pub fn request_report<W: Weight>(id: &str, p: &crate::request::dice::Params) -> 
             report(game, &cmd, &p.expr, p.tail_eps)
         }
         Parsed::Plain(_) => Ok(super::report::<W>(&p.check()?)?.param("game", game.id)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Prefixes and substrings win over edit distance (`sw` is no
+    /// misspelt `Insane`); abbreviations name their game; a misspelling
+    /// still finds its game.
+    #[test]
+    fn suggestions() {
+        for (key, id) in [
+            ("sw", "SwordWorld2.5"),
+            ("sword", "SwordWorld2.5"),
+            ("sw20", "SwordWorld2.0"),
+            ("coc", "Cthulhu7th"),
+            ("coc6", "Cthulhu"),
+            ("nechro", "Nechronica"),
+            ("cross", "DoubleCross"),
+            ("wizard", "NightWizard3rd"),
+            ("swordworld25", "SwordWorld2.5"),
+            ("shinobigmi", "ShinobiGami"),
+            ("emokrore", "Emoklore"),
+        ] {
+            assert_eq!(nearest(key), id, "{key}");
+        }
+        // Every abbreviation names a registered game.
+        for (_, id) in ABBREVIATIONS {
+            assert!(find(id).is_ok(), "{id}");
+        }
     }
 }

@@ -1,0 +1,239 @@
+//! Ryutama (`Ryutama`, りゅうたま): `Rx[,y][±m][>=t]`, as BCDice codes it
+//! (`Ryutama.rb`).
+//!
+//! One dx and one dy (x, y ∈ {2, 4, 6, 8, 10, 12, 20}; `R86` is `R8,6`,
+//! `R2020` is `R20,20`, a lone valid size one die) summed plus m. Both
+//! dice showing 1 is １ゾロ【１ゾロポイント＋１】 (checked first); both
+//! showing 6, or both their maximum, クリティカル成功; with or without a
+//! target. Otherwise the total ≥ t is 成功. One die has neither.
+//!
+//! The law: the two dice's joint law (independent, of different sizes)
+//! read by the words.
+//!
+//! BCDice vs the book: BCDice returns the result as text with no
+//! success/critical/fumble flags; hantei's flags follow the words
+//! (クリティカル成功 a success with the critical flag, １ゾロ a failure with
+//! the fumble flag). With a comma BCDice takes the second size as written
+//! (any number of sides); hantei follows.
+
+use crate::error::Result;
+use crate::pmf::Pmf;
+use crate::systems::dice::roll::Faces;
+use crate::weight::Weight;
+
+use super::log_horizon::arithmetic;
+use super::{GameCmd, GameLaw, Outcome, Rolled};
+
+/// The die sizes BCDice takes.
+pub const SIZES: [i64; 7] = [20, 12, 10, 8, 6, 4, 2];
+/// Most sides of a second die written after a comma.
+pub const MAX_SIDES: i64 = 1000;
+
+/// `Rx,y±m>=t` (`second` 0: one die).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cmd {
+    /// The first die's sides.
+    pub first: i64,
+    /// The second die's sides (0: none).
+    pub second: i64,
+    /// Added to the sum.
+    pub modifier: i64,
+    /// The target.
+    pub target: Option<i64>,
+}
+
+const ONES: Outcome = Outcome::fail(
+    "fumble",
+    "fumble (double ones)",
+    "１ゾロ【１ゾロポイント＋１】",
+)
+.fumb();
+const CRITICAL: Outcome =
+    Outcome::succeed("critical", "critical success", "クリティカル成功").crit();
+const SUCCESS: Outcome = Outcome::succeed("success", "success", "成功");
+const FAILURE: Outcome = Outcome::fail("failure", "failure", "失敗");
+
+fn valid(d: i64) -> bool {
+    SIZES.contains(&d)
+}
+
+/// BCDice's reading of the sizes (`getDiceType`).
+fn dice_type(d1: i64, d2: i64) -> Option<(i64, i64)> {
+    if d2 != 0 {
+        return valid(d1).then_some((d1, d2));
+    }
+    for base in [10, 100] {
+        let (a, b) = (d1 / base, d1 % base);
+        if valid(a) && valid(b) {
+            return Some((a, b));
+        }
+    }
+    valid(d1).then_some((d1, 0))
+}
+
+/// Read `Rx[,y][±m][>=t]`.
+pub fn parse(text: &str) -> Result<Option<GameCmd>> {
+    let Some(rest) = text.strip_prefix('R') else {
+        return Ok(None);
+    };
+    let n = rest.bytes().take_while(u8::is_ascii_digit).count();
+    if n == 0 || n > 9 {
+        return Ok(None);
+    }
+    let d1: i64 = rest[..n].parse().unwrap_or(0);
+    let mut rest = &rest[n..];
+    let mut d2 = 0;
+    if let Some(r) = rest.strip_prefix(',') {
+        let m = r.bytes().take_while(u8::is_ascii_digit).count();
+        if m == 0 || m > 9 {
+            return Ok(None);
+        }
+        d2 = r[..m].parse().unwrap_or(0);
+        rest = &r[m..];
+    }
+    let (mods, target) = match rest.find(">=") {
+        Some(i) => (&rest[..i], Some(&rest[i + 2..])),
+        None => (rest, None),
+    };
+    if !mods.is_empty() && !mods.starts_with(['+', '-']) {
+        return Ok(None);
+    }
+    let Some(modifier) = arithmetic(mods) else {
+        return Ok(None);
+    };
+    let target = match target {
+        None => None,
+        Some(t) if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) => t.parse().ok(),
+        Some(_) => return Ok(None),
+    };
+    let Some((first, second)) = dice_type(d1, d2) else {
+        return Ok(None);
+    };
+    if second > MAX_SIDES {
+        return Ok(None);
+    }
+    Ok(Some(GameCmd::Ryutama(Cmd {
+        first,
+        second,
+        modifier,
+        target,
+    })))
+}
+
+impl Cmd {
+    /// The word of the two faces (`b` 0: one die).
+    pub fn word(&self, a: i64, b: i64) -> Option<Outcome> {
+        if a == 1 && b == 1 {
+            return Some(ONES);
+        }
+        if b != 0 && ((a == 6 && b == 6) || (a == self.first && b == self.second)) {
+            return Some(CRITICAL);
+        }
+        let t = self.target?;
+        Some(if a + b + self.modifier >= t {
+            SUCCESS
+        } else {
+            FAILURE
+        })
+    }
+
+    /// The plain rule.
+    pub fn roll<F: Faces>(&self, faces: &mut F) -> Rolled {
+        let a = faces.die(self.first);
+        let b = if self.second == 0 {
+            0
+        } else {
+            faces.die(self.second)
+        };
+        Rolled {
+            value: Some(a + b + self.modifier),
+            outcome: self.word(a, b),
+        }
+    }
+
+    /// The exact law: the two dice's joint law.
+    pub fn law<W: Weight>(&self) -> Result<GameLaw<W>> {
+        let words: &[Outcome] = match (self.target.is_some(), self.second != 0) {
+            (true, true) => &[ONES, FAILURE, SUCCESS, CRITICAL],
+            (true, false) => &[FAILURE, SUCCESS],
+            (false, true) => &[ONES, CRITICAL],
+            (false, false) => &[],
+        };
+        let mut law = GameLaw::new(words);
+        let one = Pmf::<W>::die(self.first as u32);
+        let two = if self.second == 0 {
+            Pmf::point(0)
+        } else {
+            Pmf::die(self.second as u32)
+        };
+        for (a, p) in one.iter() {
+            for (b, q) in two.iter() {
+                law.add(a + b + self.modifier, self.word(a, b), p.clone() * q);
+            }
+        }
+        Ok(law)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::weight::Exact;
+    use std::collections::BTreeMap;
+
+    fn cmd(s: &str) -> Cmd {
+        match parse(s).unwrap().unwrap() {
+            GameCmd::Ryutama(c) => c,
+            _ => unreachable!(),
+        }
+    }
+
+    /// Every face of the pair.
+    #[test]
+    fn law_matches_enumeration() {
+        for s in ["R6,6>=7", "R86+1>=9", "R4", "R2020", "R8,10-2"] {
+            let c = cmd(s);
+            let law = c.law::<Exact>().unwrap();
+            let n2 = c.second.max(1);
+            let total = c.first * n2;
+            let mut counts: BTreeMap<(i64, Option<&str>), i64> = BTreeMap::new();
+            for a in 1..=c.first {
+                for b in 1..=n2 {
+                    let mut q = [a, b].into_iter();
+                    let r = c.roll(&mut |_| q.next().unwrap());
+                    *counts
+                        .entry((r.value.unwrap(), r.outcome.map(|o| o.key)))
+                        .or_default() += 1;
+                }
+            }
+            assert_eq!(counts.len(), law.cells.len(), "{s}");
+            for ((v, key), m) in counts {
+                let i = key.map(|k| law.outcomes.iter().position(|o| o.key == k).unwrap());
+                assert_eq!(
+                    law.cells[&(v, i)],
+                    Exact::ratio(m, total),
+                    "{s} {v} {key:?}"
+                );
+            }
+        }
+    }
+
+    /// R8,6: critical on 6-6 or 8-6: 2/48; R6,6: only 6-6, 1/36.
+    #[test]
+    fn criticals_by_hand() {
+        let law = cmd("R8,6").law::<Exact>().unwrap();
+        assert_eq!(law.p_flag(|o| o.critical), Exact::ratio(2, 48));
+        let law = cmd("R66").law::<Exact>().unwrap();
+        assert_eq!(law.p_flag(|o| o.critical), Exact::ratio(1, 36));
+        assert!(parse("R801").unwrap().is_none());
+        assert_eq!(
+            cmd("R122"),
+            Cmd {
+                first: 12,
+                second: 2,
+                modifier: 0,
+                target: None
+            }
+        );
+    }
+}
