@@ -137,6 +137,67 @@ pub const GAME_PRESETS: &[(&str, &str, &str, &str)] = &[
         "行為判定 (目標値5)",
     ),
     ("Insane", "2D6>=5", "check against 5", "行為判定 (目標値5)"),
+    (
+        "Emoklore",
+        "2DM<=6",
+        "2 dice, skill value 6",
+        "技能値判定 (2ダイス、判定値6)",
+    ),
+    (
+        "Emoklore",
+        "1DA3",
+        "acquired skill, level 1, ability 3",
+        "取得技能判定 (技能レベル1、能力値3)",
+    ),
+    (
+        "Arianrhod",
+        "2D6+4>=10",
+        "check, +4 against 10",
+        "判定 (+4、目標値10)",
+    ),
+    (
+        "LogHorizon",
+        "3LH+2>=9",
+        "3 dice, +2 against 9",
+        "判定 (3ダイス、+2、目標値9)",
+    ),
+    (
+        "MeikyuKingdom",
+        "2MK+3>=9",
+        "check, +3 against 9",
+        "判定 (+3、目標値9)",
+    ),
+    ("Nechronica", "2NC", "2 dice check", "判定 (2ダイス)"),
+    (
+        "Nechronica",
+        "2NA",
+        "2 dice attack with hit location",
+        "攻撃判定 (2ダイス)",
+    ),
+    (
+        "NightWizard3rd",
+        "2NW+8>=14",
+        "check, +8 against 14",
+        "判定 (+8、目標値14)",
+    ),
+    (
+        "Satasupe",
+        "3R>=8[2,2,10]",
+        "3 rolls against 8, goal 2, fumble 2",
+        "行為判定 (3回、難易度8、目標成功度2、ファンブル率2)",
+    ),
+    (
+        "Ryutama",
+        "R8,6>=7",
+        "d8 and d6 against 7",
+        "判定 (d8とd6、目標値7)",
+    ),
+    (
+        "Amadeus",
+        "RA+1>=4",
+        "rank A, +1 against 4",
+        "判定 (ランクA、+1、目標値4)",
+    ),
 ];
 
 /// Every preset (computed once): mechanics W1–W24, then the games.
