@@ -10,11 +10,19 @@
 //!   roll order, the value BCDice prints last, its result words and its
 //!   success/critical/fumble flags (replayed against BCDice's own test
 //!   data in `tests/peer_games.rs`), and
-//! - an **exact law** ([`GameCmd::law`]) built from [`crate::pmf::Pmf`]
-//!   operations and the shared blocks: [`tens`] (tens dice against one ones
-//!   die, CoC) and [`chain`] (a roll repeated while a condition holds, cut
-//!   below `--tail-eps`). Each game keeps its per-round dice laws in a few
-//!   small functions.
+//! - an **exact law** ([`GameCmd::law`]): a front end of the dice engine.
+//!   The dice a game reads come from the pool engine
+//!   ([`crate::systems::dice::pool`]: [`facts`] for one pool's total with
+//!   its counts, maximum or minimum — Arianrhod, Log Horizon, Meikyu
+//!   Kingdom, Nechronica, Amadeus, Satasupe; `pool::facts_by_size` for
+//!   Double Cross's groups of every size; the sum and keep laws
+//!   `law::sum_of` / `law::keep` for 2D6 and Shinobigami's keep-two), and
+//!   two shared blocks describe what a roll of dice is not: [`chain`] (a
+//!   roll repeated while a condition holds, with a lookup per round — Sword
+//!   World's power table, Double Cross, Night Wizard — cut below
+//!   `--tail-eps`) and [`tens`] (tens dice against one ones die, CoC). The
+//!   game file reads its syntax, builds these, and judges each cell with
+//!   BCDice's words; it computes no dice law of its own.
 //!
 //! As in BCDice, a game also changes what its plain `xD6` sums mean (Sword
 //! World's `2D6+m>=t` with automatic success on 12 and failure on 2):

@@ -20,6 +20,20 @@
 //! placed, the minimum the last. States that agree merge, so the work is
 //! the number of distinct statistic tuples, not `facesⁿ`.
 //!
+//! The fold is the general method; the engine picks a cheaper one where
+//! the statistics allow it (each tested equal to enumeration):
+//!
+//! * statistics that combine without order (sums, counts, scores, the
+//!   maximum, the minimum, all-equal) and no keep/drop: the die's law
+//!   combined `n` times ([`fold::independent_steps`]; every pool size in
+//!   one pass: [`facts_by_size`]);
+//! * a group of a few different items: the product of their laws, keeping
+//!   the best `k` item totals;
+//! * plain sums and keep/drop read only by the total: the power recurrence
+//!   and order-statistics laws of [`super::law`];
+//! * a caller that does not read the total ([`facts`]: a check whose tiers
+//!   read counts, a game's round) does not carry it.
+//!
 //! Terms are independent: their laws combine pairwise along the expression
 //! ([`law`]): the totals by the expression's arithmetic, every other
 //! statistic by its own rule ([`Stat::combine`]: counts and scores add,
