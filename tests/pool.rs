@@ -419,3 +419,54 @@ fn known_values() {
         Exact::ratio(1, 160_000)
     );
 }
+
+/// A report whose tiers read no total takes the tiers and the total's law
+/// apart (`pool::facts`; for a push, two passes each carrying only what it
+/// is read for). Both equal the full joint law, itself held to enumeration
+/// above.
+#[test]
+fn reports_taken_apart_equal_the_joint_law() {
+    type C<'a> = (&'a str, &'a [&'a str], Option<(&'a str, &'a [&'a str])>);
+    let cases: &[C] = &[
+        ("4D6!", &["a:count(6)>=2 and max>=6", "b"], None),
+        ("3D4+2D6ro1", &["x:count(1)==0 and min>=2", "y"], None),
+        (
+            "3D6[base]+1D6[gear]",
+            &["success:count(6)>=1", "failure"],
+            Some(("failure", &["base:2..5"])),
+        ),
+        (
+            "2D4[x]+1D4",
+            &[
+                "hit:count(4)>=1 and not (pushed and count(1,x)>=1)",
+                "hurt:pushed and count(1,x)>=1:fail",
+                "miss",
+            ],
+            Some(("miss", &["<4"])),
+        ),
+    ];
+    for (expr, tiers, push) in cases {
+        let c = check(expr, tiers, *push);
+        let joint = c.joint::<Exact>().unwrap();
+        let names = c.tier_names();
+        let mut want = vec![Exact::zero(); names.len()];
+        for (k, p) in &joint.cells {
+            want[c.tier_of_stats(&|s| joint.index(s).map_or(0, |i| k[i]))] += p.clone();
+        }
+        let r = dice::report::<Exact>(&c).unwrap();
+        for (name, w) in names.iter().zip(&want) {
+            assert_eq!(r.outcome(name), Some(w), "{expr}: {name}");
+        }
+        let total = joint.marginal(&pool::Stat::Total);
+        let got = r.to_json()["distribution"].clone();
+        for (v, p) in total.iter() {
+            if !p.is_zero() {
+                assert_eq!(
+                    got[v.to_string()],
+                    hantei::report::prob_json(p),
+                    "{expr}: P(total = {v})"
+                );
+            }
+        }
+    }
+}

@@ -469,6 +469,17 @@ impl P<'_> {
                     "width" => Stat::Width,
                     "height" => Stat::Height,
                     "count" => self.count()?,
+                    // A name read like a call: the one call is count(…).
+                    _ if *self.peek() == Tok::LParen => {
+                        return self.err(format!(
+                            "'{name}(' is no statistic: the one with parentheses is count(FACE[,NAME]) (count(==6), count(1, base)){}",
+                            if crate::error::edit_distance(&low, "count") <= 2 {
+                                "; did you mean count?"
+                            } else {
+                                ""
+                            }
+                        ));
+                    }
                     _ => Stat::Named(name),
                 }))
             }
@@ -690,5 +701,14 @@ mod tests {
         ] {
             assert!(parse(text).is_err(), "{text}");
         }
+    }
+
+    #[test]
+    fn a_misspelt_count_is_named() {
+        let e = parse("cuont(6)>=2").unwrap_err().to_string();
+        assert!(e.contains("'cuont(' is no statistic"), "{e}");
+        assert!(e.contains("did you mean count?"), "{e}");
+        let e = parse("hope(1)>=2").unwrap_err().to_string();
+        assert!(!e.contains("did you mean"), "{e}");
     }
 }

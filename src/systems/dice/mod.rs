@@ -579,23 +579,53 @@ impl Check {
         }
         match &self.push {
             None => pool::law::<W>(expr, &stats, self.tail_eps),
-            Some(p) => {
-                let layout = pool::layout(&stats);
-                let decide = |k: &[i64]| -> bool {
-                    self.pushes(&|s| layout.iter().position(|x| x == s).map_or(0, |i| k[i]))
-                };
-                // What the push decision reads of the first roll: the
-                // tiers' statistics (the rest of the first roll is dropped
-                // early, which keeps the pairs of rolls few).
-                let reads: Vec<pool::Stat> = self
-                    .tiers
-                    .iter()
-                    .filter_map(|t| t.cond.as_ref())
-                    .flat_map(|c| c.stats())
-                    .collect();
-                pool::push::law::<W>(expr, &stats, &p.rules, &decide, &reads, self.tail_eps)
+            Some(_) => self.push_law(&stats, None),
+        }
+    }
+
+    /// The pushed check's law of `stats`, its final tuple carrying only
+    /// `carried` (`None`: all).
+    fn push_law<W: Weight>(
+        &self,
+        stats: &[pool::Stat],
+        carried: Option<&[pool::Stat]>,
+    ) -> Result<pool::JointLaw<W>> {
+        let (Some(expr), Some(p)) = (self.expr(), &self.push) else {
+            return Err(Error::Conflict("dice: a push needs an xDy command".into()));
+        };
+        let layout = pool::layout(stats);
+        let decide = |k: &[i64]| -> bool {
+            self.pushes(&|s| layout.iter().position(|x| x == s).map_or(0, |i| k[i]))
+        };
+        // What the push decision reads of the first roll: the tiers'
+        // statistics (the rest of the first roll is dropped early, which
+        // keeps the pairs of rolls few).
+        let reads = self.tier_stats();
+        pool::push::law::<W>(
+            expr,
+            stats,
+            &p.rules,
+            &decide,
+            &reads,
+            carried,
+            self.tail_eps,
+        )
+    }
+
+    /// The statistics the tiers' conditions read.
+    pub fn tier_stats(&self) -> Vec<pool::Stat> {
+        let mut out: Vec<pool::Stat> = Vec::new();
+        for s in self
+            .tiers
+            .iter()
+            .filter_map(|t| t.cond.as_ref())
+            .flat_map(|c| c.stats())
+        {
+            if !out.contains(&s) {
+                out.push(s);
             }
         }
+        out
     }
 
     /// Roll the check once by the plain rule (with its push) and read every
@@ -701,15 +731,28 @@ pub fn report<W: Weight>(check: &Check) -> Result<Report<W>> {
     owned.validate()?;
     let check = &owned;
     let mut tier_p: Vec<W> = Vec::new();
-    let tier_stats: Vec<pool::Stat> = check
-        .tiers
-        .iter()
-        .filter_map(|t| t.cond.as_ref())
-        .flat_map(|c| c.stats())
-        .collect();
-    let apart =
-        check.push.is_none() && !tier_stats.contains(&pool::Stat::Total) && check.expr().is_some();
-    let law = if check.needs_engine() && apart {
+    let tier_stats = check.tier_stats();
+    let apart = !tier_stats.contains(&pool::Stat::Total) && check.expr().is_some();
+    let law = if check.push.is_some() && apart {
+        // A push whose tiers read no total: the tiers and the total's law
+        // in two passes, each final roll carrying only what it is read for.
+        let stats = check.stats();
+        let tiers = check.push_law::<W>(&stats, Some(&tier_stats))?;
+        if !check.tiers.is_empty() {
+            tier_p = vec![W::zero(); check.tier_names().len()];
+            for (k, p) in &tiers.cells {
+                let t = check.tier_of_stats(&|s| tiers.index(s).map_or(0, |i| k[i]));
+                tier_p[t] += p.clone();
+            }
+        }
+        let total = check.push_law::<W>(&stats, Some(&[pool::Stat::Total]))?;
+        law::Law {
+            value: total.marginal(&pool::Stat::Total),
+            total: None,
+            tail: total.tail.clone(),
+            explodes: total.explodes,
+        }
+    } else if check.needs_engine() && apart {
         // The tiers read no total: their statistics' law without it (states
         // that differ only in the total merge), the total's law on its own.
         let expr = check.expr().expect("checked above");

@@ -273,6 +273,9 @@ impl Cmd {
             Some(_) => vec![FUMBLE, FAILURE, FAILURE_CRIT, SUCCESS, SUCCESS_CRIT],
         };
         let mut law = GameLaw::new(&words);
+        // Without a target BCDice judges no success (as Sword World's
+        // power table): no p_success.
+        law.judges = self.target.is_some();
         if self.dice < 1 {
             let mut law = GameLaw::new(&[AUTO_FAILURE]);
             law.add(0, Some(AUTO_FAILURE), W::one());

@@ -51,13 +51,17 @@ pub fn rule_for<'a>(rules: &'a [PushRule], name: Option<&str>) -> Option<&'a Pus
 /// decoded tuple (with `pushed` 0), whether the check is pushed; it reads
 /// only the statistics `reads` of the first roll (the others are set to
 /// their neutral value as soon as each term's pairs are known, so that
-/// first rolls differing only in what the decision ignores merge).
+/// first rolls differing only in what the decision ignores merge). The
+/// check's final tuple carries the statistics `carried` (`None`: all of
+/// `stats`; the rest read neutral), so a caller that wants the tiers and
+/// the total's law can take them in two small passes instead of one joint.
 pub fn law<W: Weight>(
     expr: &Node,
     stats: &[Stat],
     rules: &[PushRule],
     decide: &dyn Fn(&[i64]) -> bool,
     reads: &[Stat],
+    carried: Option<&[Stat]>,
     tail_eps: f64,
 ) -> Result<JointLaw<W>> {
     check_names(expr)?;
@@ -94,18 +98,34 @@ pub fn law<W: Weight>(
             .map(|(x, s)| s.finish(*x))
             .collect()
     };
+    let last: Vec<bool> = ctx
+        .layout
+        .iter()
+        .map(|s| carried.is_none_or(|c| c.contains(s)))
+        .collect();
     let mut out: Map<W> = Map::default();
     // Not pushed: the check ends with the first roll, the plain roll.
     let plain = super::node_law::<W>(expr, &ctx)?;
     for (k, w) in super::sorted(&plain) {
         if !decide(&decode(k)) {
-            add_to(&mut out, k, w.clone());
+            let kept: Vec<i64> = k
+                .iter()
+                .zip(&ctx.layout)
+                .zip(&last)
+                .map(|((x, s), &c)| if c { *x } else { s.neutral() })
+                .collect();
+            add_to(&mut out, &kept, w.clone());
         }
     }
     // Pushed: the pairs (first roll, pushed roll), the first roll cut to
-    // what the decision reads.
-    let first: Vec<bool> = ctx.layout.iter().map(|s| reads.contains(s)).collect();
-    let pairs = pair_law::<W>(expr, &ctx, rules, &first)?;
+    // what the decision reads, the pushed roll to what is carried.
+    let keep: Vec<bool> = ctx
+        .layout
+        .iter()
+        .map(|s| reads.contains(s))
+        .chain(last.iter().copied())
+        .collect();
+    let pairs = pair_law::<W>(expr, &ctx, rules, &keep)?;
     for (k, w) in super::sorted(&pairs) {
         if decide(&decode(&k[..len])) {
             let mut raw = k[len..].to_vec();
@@ -156,8 +176,8 @@ fn pair_law<W: Weight>(n: &Node, ctx: &Ctx, rules: &[PushRule], first: &[bool]) 
             for (ka, wa) in super::sorted(&la) {
                 for (kb, wb) in super::sorted(&lb) {
                     for (i, s) in wide.layout.iter().enumerate() {
-                        key[i] = if i < len && !first[i] {
-                            // Dropped from the first roll: stays neutral.
+                        key[i] = if !first[i] {
+                            // Not carried: stays neutral.
                             s.neutral()
                         } else if i % len == 0 {
                             op.apply(ka[i], kb[i]).ok_or_else(|| {
@@ -175,17 +195,19 @@ fn pair_law<W: Weight>(n: &Node, ctx: &Ctx, rules: &[PushRule], first: &[bool]) 
     })
 }
 
-/// The first roll's statistics the push decision does not read set to
-/// their neutral value (states that differ only there merge).
-fn prune<W: Weight>(m: Map<W>, ctx: &Ctx, first: &[bool]) -> Map<W> {
-    if first.iter().all(|&f| f) {
+/// The statistics not carried (`keep` over both halves of a pair: the
+/// first roll's, then the pushed roll's) set to their neutral value, so
+/// that states differing only there merge.
+fn prune<W: Weight>(m: Map<W>, ctx: &Ctx, keep: &[bool]) -> Map<W> {
+    if keep.iter().all(|&f| f) {
         return m;
     }
+    let len = ctx.layout.len();
     let mut out: Map<W> = Map::default();
     for (mut k, w) in m {
-        for (i, s) in ctx.layout.iter().enumerate() {
-            if !first[i] {
-                k[i] = s.neutral();
+        for (i, &c) in keep.iter().enumerate() {
+            if !c {
+                k[i] = ctx.layout[i % len].neutral();
             }
         }
         match out.get_mut(&k) {
