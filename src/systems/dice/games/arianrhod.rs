@@ -154,8 +154,8 @@ impl Cmd {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::systems::dice::games::enumerate;
     use crate::weight::Exact;
-    use std::collections::BTreeMap;
 
     /// Every face of up to four d6.
     #[test]
@@ -173,27 +173,9 @@ mod tests {
             };
             let law = c.law::<Exact>().unwrap();
             let total = 6i64.pow(n as u32);
-            let mut counts: BTreeMap<(i64, Option<&str>), i64> = BTreeMap::new();
-            for code in 0..total {
-                let mut k = code;
-                let r = c.roll(&mut |_| {
-                    let f = k % 6 + 1;
-                    k /= 6;
-                    f
-                });
-                *counts
-                    .entry((r.value.unwrap(), r.outcome.map(|o| o.key)))
-                    .or_default() += 1;
-            }
-            assert_eq!(counts.len(), law.cells.len(), "{n}D6");
-            for ((v, key), m) in counts {
-                let i = key.map(|k| law.outcomes.iter().position(|o| o.key == k).unwrap());
-                assert_eq!(
-                    law.cells[&(v, i)],
-                    Exact::ratio(m, total),
-                    "{n}D6 {v} {key:?}"
-                );
-            }
+            enumerate::assert_law(&format!("{n}D6"), &law, total, |code| {
+                c.roll(&mut enumerate::faces(code, 6))
+            });
         }
     }
 

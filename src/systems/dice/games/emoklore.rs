@@ -203,8 +203,8 @@ impl Cmd {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::systems::dice::games::enumerate;
     use crate::weight::Exact;
-    use std::collections::BTreeMap;
 
     fn cmd(s: &str) -> Cmd {
         match parse(s).unwrap().unwrap() {
@@ -223,30 +223,10 @@ mod tests {
                 threshold: y,
             };
             let law = c.law::<Exact>().unwrap();
-            let mut counts: BTreeMap<(i64, &str), i64> = BTreeMap::new();
             let total = 10i64.pow(n as u32);
-            for code in 0..total {
-                let mut k = code;
-                let r = c.roll(&mut |_| {
-                    let f = k % 10 + 1;
-                    k /= 10;
-                    f
-                });
-                *counts
-                    .entry((r.value.unwrap(), r.outcome.unwrap().key))
-                    .or_default() += 1;
-            }
-            let mut seen = 0;
-            for ((v, key), m) in counts {
-                let i = law.outcomes.iter().position(|o| o.key == key).unwrap();
-                assert_eq!(
-                    law.cells[&(v, Some(i))],
-                    Exact::ratio(m, total),
-                    "{n}DM<={y}"
-                );
-                seen += 1;
-            }
-            assert_eq!(seen, law.cells.len(), "{n}DM<={y}");
+            enumerate::assert_law(&format!("{n}DM<={y}"), &law, total, |code| {
+                c.roll(&mut enumerate::faces(code, 10))
+            });
         }
     }
 

@@ -172,8 +172,8 @@ impl Cmd {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::systems::dice::games::enumerate;
     use crate::weight::Exact;
-    use std::collections::BTreeMap;
 
     fn cmd(s: &str) -> Cmd {
         match parse(s).unwrap().unwrap() {
@@ -189,27 +189,9 @@ mod tests {
             let c = cmd(s);
             let law = c.law::<Exact>().unwrap();
             let total = 10i64.pow(c.dice as u32);
-            let mut counts: BTreeMap<(i64, &str), i64> = BTreeMap::new();
-            for code in 0..total {
-                let mut k = code;
-                let r = c.roll(&mut |_| {
-                    let f = k % 10 + 1;
-                    k /= 10;
-                    f
-                });
-                *counts
-                    .entry((r.value.unwrap(), r.outcome.unwrap().key))
-                    .or_default() += 1;
-            }
-            assert_eq!(counts.len(), law.cells.len(), "{s}");
-            for ((v, key), m) in counts {
-                let i = law.outcomes.iter().position(|o| o.key == key).unwrap();
-                assert_eq!(
-                    law.cells[&(v, Some(i))],
-                    Exact::ratio(m, total),
-                    "{s} {v} {key}"
-                );
-            }
+            enumerate::assert_law(&format!("{s}"), &law, total, |code| {
+                c.roll(&mut enumerate::faces(code, 10))
+            });
         }
     }
 
