@@ -444,6 +444,13 @@ fn reports_taken_apart_equal_the_joint_law() {
             ],
             Some(("miss", &["<4"])),
         ),
+        // Named terms read with a push: each name's value is its term's
+        // total, carried although the check's total is not.
+        (
+            "2D4[x]+1D4[y]",
+            &["a:x>y+2", "b:x>y", "c"],
+            Some(("c", &["x:<3", "y:>=3"])),
+        ),
     ];
     for (expr, tiers, push) in cases {
         let c = check(expr, tiers, *push);

@@ -48,7 +48,7 @@ pub fn term_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<Map<W>> {
         n: t.count,
         feeds: 1,
     }];
-    let mut m = fold(&kinds, ctx, t.filter, 1)?;
+    let mut m = fold(&kinds, ctx, t.filter, 1, None)?;
     if let Some(name) = &t.name {
         m = set_name(m, ctx, name);
     }
@@ -287,7 +287,7 @@ pub fn group_law<W: Weight>(g: &GroupTerm, ctx: &Ctx) -> Result<Map<W>> {
     let kinds: Vec<Kind<W>> = kinds.into_iter().map(|(_, k)| k).collect();
     let mut m = match product_plan(&kinds, ctx) {
         true => group_product(&kinds, ctx, g.filter)?,
-        false => fold(&kinds, ctx, g.filter, 1)?,
+        false => fold(&kinds, ctx, g.filter, 1, None)?,
     };
     if let Some(name) = &g.name {
         m = set_name(m, ctx, name);
@@ -447,12 +447,16 @@ fn binomial_row<W: Weight>(r: i64, q: &W) -> Vec<W> {
 
 /// Fold `kinds` into `accs` accumulators (each a tuple of the layout),
 /// keeping per accumulator by `filter`. The result's keys are the
-/// accumulators' tuples one after the other.
+/// accumulators' tuples one after the other. `carry` (over every
+/// accumulator's slots) leaves the statistics not carried neutral, so that
+/// states differing only there merge as the fold goes (a push's first
+/// roll carries only what its decision reads).
 pub fn fold<W: Weight>(
     kinds: &[Kind<W>],
     ctx: &Ctx,
     filter: Option<(Filter, i64)>,
     accs: usize,
+    carry: Option<&[bool]>,
 ) -> Result<Map<W>> {
     let layout = &ctx.layout;
     let len = layout.len();
@@ -575,7 +579,11 @@ pub fn fold<W: Weight>(
                             .sum();
                         let keep = kept(filter, total, before, m);
                         let base = nk + a * len;
+                        let carried = |s: usize| carry.is_none_or(|c| c[a * len + s]);
                         for (s, stat) in layout.iter().enumerate() {
+                            if !carried(s) {
+                                continue;
+                            }
                             let v = o.contrib[s];
                             let slot = &mut key[base + s];
                             match stat {
@@ -586,7 +594,7 @@ pub fn fold<W: Weight>(
                                 _ => *slot = stat.combine(*slot, stat.times(v, m)),
                             }
                         }
-                        if let Some(ws) = width_slot {
+                        if let Some(ws) = width_slot.filter(|&ws| carried(ws)) {
                             if m > key[base + ws] {
                                 key[base + ws] = m;
                                 if let Some(hs) = height_slot {

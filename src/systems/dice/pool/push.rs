@@ -143,10 +143,14 @@ fn pair_law<W: Weight>(n: &Node, ctx: &Ctx, rules: &[PushRule], first: &[bool]) 
     Ok(match n {
         Node::Num(_) => prune(double(super::node_law::<W>(n, ctx)?), ctx, first),
         Node::Dice(t) => match PoolTerm::from_dice(t) {
-            Some(p) => prune(term_pairs(&p, ctx, rules)?, ctx, first),
-            None => prune(term_pairs(&super::d66_term(t), ctx, rules)?, ctx, first),
+            Some(p) => prune(term_pairs(&p, ctx, rules, first)?, ctx, first),
+            None => prune(
+                term_pairs(&super::d66_term(t), ctx, rules, first)?,
+                ctx,
+                first,
+            ),
         },
-        Node::Pool(t) => prune(term_pairs(t, ctx, rules)?, ctx, first),
+        Node::Pool(t) => prune(term_pairs(t, ctx, rules, first)?, ctx, first),
         Node::Group(_) => {
             return Err(Error::Conflict(
                 "dice: a push rerolls dice of pool terms; a group ({…}) cannot be pushed".into(),
@@ -231,7 +235,26 @@ fn double<W: Weight>(m: Map<W>) -> Map<W> {
         .collect()
 }
 
-fn term_pairs<W: Weight>(t: &PoolTerm, ctx: &Ctx, rules: &[PushRule]) -> Result<Map<W>> {
+fn term_pairs<W: Weight>(
+    t: &PoolTerm,
+    ctx: &Ctx,
+    rules: &[PushRule],
+    keep: &[bool],
+) -> Result<Map<W>> {
+    // A named term's value is its total: carried wherever the name is.
+    let len = ctx.layout.len();
+    let mut keep = keep.to_vec();
+    for half in 0..2 {
+        if ctx
+            .layout
+            .iter()
+            .enumerate()
+            .any(|(i, s)| matches!(s, Stat::Named(_)) && keep[half * len + i])
+        {
+            keep[half * len] = true;
+        }
+    }
+    let keep = &keep[..];
     let Some(rule) = rule_for(rules, t.name.as_deref()) else {
         return Ok(double(super::fold::term_law::<W>(t, ctx)?));
     };
@@ -299,7 +322,7 @@ fn term_pairs<W: Weight>(t: &PoolTerm, ctx: &Ctx, rules: &[PushRule]) -> Result<
             },
         ];
         let kinds: Vec<Kind<W>> = kinds.into_iter().filter(|k| k.n > 0).collect();
-        let m = fold(&kinds, &wide, t.filter, 2)?;
+        let m = fold(&kinds, &wide, t.filter, 2, Some(keep))?;
         for (key, w) in super::sorted(&m) {
             add_to(&mut out, key, w.clone() * &pk);
         }
