@@ -167,6 +167,16 @@ fn additive_path<W: Weight>(t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx) -> Result<
     if t.filter.is_some() || !order_free(&ctx.layout) {
         return Ok(None);
     }
+    // Many dice of few distinct contributions fold faster: the fold places
+    // them a face at a time by binomials (20D6 read by total, sixes and
+    // ones: 9 ms folded, 15 ms combined); dice of many contributions
+    // (explosions, 10D10 with counts) combine faster.
+    let mut distinct: Vec<&[i64]> = law.outcomes.iter().map(|(o, _)| &o.contrib[..]).collect();
+    distinct.sort();
+    distinct.dedup();
+    if (distinct.len() as i64) * 2 <= t.count {
+        return Ok(None);
+    }
     let mut last = None;
     independent_steps(law, ctx, t.count, |k, m| {
         if k == t.count {
