@@ -383,7 +383,7 @@ fn group_product<W: Weight>(
         }
         states = next;
     }
-    let mut out: Map<W> = Map::default();
+    let mut out: Map<W> = Map::with_capacity_and_hasher(states.len(), Default::default());
     for (k, w) in states {
         let total = k[len..]
             .iter()
