@@ -4,6 +4,7 @@
 //! value the plain rule rolls.
 
 use hantei::systems::dice::{self, law, roll::Faces};
+use hantei::Weight;
 use proptest::prelude::*;
 
 /// A small deterministic die source (SplitMix64) for the plain rule.
@@ -297,6 +298,105 @@ proptest! {
         for _ in 0..30 {
             let r = cmd.roll(&mut faces);
             prop_assert!(l.value.p(r.value) > 0.0, "{}: rolled {} which the law says is impossible", expr, r.value);
+        }
+    }
+}
+
+/// A random small check the engine answers by any of its paths (fold,
+/// die-by-die combination, group product, total-free facts, a push taken
+/// in two passes): a few named terms of d4/d6/listed faces, with rerolls
+/// and keep/drop, tiers over counts, maxima, names and (or not) the total,
+/// and maybe a push.
+/// (expression, tiers, push: (tier, rules)).
+type SmallCheck = (String, Vec<String>, Option<(String, Vec<String>)>);
+
+fn small_check() -> impl Strategy<Value = SmallCheck> {
+    let term = prop_oneof![
+        (
+            1..3i64,
+            prop_oneof![Just("4"), Just("6"), Just("{0,1,1,3}")],
+            prop_oneof![Just(""), Just("ro1"), Just("KH1"), Just("DL1")]
+        )
+            .prop_map(|(n, f, m)| format!("{n}D{f}{m}")),
+        Just("{1D4,1D3+1}KH1".to_string()),
+    ];
+    let expr = (term.clone(), proptest::option::of(term)).prop_map(|(a, b)| match b {
+        Some(b) => format!("{a}[a]+{b}[b]"),
+        None => format!("{a}[a]"),
+    });
+    let atom = prop_oneof![
+        Just("count(1)>=1"),
+        Just("count(>=4)>=2"),
+        Just("max>=4"),
+        Just("min<=2"),
+        Just("a>=4"),
+        Just("doubles"),
+        Just("total>=6"),
+        Just("natural<=4"),
+    ];
+    let tier = (atom.clone(), proptest::option::of(atom)).prop_map(|(x, y)| match y {
+        Some(y) => format!("{x} and not {y}"),
+        None => x.to_string(),
+    });
+    let tiers = proptest::collection::vec(tier, 1..3).prop_map(|v| {
+        let mut out: Vec<String> = v
+            .iter()
+            .enumerate()
+            .map(|(i, c)| format!("t{i}:{c}"))
+            .collect();
+        out.push("rest".to_string());
+        out
+    });
+    let push = proptest::option::of(prop_oneof![Just("<=2"), Just("a:1..3"), Just(">=1")]);
+    (expr, tiers, push).prop_map(|(e, t, p)| {
+        // A push names the last tier (the rest) and rerolls single dice:
+        // not with keep/drop groups.
+        let p = p
+            .filter(|_| !e.contains('{'))
+            .map(|rule| ("rest".to_string(), vec![rule.to_string()]));
+        (e, t, p)
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(120))]
+
+    /// The whole report, whichever path the engine takes, against the
+    /// enumeration of the plain rule over every sequence of faces: each
+    /// tier and each value of the total, exactly.
+    #[test]
+    fn small_checks_equal_enumeration((expr, tiers, push) in small_check()) {
+        let tiers: Vec<&str> = tiers.iter().map(String::as_str).collect();
+        let rules: Vec<&str> = push.as_ref().map(|(_, r)| r.iter().map(String::as_str).collect()).unwrap_or_default();
+        let push = push.as_ref().map(|(w, _)| (w.as_str(), &rules[..]));
+        let mut c = hantei::verify::notation::check_with_push(&expr, &tiers, push);
+        c.tail_eps = 1e-12;
+        let r = match dice::report::<hantei::Exact>(&c) {
+            Ok(r) => r,
+            // A refusal (a construct a push does not take) is a message.
+            Err(e) => { prop_assert!(!e.to_string().is_empty()); return Ok(()); }
+        };
+        let mut v = c.clone();
+        v.validate().unwrap();
+        let names = v.tier_names();
+        let (brute, cut) = crate::common::walk::walk(16, 1, |w| {
+            let f = v.roll_facts(w).unwrap();
+            (v.tier_of_facts(&f), f.stat(&dice::pool::Stat::Total))
+        });
+        prop_assert!(cut.is_zero(), "{}: the walk was cut", expr);
+        let mut tier_p = vec![hantei::Exact::zero(); names.len()];
+        let mut total: std::collections::BTreeMap<i64, hantei::Exact> = Default::default();
+        for ((t, x), p) in &brute {
+            tier_p[*t] += p.clone();
+            *total.entry(*x).or_insert_with(hantei::Exact::zero) += p.clone();
+        }
+        for (name, p) in names.iter().zip(&tier_p) {
+            let got = r.outcome(name).cloned().unwrap_or_else(hantei::Exact::zero);
+            prop_assert_eq!(&got, p, "{} {:?}: tier {}", expr, tiers, name);
+        }
+        let dist = r.to_json()["distribution"].clone();
+        for (x, p) in &total {
+            prop_assert_eq!(&dist[x.to_string()], &hantei::report::prob_json(p), "{} {:?}: P(total = {})", expr, tiers, x);
         }
     }
 }
