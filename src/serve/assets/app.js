@@ -478,6 +478,12 @@ function wrap(text, width, fs) {
   return [words.slice(0, mid).join(sep), words.slice(mid).join(sep)];
 }
 
+// A dice chart names its command (and game): "Cthulhu7th CC(1)<=50".
+function chartName(r) {
+  const p = r.params || {};
+  if (r.system !== "dice" || !p.expr) return r.system;
+  return p.game ? `${p.game} ${p.expr}` : p.expr;
+}
 function outcomeChart(r) {
   const keys = tiers(r), colors = tierColors(r);
   const W = chartWidth("#chart"), L = W < 500 ? 40 : 48, R = 12, T = 34;
@@ -490,7 +496,7 @@ function outcomeChart(r) {
   const B = 22 + rows * (fs + 4), H = (W < 500 ? 210 : 240) + B, ph = H - T - B;
   const root = svg("svg", { xmlns: SVGNS, viewBox: `0 0 ${W} ${H}`, role: "img", "font-family": FONT, id: "outcome-svg" });
   root.append(svg("rect", { x: 0, y: 0, width: W, height: H, fill: "#ffffff" }));
-  root.append(svg("text", { x: L, y: 20, "font-size": 14, "font-weight": 650, fill: "#1d2330" }, `${r.system} — ${t("chart_title")}`));
+  root.append(svg("text", { x: L, y: 20, "font-size": 14, "font-weight": 650, fill: "#1d2330" }, `${chartName(r)} — ${t("chart_title")}`));
   for (let i = 0; i <= 4; i++) {
     const y = T + ph - (ph * i) / 4;
     root.append(svg("line", { x1: L, x2: W - R, y1: y, y2: y, stroke: i === 0 ? "#9aa1ad" : "#ece8e0", "stroke-width": 1 }));
