@@ -16,10 +16,8 @@
 use std::sync::OnceLock;
 
 use clap::parser::ValueSource;
-use clap::{ArgAction, Command, Subcommand};
+use clap::{ArgAction, Command};
 use serde::Serialize;
-
-use crate::request::Request;
 
 const MECHANICS_MD: &str = include_str!("../../docs/mechanics.md");
 
@@ -226,9 +224,8 @@ pub fn presets() -> &'static [Preset] {
 
 /// The `dice` subcommand of `hantei odds`, as the CLI builds it.
 fn dice_command() -> Command {
-    let mut cmd = Request::augment_subcommands(Command::new("odds"));
-    cmd.build();
-    cmd.find_subcommand("dice")
+    super::schema::odds_command()
+        .find_subcommand("dice")
         .cloned()
         .expect("the odds command has a dice subcommand")
 }

@@ -70,7 +70,7 @@ pub struct Choice {
 }
 
 /// The clap command of `hantei odds` (its subcommands are the systems).
-fn odds_command() -> Command {
+pub(crate) fn odds_command() -> Command {
     let mut cmd = Request::augment_subcommands(Command::new("odds"));
     cmd.build();
     cmd

@@ -71,6 +71,19 @@ pub struct Law<W> {
     pub explodes: bool,
 }
 
+impl<W: Weight> Law<W> {
+    /// The result's law of a pool-engine joint law: its total's marginal,
+    /// with the mass its cut chains leave out.
+    pub fn of_joint(joint: &super::pool::JointLaw<W>) -> Law<W> {
+        Law {
+            value: joint.marginal(&super::pool::Stat::Total),
+            total: None,
+            tail: joint.tail.clone(),
+            explodes: joint.explodes,
+        }
+    }
+}
+
 fn too_wide(what: &str, span: i64) -> Error {
     Error::Conflict(format!(
         "dice: {what} spans {span} values (at most {MAX_SPAN}); use fewer dice or smaller multipliers"
@@ -765,13 +778,7 @@ pub fn law<W: Weight>(cmd: &Command, tail_eps: f64) -> Result<Law<W>> {
     check_work::<W>(cmd, tail_eps)?;
     Ok(match &cmd.body {
         Body::Add(a) if super::pool::uses_engine(&a.expr) => {
-            let joint = super::pool::law::<W>(&a.expr, &[], tail_eps)?;
-            Law {
-                value: joint.marginal(&super::pool::Stat::Total),
-                total: None,
-                tail: joint.tail,
-                explodes: joint.explodes,
-            }
+            Law::of_joint(&super::pool::law::<W>(&a.expr, &[], tail_eps)?)
         }
         Body::Add(a) => Law {
             value: node(&a.expr)?,

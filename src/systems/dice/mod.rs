@@ -497,13 +497,9 @@ impl Check {
     /// The statistics the tiers read (the result first).
     pub fn stats(&self) -> Vec<pool::Stat> {
         let mut out = vec![pool::Stat::Total];
-        for t in &self.tiers {
-            if let Some(c) = &t.cond {
-                for s in c.stats() {
-                    if !out.contains(&s) {
-                        out.push(s);
-                    }
-                }
+        for s in self.tier_stats() {
+            if !out.contains(&s) {
+                out.push(s);
             }
         }
         out
@@ -610,6 +606,19 @@ impl Check {
             carried,
             self.tail_eps,
         )
+    }
+
+    /// P(tier) for each tier of [`Check::tier_names`], from a joint law
+    /// carrying the statistics the tiers read (empty without tiers).
+    pub fn tier_probs<W: Weight>(&self, law: &pool::JointLaw<W>) -> Vec<W> {
+        if self.tiers.is_empty() {
+            return Vec::new();
+        }
+        let mut out = vec![W::zero(); self.tier_names().len()];
+        for (k, p) in &law.cells {
+            out[self.tier_of_stats(&|s| law.index(s).map_or(0, |i| k[i]))] += p.clone();
+        }
+        out
     }
 
     /// The statistics the tiers' conditions read.
@@ -737,49 +746,18 @@ pub fn report<W: Weight>(check: &Check) -> Result<Report<W>> {
         // A push whose tiers read no total: the tiers and the total's law
         // in two passes, each final roll carrying only what it is read for.
         let stats = check.stats();
-        let tiers = check.push_law::<W>(&stats, Some(&tier_stats))?;
-        if !check.tiers.is_empty() {
-            tier_p = vec![W::zero(); check.tier_names().len()];
-            for (k, p) in &tiers.cells {
-                let t = check.tier_of_stats(&|s| tiers.index(s).map_or(0, |i| k[i]));
-                tier_p[t] += p.clone();
-            }
-        }
-        let total = check.push_law::<W>(&stats, Some(&[pool::Stat::Total]))?;
-        law::Law {
-            value: total.marginal(&pool::Stat::Total),
-            total: None,
-            tail: total.tail.clone(),
-            explodes: total.explodes,
-        }
+        tier_p = check.tier_probs(&check.push_law::<W>(&stats, Some(&tier_stats))?);
+        law::Law::of_joint(&check.push_law::<W>(&stats, Some(&[pool::Stat::Total]))?)
     } else if check.needs_engine() && apart {
         // The tiers read no total: their statistics' law without it (states
         // that differ only in the total merge), the total's law on its own.
         let expr = check.expr().expect("checked above");
-        let facts = pool::facts::<W>(expr, &tier_stats, check.tail_eps)?;
-        if !check.tiers.is_empty() {
-            tier_p = vec![W::zero(); check.tier_names().len()];
-            for (k, p) in &facts.cells {
-                let t = check.tier_of_stats(&|s| facts.index(s).map_or(0, |i| k[i]));
-                tier_p[t] += p.clone();
-            }
-        }
+        tier_p = check.tier_probs(&pool::facts::<W>(expr, &tier_stats, check.tail_eps)?);
         law::law::<W>(&check.command, check.tail_eps)?
     } else if check.needs_engine() {
         let joint = check.joint::<W>()?;
-        if !check.tiers.is_empty() {
-            tier_p = vec![W::zero(); check.tier_names().len()];
-            for (k, p) in &joint.cells {
-                let t = check.tier_of_stats(&|s| joint.index(s).map_or(0, |i| k[i]));
-                tier_p[t] += p.clone();
-            }
-        }
-        law::Law {
-            value: joint.marginal(&pool::Stat::Total),
-            total: None,
-            tail: joint.tail.clone(),
-            explodes: joint.explodes,
-        }
+        tier_p = check.tier_probs(&joint);
+        law::Law::of_joint(&joint)
     } else {
         let law = law::law::<W>(&check.command, check.tail_eps)?;
         if !check.tiers.is_empty() {

@@ -171,14 +171,12 @@ fn additive_path<W: Weight>(t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx) -> Result<
     // them a face at a time by binomials (20D6 read by total, sixes and
     // ones: 9 ms folded, 15 ms combined); dice of many contributions
     // (explosions, 10D10 with counts) combine faster.
-    let mut distinct: Vec<&[i64]> = law.outcomes.iter().map(|(o, _)| &o.contrib[..]).collect();
-    distinct.sort();
-    distinct.dedup();
-    if (distinct.len() as i64) * 2 <= t.count {
+    let die = contributions(law);
+    if (die.len() as i64) * 2 <= t.count {
         return Ok(None);
     }
     let mut last = None;
-    independent_steps(law, ctx, t.count, |k, m| {
+    independent_steps(&die, ctx, t.count, |k, m| {
         if k == t.count {
             last = Some(m.clone());
         }
@@ -186,23 +184,29 @@ fn additive_path<W: Weight>(t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx) -> Result<
     Ok(last)
 }
 
-/// The law of 0, 1, …, `n` independent dice of `law` (statistics
-/// [`order_free`]), each handed to `each(k, law of k dice)` as it is
-/// reached: one pass gives every pool size (a game's rounds of fewer and
-/// fewer dice, a pool whose size is itself rolled).
-pub fn independent_steps<W: Weight>(
-    law: &DieLaw<W>,
-    ctx: &Ctx,
-    n: i64,
-    mut each: impl FnMut(i64, &Map<W>),
-) -> Result<()> {
-    // Outcomes that contribute alike are one (faces the statistics do not
-    // tell apart), in a fixed order.
+/// One die's law by what its outcomes contribute: outcomes that
+/// contribute alike are one (faces the statistics do not tell apart).
+pub fn contributions<W: Weight>(law: &DieLaw<W>) -> Map<W> {
     let mut die: Map<W> = Map::default();
     for (o, p) in &law.outcomes {
         add_to(&mut die, &o.contrib, p.clone());
     }
-    let die = super::sorted(&die);
+    die
+}
+
+/// The law of 0, 1, …, `n` independent dice of the law `die` (by
+/// [`contributions`]; statistics [`order_free`]), each handed to
+/// `each(k, law of k dice)` as it is reached: one pass gives every pool
+/// size (a game's rounds of fewer and fewer dice, a pool whose size is
+/// itself rolled).
+pub fn independent_steps<W: Weight>(
+    die: &Map<W>,
+    ctx: &Ctx,
+    n: i64,
+    mut each: impl FnMut(i64, &Map<W>),
+) -> Result<()> {
+    // In a fixed order, so the sums come in one order on every run.
+    let die = super::sorted(die);
     let mut acc: Map<W> = Map::default();
     acc.insert(ctx.neutral().into(), W::one());
     each(0, &acc);

@@ -590,7 +590,7 @@ pub fn facts_by_size<W: Weight>(
     let law = fold::ctx_die_law::<W>(die, &ctx)?;
     let explodes = die.explosion().is_some();
     let mut out = Vec::with_capacity(n.max(0) as usize + 1);
-    fold::independent_steps(&law, &ctx, n, |_, m| {
+    fold::independent_steps(&fold::contributions(&law), &ctx, n, |_, m| {
         out.push(finish(&ctx, m.clone(), explodes));
     })?;
     Ok(out)
