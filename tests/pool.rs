@@ -429,6 +429,44 @@ fn reports_taken_apart_equal_the_joint_law() {
     type C<'a> = (&'a str, &'a [&'a str], Option<(&'a str, &'a [&'a str])>);
     let cases: &[C] = &[
         ("4D6!", &["a:count(6)>=2 and max>=6", "b"], None),
+        // Saturated statistics (the planner's bounds): counts stop one past
+        // their highest threshold, maxima, minima and named values clamp
+        // to the thresholds' range — the tiers come out the same.
+        (
+            "{1D6![trait],1D4![wild]}KH1",
+            &[
+                "snake:trait==1 and wild==1:fail",
+                "two:>=8",
+                "one:>=4",
+                "no",
+            ],
+            None,
+        ),
+        (
+            "3D6[a]+2D8[b]",
+            &[
+                "x:a>=12 and b<=4",
+                "y:a==3 or b>=15",
+                "z:max>=7 and min<=1",
+                "w",
+            ],
+            None,
+        ),
+        (
+            "5D6",
+            &[
+                "x:count(6)>=2 and count(1)==0",
+                "y:count(>=4)>3",
+                "z:max<3",
+                "w",
+            ],
+            None,
+        ),
+        (
+            "2D6-1D6[m]+4",
+            &["x:m>=5 and total>=5", "y:m!=2", "z"],
+            None,
+        ),
         ("3D4+2D6ro1", &["x:count(1)==0 and min>=2", "y"], None),
         (
             "3D6[base]+1D6[gear]",
@@ -476,4 +514,26 @@ fn reports_taken_apart_equal_the_joint_law() {
             }
         }
     }
+}
+
+/// The planner's bounds: a count read as `>= 2` is carried as 0, 1 or
+/// "2 or more", so 40 d6 read by their sixes take three states, and the
+/// tier's probability is the binomial tail computed by hand.
+#[test]
+fn bounded_laws_carry_only_what_the_tiers_tell_apart() {
+    let c = check("40D6", &["x:count(6)>=2", "y"], None);
+    let bounds = c.bounds();
+    assert_eq!(bounds.len(), 1, "{bounds:?}");
+    let expr = c.expr().unwrap();
+    let law = pool::facts_bounded::<Exact>(expr, &c.tier_stats(), &bounds, 1e-12).unwrap();
+    assert_eq!(law.cells.len(), 3, "{:?}", law.layout);
+    let five_sixths = Exact::ratio(5, 6);
+    let none = five_sixths.powi(40);
+    let one = Exact::ratio(40, 6) * five_sixths.powi(39);
+    let want = Exact::one() - none - one;
+    assert_eq!(c.tier_probs(&law)[0], want);
+    assert_eq!(dice::report::<Exact>(&c).unwrap().outcome("x"), Some(&want));
+    // Read in arithmetic, a statistic is carried exactly.
+    let c = check("4D6", &["x:count(6)+count(5)>=2", "y"], None);
+    assert!(c.bounds().is_empty());
 }

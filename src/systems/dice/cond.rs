@@ -99,6 +99,72 @@ impl Expr {
         }
     }
 
+    /// For each statistic the condition reads only in comparisons with a
+    /// number (`count(6)>=2`, `trait==1`), the values on either side of
+    /// each comparison's boundary (`>=2`: 1 and 2; `==1`: 0, 1 and 2);
+    /// `None` for a statistic read any other way (in arithmetic, as a truth
+    /// value). A value below the least of them reads as the least does,
+    /// one above the greatest as the greatest does, which is what lets the
+    /// engine saturate the statistic ([`crate::systems::dice::pool::Ctx`]).
+    pub fn thresholds(&self, out: &mut Vec<(Stat, Option<Vec<i64>>)>) {
+        fn number(e: &Expr) -> Option<i64> {
+            match e {
+                Expr::Num(v) => Some(*v),
+                Expr::Neg(a) => number(a).map(i64::saturating_neg),
+                _ => None,
+            }
+        }
+        // The values either side of where `s CMP t` changes.
+        fn edges(c: Cmp, t: i64, stat_left: bool) -> [i64; 2] {
+            let c = if stat_left {
+                c
+            } else {
+                match c {
+                    Cmp::Ge => Cmp::Le,
+                    Cmp::Gt => Cmp::Lt,
+                    Cmp::Le => Cmp::Ge,
+                    Cmp::Lt => Cmp::Gt,
+                    c => c,
+                }
+            };
+            match c {
+                Cmp::Ge | Cmp::Lt => [t.saturating_sub(1), t],
+                Cmp::Gt | Cmp::Le => [t, t.saturating_add(1)],
+                Cmp::Eq | Cmp::Ne => [t.saturating_sub(1), t.saturating_add(1)],
+            }
+        }
+        fn note(out: &mut Vec<(Stat, Option<Vec<i64>>)>, s: &Stat, t: Option<[i64; 2]>) {
+            let i = match out.iter().position(|(x, _)| x == s) {
+                Some(i) => i,
+                None => {
+                    out.push((s.clone(), Some(Vec::new())));
+                    out.len() - 1
+                }
+            };
+            match (t, &mut out[i].1) {
+                (Some(t), Some(v)) => v.extend(t),
+                _ => out[i].1 = None,
+            }
+        }
+        match self {
+            Expr::Num(_) => {}
+            Expr::Stat(s) => note(out, s, None),
+            Expr::Cmp(c, a, b, _) => match (&**a, &**b, number(a), number(b)) {
+                (Expr::Stat(s), _, _, Some(t)) => note(out, s, Some(edges(*c, t, true))),
+                (_, Expr::Stat(s), Some(t), _) => note(out, s, Some(edges(*c, t, false))),
+                _ => {
+                    a.thresholds(out);
+                    b.thresholds(out);
+                }
+            },
+            Expr::Neg(a) | Expr::Not(a) => a.thresholds(out),
+            Expr::Arith(_, a, b) | Expr::And(a, b) | Expr::Or(a, b) => {
+                a.thresholds(out);
+                b.thresholds(out);
+            }
+        }
+    }
+
     /// Whether the condition is true/false (not a number).
     pub fn is_bool(&self) -> bool {
         matches!(

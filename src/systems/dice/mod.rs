@@ -575,7 +575,29 @@ impl Check {
         }
         match &self.push {
             None => pool::law::<W>(expr, &stats, self.tail_eps),
-            Some(_) => self.push_law(&stats, None),
+            Some(_) => self.push_law(&stats, None, &[]),
+        }
+    }
+
+    /// The statistics the tiers read only against numbers, with the range
+    /// beyond which their values read alike ([`pool::bounds`]): a law built
+    /// for the tiers alone may saturate them.
+    pub fn bounds(&self) -> Vec<pool::Bound> {
+        pool::bounds(self.tiers.iter().filter_map(|t| t.cond.as_ref()), &[])
+    }
+
+    /// The law of what the tiers read and the total, with the tiers'
+    /// statistics saturated ([`Check::bounds`]): good for the tiers'
+    /// probabilities and the total's law, not for reading the statistics'
+    /// values.
+    fn tier_law<W: Weight>(&self) -> Result<pool::JointLaw<W>> {
+        let Some(expr) = self.expr() else {
+            return self.joint();
+        };
+        let stats = self.stats();
+        match &self.push {
+            None => pool::law_bounded::<W>(expr, &stats, &self.bounds(), self.tail_eps),
+            Some(_) => self.push_law(&stats, None, &self.bounds()),
         }
     }
 
@@ -585,6 +607,7 @@ impl Check {
         &self,
         stats: &[pool::Stat],
         carried: Option<&[pool::Stat]>,
+        bounds: &[pool::Bound],
     ) -> Result<pool::JointLaw<W>> {
         let (Some(expr), Some(p)) = (self.expr(), &self.push) else {
             return Err(Error::Conflict("dice: a push needs an xDy command".into()));
@@ -604,6 +627,7 @@ impl Check {
             &decide,
             &reads,
             carried,
+            bounds,
             self.tail_eps,
         )
     }
@@ -746,16 +770,18 @@ pub fn report<W: Weight>(check: &Check) -> Result<Report<W>> {
         // A push whose tiers read no total: the tiers and the total's law
         // in two passes, each final roll carrying only what it is read for.
         let stats = check.stats();
-        tier_p = check.tier_probs(&check.push_law::<W>(&stats, Some(&tier_stats))?);
-        law::Law::of_joint(&check.push_law::<W>(&stats, Some(&[pool::Stat::Total]))?)
+        let bounds = check.bounds();
+        tier_p = check.tier_probs(&check.push_law::<W>(&stats, Some(&tier_stats), &bounds)?);
+        law::Law::of_joint(&check.push_law::<W>(&stats, Some(&[pool::Stat::Total]), &bounds)?)
     } else if check.needs_engine() && apart {
         // The tiers read no total: their statistics' law without it (states
         // that differ only in the total merge), the total's law on its own.
         let expr = check.expr().expect("checked above");
-        tier_p = check.tier_probs(&pool::facts::<W>(expr, &tier_stats, check.tail_eps)?);
+        let facts = pool::facts_bounded::<W>(expr, &tier_stats, &check.bounds(), check.tail_eps)?;
+        tier_p = check.tier_probs(&facts);
         law::law::<W>(&check.command, check.tail_eps)?
     } else if check.needs_engine() {
-        let joint = check.joint::<W>()?;
+        let joint = check.tier_law::<W>()?;
         tier_p = check.tier_probs(&joint);
         law::Law::of_joint(&joint)
     } else {

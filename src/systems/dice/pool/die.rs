@@ -19,7 +19,7 @@
 //! share of `--tail-eps`; the cut mass is the law's shortfall from 1
 //! (reported as `tail_mass`).
 
-use super::{add_to, Ctx, Map, Stat};
+use super::{add_to, Ctx, Key, Map, Stat};
 use crate::error::{Error, Result};
 use crate::systems::dice::ast::*;
 use crate::weight::Weight;
@@ -34,7 +34,7 @@ pub struct Outcome {
     /// Keep/drop, max and min order the dice by this.
     pub order: i64,
     /// Contribution to each position of the layout.
-    pub contrib: Box<[i64]>,
+    pub contrib: Key,
 }
 
 /// A die's law: outcomes sorted highest first, with the mass kept (below 1
@@ -59,7 +59,7 @@ pub fn score_of(t: &PoolTerm, side: &Score) -> Score {
 }
 
 /// What one die with `face` and `score` contributes.
-pub fn contribution(layout: &[Stat], name: Option<&str>, face: i64, score: &Score) -> Box<[i64]> {
+pub fn contribution(layout: &[Stat], name: Option<&str>, face: i64, score: &Score) -> Key {
     layout
         .iter()
         .map(|s| match s {
@@ -76,7 +76,7 @@ pub fn contribution(layout: &[Stat], name: Option<&str>, face: i64, score: &Scor
 }
 
 /// Two chain parts combined: the total adds, the rest by their rules.
-pub fn join(layout: &[Stat], a: &[i64], b: &[i64]) -> Box<[i64]> {
+pub fn join(layout: &[Stat], a: &[i64], b: &[i64]) -> Key {
     layout
         .iter()
         .enumerate()
@@ -201,7 +201,7 @@ pub fn die_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<DieLaw<W>> {
         }
         Some((cond, false)) => {
             // Each explosion a new die: contributions join along the chain.
-            let per_side: Vec<Box<[i64]>> = sides
+            let per_side: Vec<Key> = sides
                 .iter()
                 .map(|s| contribution(layout, name, s.value, &score_of(t, s)))
                 .collect();
@@ -217,7 +217,10 @@ pub fn die_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<DieLaw<W>> {
                         if p.is_zero() {
                             continue;
                         }
-                        let joined = join(layout, acc, c);
+                        let mut joined = join(layout, acc, c);
+                        for (i, v) in joined.iter_mut().enumerate() {
+                            *v = ctx.merged(i, *v);
+                        }
                         let target = if cond.holds(s.value) {
                             &mut next
                         } else {
@@ -244,7 +247,7 @@ pub fn die_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<DieLaw<W>> {
         .into_iter()
         .filter(|(_, w)| !w.is_zero())
         .map(|(k, w)| {
-            let contrib: Box<[i64]> = k[1..].into();
+            let contrib: Key = k[1..].into();
             (
                 Outcome {
                     order: k[0],

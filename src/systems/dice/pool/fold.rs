@@ -126,10 +126,11 @@ fn sum_fast_path<W: Weight>(t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx) -> Result<
         let key: Vec<i64> = ctx
             .layout
             .iter()
-            .map(|s| match s {
+            .enumerate()
+            .map(|(i, s)| match s {
                 Stat::Total if !ctx.total => 0,
                 Stat::Total | Stat::Natural => x,
-                Stat::Named(n) if t.name.as_deref() == Some(n.as_str()) => x,
+                Stat::Named(n) if t.name.as_deref() == Some(n.as_str()) => ctx.named(i, x),
                 s => s.neutral(),
             })
             .collect();
@@ -226,7 +227,7 @@ pub fn independent_steps<W: Weight>(
                 for (i, s) in ctx.layout.iter().enumerate() {
                     key[i] = match s {
                         Stat::Total | Stat::Natural => s0[i].saturating_add(c[i]),
-                        _ => s.combine(s0[i], c[i]),
+                        _ => ctx.merged(i, s.combine(s0[i], c[i])),
                     };
                 }
                 add_to(&mut next, &key, w.clone() * *p);
@@ -252,7 +253,7 @@ pub fn set_name<W: Weight>(m: Map<W>, ctx: &Ctx, name: &str) -> Map<W> {
     };
     let mut out = Map::default();
     for (mut k, w) in m {
-        k[i] = k[0];
+        k[i] = ctx.named(i, k[0]);
         add_to(&mut out, &k, w);
     }
     out
@@ -362,7 +363,7 @@ fn group_product<W: Weight>(
                 key.extend_from_slice(state);
                 for (s, stat) in ctx.layout.iter().enumerate() {
                     if !matches!(stat, Stat::Total | Stat::Natural) {
-                        key[s] = stat.combine(key[s], o.contrib[s]);
+                        key[s] = ctx.merged(s, stat.combine(key[s], o.contrib[s]));
                     }
                 }
                 let kept = &mut key[len..];
@@ -605,7 +606,7 @@ pub fn fold<W: Weight>(
                                     *slot = slot.saturating_add(v.saturating_mul(keep))
                                 }
                                 Stat::Width | Stat::Height | Stat::Pushed => {}
-                                _ => *slot = stat.combine(*slot, stat.times(v, m)),
+                                _ => *slot = ctx.merged(s, stat.combine(*slot, stat.times(v, m))),
                             }
                         }
                         if let Some(ws) = width_slot.filter(|&ws| carried(ws)) {

@@ -57,7 +57,10 @@
 
 pub mod die;
 pub mod fold;
+pub mod key;
 pub mod push;
+
+pub use key::Key;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -213,7 +216,14 @@ impl Hasher for FxHasher {
         self.0
     }
     fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
+        // A word at a time (a slice of i64 arrives here whole).
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.write_u64(u64::from_le_bytes(w));
+        }
+        for b in chunks.remainder() {
             self.write_u64(u64::from(*b));
         }
     }
@@ -229,14 +239,23 @@ impl Hasher for FxHasher {
 }
 
 /// A map from statistic tuples to weights.
-pub type Map<W> = HashMap<Box<[i64]>, W, BuildHasherDefault<FxHasher>>;
+pub type Map<W> = HashMap<Key, W, BuildHasherDefault<FxHasher>>;
 
-/// Add `w` at `key`.
+/// Add `w` at `key`: one hash, and no allocation for a short tuple.
 pub fn add_to<W: Weight>(map: &mut Map<W>, key: &[i64], w: W) {
-    match map.get_mut(key) {
-        Some(x) => *x += w,
-        None => {
-            map.insert(key.into(), w);
+    if key.len() <= key::INLINE {
+        match map.entry(Key::from(key)) {
+            std::collections::hash_map::Entry::Occupied(mut e) => *e.get_mut() += w,
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(w);
+            }
+        }
+    } else {
+        match map.get_mut(key) {
+            Some(x) => *x += w,
+            None => {
+                map.insert(key.into(), w);
+            }
         }
     }
 }
@@ -287,6 +306,64 @@ pub fn layout(stats: &[Stat]) -> Vec<Stat> {
     out
 }
 
+/// How a statistic may be saturated when every condition reads it only
+/// against numbers (the planner asks each statistic; see [`Bound`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Saturation {
+    /// Carried exactly (the total, sums that may fall, sets, all-equal).
+    Exact,
+    /// A count: it only grows by 0 or 1 per die, so a count read as
+    /// `>= k` can stop at `k` (one above the highest threshold).
+    Upper,
+    /// The maximum, the minimum, a named term's value: values beyond the
+    /// lowest or highest threshold read alike, so they clamp both ways.
+    Both,
+}
+
+impl Stat {
+    /// How this statistic saturates.
+    pub fn saturation(&self) -> Saturation {
+        match self {
+            Stat::Count(..) => Saturation::Upper,
+            Stat::Max | Stat::Min | Stat::Named(_) => Saturation::Both,
+            _ => Saturation::Exact,
+        }
+    }
+}
+
+/// A statistic read only against numbers, and the range outside which its
+/// values read alike: `(stat, lo, hi)`, every value below `lo` reading as
+/// `lo` does and every value above `hi` as `hi` does (`count(6)>=2`:
+/// `(count(6), 1, 2)`).
+pub type Bound = (Stat, i64, i64);
+
+/// The bounds of the statistics that `conds` read only against numbers,
+/// leaving out those in `raw` (read by value elsewhere: a per-roll
+/// statistic, a caller's extra) and the total, which the result's law
+/// always carries exactly.
+pub fn bounds<'a>(
+    conds: impl IntoIterator<Item = &'a super::cond::Expr>,
+    raw: &[Stat],
+) -> Vec<Bound> {
+    let mut seen = Vec::new();
+    for c in conds {
+        c.thresholds(&mut seen);
+    }
+    seen.into_iter()
+        .filter(|(s, _)| {
+            !raw.contains(s)
+                && s.saturation() != Saturation::Exact
+                && !matches!(s, Stat::Total | Stat::Natural)
+        })
+        .filter_map(|(s, t)| {
+            let t = t?;
+            let lo = t.iter().copied().min()?;
+            let hi = t.iter().copied().max()?;
+            Some((s, lo, hi))
+        })
+        .collect()
+}
+
 /// How to build laws: the layout and the cut for exploding dice.
 #[derive(Clone, Debug)]
 pub struct Ctx {
@@ -297,12 +374,84 @@ pub struct Ctx {
     /// Whether the total is carried (false: its slot stays 0, for a caller
     /// that reads only other statistics — see [`facts`]).
     pub total: bool,
+    /// Per slot, where combining saturates it (counts, maxima, minima).
+    merge: Vec<Option<(i64, i64)>>,
+    /// Per slot, where setting a named term's value saturates it.
+    set: Vec<Option<(i64, i64)>>,
 }
 
 impl Ctx {
+    /// A context carrying every statistic of `layout` exactly.
+    pub fn new(layout: Vec<Stat>, die_eps: f64, total: bool) -> Ctx {
+        let n = layout.len();
+        Ctx {
+            layout,
+            die_eps,
+            total,
+            merge: vec![None; n],
+            set: vec![None; n],
+        }
+    }
+
+    /// The same, with the statistics of `bounds` saturated: states that
+    /// differ only beyond what the conditions read merge as the law is
+    /// built (Year Zero's `count(==6)>=1` carries 0 or 1, not every count).
+    pub fn bounded(mut self, bounds: &[Bound]) -> Ctx {
+        for (i, s) in self.layout.iter().enumerate() {
+            let Some((_, lo, hi)) = bounds.iter().find(|(b, _, _)| b == s) else {
+                continue;
+            };
+            match (s.saturation(), s) {
+                (Saturation::Upper, _) => self.merge[i] = Some((i64::MIN, *hi)),
+                (Saturation::Both, Stat::Named(_)) => self.set[i] = Some((*lo, *hi)),
+                (Saturation::Both, _) => self.merge[i] = Some((*lo, *hi)),
+                (Saturation::Exact, _) => {}
+            }
+        }
+        self
+    }
+
+    /// This context over a pair of tuples (a push's first and final roll).
+    pub fn doubled(&self) -> Ctx {
+        let twice = |v: &[Option<(i64, i64)>]| v.iter().chain(v).copied().collect();
+        Ctx {
+            layout: self.layout.iter().chain(&self.layout).cloned().collect(),
+            die_eps: self.die_eps,
+            total: true,
+            merge: twice(&self.merge),
+            set: twice(&self.set),
+        }
+    }
+
     /// The neutral tuple (no dice, total 0).
     pub fn neutral(&self) -> Vec<i64> {
         self.layout.iter().map(Stat::neutral).collect()
+    }
+
+    /// Slot `i`'s value `v` after combining, saturated where it may be.
+    #[inline]
+    pub fn merged(&self, i: usize, v: i64) -> i64 {
+        clamp(self.merge[i], v)
+    }
+
+    /// A named term's value `v` set in slot `i`, saturated where it may be.
+    #[inline]
+    pub fn named(&self, i: usize, v: i64) -> i64 {
+        clamp(self.set[i], v)
+    }
+
+    /// Whether any slot saturates.
+    pub fn saturates(&self) -> bool {
+        self.merge.iter().chain(&self.set).any(Option::is_some)
+    }
+}
+
+/// `v` within `b`, the "no die yet" markers left as they are.
+#[inline]
+fn clamp(b: Option<(i64, i64)>, v: i64) -> i64 {
+    match b {
+        Some((lo, hi)) if v != NONE_LOW && v != NONE_HIGH => v.clamp(lo, hi),
+        _ => v,
     }
 }
 
@@ -516,13 +665,26 @@ pub fn dice_count(expr: &Node) -> i64 {
 
 /// The joint law of `stats` (plus the total) for the expression.
 pub fn law<W: Weight>(expr: &Node, stats: &[Stat], tail_eps: f64) -> Result<JointLaw<W>> {
+    law_bounded(expr, stats, &[], tail_eps)
+}
+
+/// [`law`] with the statistics of `bounds` saturated (their values in the
+/// cells are then only good for comparing with the thresholds they came
+/// from).
+pub fn law_bounded<W: Weight>(
+    expr: &Node,
+    stats: &[Stat],
+    bounds: &[Bound],
+    tail_eps: f64,
+) -> Result<JointLaw<W>> {
     check_names(expr)?;
     check_stats(expr, stats)?;
-    let ctx = Ctx {
-        layout: layout(stats),
-        die_eps: tail_eps / dice_count(expr).max(1) as f64,
-        total: true,
-    };
+    let ctx = Ctx::new(
+        layout(stats),
+        tail_eps / dice_count(expr).max(1) as f64,
+        true,
+    )
+    .bounded(bounds);
     let map = node_law::<W>(expr, &ctx)?;
     Ok(finish(&ctx, map, explodes(expr)))
 }
@@ -536,6 +698,16 @@ pub fn law<W: Weight>(expr: &Node, stats: &[Stat], tail_eps: f64) -> Result<Join
 /// items kept by their totals, `total` or `result` itself — it is carried
 /// as in [`law`].
 pub fn facts<W: Weight>(expr: &Node, stats: &[Stat], tail_eps: f64) -> Result<JointLaw<W>> {
+    facts_bounded(expr, stats, &[], tail_eps)
+}
+
+/// [`facts`] with the statistics of `bounds` saturated (as [`law_bounded`]).
+pub fn facts_bounded<W: Weight>(
+    expr: &Node,
+    stats: &[Stat],
+    bounds: &[Bound],
+    tail_eps: f64,
+) -> Result<JointLaw<W>> {
     let needs_total = stats
         .iter()
         .any(|s| matches!(s, Stat::Total | Stat::Named(_)))
@@ -545,15 +717,16 @@ pub fn facts<W: Weight>(expr: &Node, stats: &[Stat], tail_eps: f64) -> Result<Jo
             group
         };
     if needs_total {
-        return law(expr, stats, tail_eps);
+        return law_bounded(expr, stats, bounds, tail_eps);
     }
     check_names(expr)?;
     check_stats(expr, stats)?;
-    let ctx = Ctx {
-        layout: layout(stats),
-        die_eps: tail_eps / dice_count(expr).max(1) as f64,
-        total: false,
-    };
+    let ctx = Ctx::new(
+        layout(stats),
+        tail_eps / dice_count(expr).max(1) as f64,
+        false,
+    )
+    .bounded(bounds);
     let map = node_law::<W>(expr, &ctx)?;
     Ok(finish(&ctx, map, explodes(expr)))
 }
@@ -573,11 +746,7 @@ pub fn facts_by_size<W: Weight>(
     let total = stats
         .iter()
         .any(|s| matches!(s, Stat::Total | Stat::Named(_)));
-    let ctx = Ctx {
-        layout: layout(stats),
-        die_eps: tail_eps / n.max(1) as f64,
-        total,
-    };
+    let ctx = Ctx::new(layout(stats), tail_eps / n.max(1) as f64, total);
     if die.filter.is_some() || !fold::order_free(&ctx.layout) {
         return Err(Error::Conflict(
             "dice: pools by size take statistics that combine without order and no keep/drop"
@@ -713,7 +882,7 @@ pub fn combine<W: Weight>(op: Op, a: &Map<W>, b: &Map<W>, ctx: &Ctx) -> Result<M
                 0
             };
             for (i, s) in ctx.layout.iter().enumerate().skip(1) {
-                key[i] = s.combine(ka[i], kb[i]);
+                key[i] = ctx.merged(i, s.combine(ka[i], kb[i]));
             }
             add_to(&mut out, &key, (*wa).clone() * *wb);
         }

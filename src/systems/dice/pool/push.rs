@@ -62,6 +62,7 @@ pub fn law<W: Weight>(
     decide: &dyn Fn(&[i64]) -> bool,
     reads: &[Stat],
     carried: Option<&[Stat]>,
+    bounds: &[super::Bound],
     tail_eps: f64,
 ) -> Result<JointLaw<W>> {
     check_names(expr)?;
@@ -85,11 +86,12 @@ pub fn law<W: Weight>(
             }
         }
     }
-    let ctx = Ctx {
-        layout: layout(stats),
-        die_eps: tail_eps / dice_count(expr).max(1) as f64,
-        total: true,
-    };
+    let ctx = Ctx::new(
+        layout(stats),
+        tail_eps / dice_count(expr).max(1) as f64,
+        true,
+    )
+    .bounded(bounds);
     let len = ctx.layout.len();
     let pushed_at = ctx.layout.iter().position(|s| *s == Stat::Pushed);
     let decode = |k: &[i64]| -> Vec<i64> {
@@ -170,11 +172,7 @@ fn pair_law<W: Weight>(n: &Node, ctx: &Ctx, rules: &[PushRule], first: &[bool]) 
                 pair_law::<W>(a, ctx, rules, first)?,
                 pair_law::<W>(b, ctx, rules, first)?,
             );
-            let wide = Ctx {
-                layout: ctx.layout.iter().chain(&ctx.layout).cloned().collect(),
-                die_eps: ctx.die_eps,
-                total: true,
-            };
+            let wide = ctx.doubled();
             let mut out: Map<W> = Map::default();
             let mut key = vec![0i64; 2 * len];
             for (ka, wa) in super::sorted(&la) {
@@ -188,7 +186,7 @@ fn pair_law<W: Weight>(n: &Node, ctx: &Ctx, rules: &[PushRule], first: &[bool]) 
                                 Error::Conflict("dice: a result is out of range".into())
                             })?
                         } else {
-                            s.combine(ka[i], kb[i])
+                            wide.merged(i, s.combine(ka[i], kb[i]))
                         };
                     }
                     add_to(&mut out, &key, wa.clone() * wb);
@@ -288,11 +286,7 @@ fn term_pairs<W: Weight>(
     };
     let (stay, p_stay) = split(false);
     let (cand, p_cand) = split(true);
-    let wide = Ctx {
-        layout: ctx.layout.clone(),
-        die_eps: ctx.die_eps,
-        total: true,
-    };
+    let wide = ctx.clone();
     let mut out: Map<W> = Map::default();
     let n = t.count;
     let mut binom = W::one();
@@ -351,7 +345,7 @@ fn set_one(k: &[i64], ctx: &Ctx, name: &str) -> Vec<i64> {
         .iter()
         .position(|s| matches!(s, Stat::Named(n) if n == name))
     {
-        v[i] = v[0];
+        v[i] = ctx.named(i, v[0]);
     }
     v
 }

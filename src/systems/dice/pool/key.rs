@@ -1,0 +1,174 @@
+//! Dense state keys: a tuple of statistics stored inline, without an
+//! allocation, hashed a word at a time.
+//!
+//! Every state of the engine is a short tuple of `i64` (the total, then one
+//! slot per statistic the conditions read). The engine creates and merges
+//! millions of them, so a key must cost no allocation and one hash: tuples
+//! of up to [`INLINE`] slots (nearly every check: the total and a few
+//! counts or names) live in the key itself; longer ones spill to the heap.
+//! A key hashes and compares exactly as the slice it holds, so maps keyed by
+//! [`Key`] are looked up with a plain `&[i64]`.
+
+use std::borrow::Borrow;
+use std::cmp::Ordering;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::ops::{Deref, DerefMut};
+
+/// Slots held inline.
+pub const INLINE: usize = 6;
+
+/// A statistic tuple.
+#[derive(Clone)]
+pub enum Key {
+    /// Up to [`INLINE`] slots, in place.
+    Inline(u8, [i64; INLINE]),
+    /// More slots, on the heap.
+    Heap(Box<[i64]>),
+}
+
+impl Key {
+    /// A tuple of `len` zeros.
+    pub fn zeros(len: usize) -> Key {
+        if len <= INLINE {
+            Key::Inline(len as u8, [0; INLINE])
+        } else {
+            Key::Heap(vec![0; len].into_boxed_slice())
+        }
+    }
+}
+
+impl From<&[i64]> for Key {
+    fn from(v: &[i64]) -> Key {
+        if v.len() <= INLINE {
+            let mut a = [0; INLINE];
+            a[..v.len()].copy_from_slice(v);
+            Key::Inline(v.len() as u8, a)
+        } else {
+            Key::Heap(v.into())
+        }
+    }
+}
+
+impl From<Vec<i64>> for Key {
+    fn from(v: Vec<i64>) -> Key {
+        Key::from(&v[..])
+    }
+}
+
+impl From<&Vec<i64>> for Key {
+    fn from(v: &Vec<i64>) -> Key {
+        Key::from(&v[..])
+    }
+}
+
+impl From<Box<[i64]>> for Key {
+    fn from(v: Box<[i64]>) -> Key {
+        Key::from(&v[..])
+    }
+}
+
+impl FromIterator<i64> for Key {
+    fn from_iter<I: IntoIterator<Item = i64>>(iter: I) -> Key {
+        let mut a = [0; INLINE];
+        let mut n = 0;
+        let mut it = iter.into_iter();
+        for x in it.by_ref() {
+            if n == INLINE {
+                let mut v = a.to_vec();
+                v.push(x);
+                v.extend(it);
+                return Key::Heap(v.into_boxed_slice());
+            }
+            a[n] = x;
+            n += 1;
+        }
+        Key::Inline(n as u8, a)
+    }
+}
+
+impl Deref for Key {
+    type Target = [i64];
+    fn deref(&self) -> &[i64] {
+        match self {
+            Key::Inline(n, a) => &a[..*n as usize],
+            Key::Heap(b) => b,
+        }
+    }
+}
+
+impl DerefMut for Key {
+    fn deref_mut(&mut self) -> &mut [i64] {
+        match self {
+            Key::Inline(n, a) => &mut a[..*n as usize],
+            Key::Heap(b) => b,
+        }
+    }
+}
+
+impl Borrow<[i64]> for Key {
+    fn borrow(&self) -> &[i64] {
+        self
+    }
+}
+
+impl PartialEq for Key {
+    fn eq(&self, other: &Key) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for Key {}
+
+impl PartialOrd for Key {
+    fn partial_cmp(&self, other: &Key) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Key {
+    fn cmp(&self, other: &Key) -> Ordering {
+        (**self).cmp(&**other)
+    }
+}
+
+impl Hash for Key {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        // Exactly as the slice hashes, so `&[i64]` looks a key up.
+        (**self).hash(state)
+    }
+}
+
+impl fmt::Debug for Key {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        (**self).fmt(f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    #[test]
+    fn keys_look_up_by_slice_inline_and_spilled() {
+        let mut m: HashMap<Key, u32, std::hash::BuildHasherDefault<super::super::FxHasher>> =
+            HashMap::default();
+        let short = [1i64, -2, 3];
+        let long = [1i64, 2, 3, 4, 5, 6, 7, 8];
+        m.insert(Key::from(&short[..]), 1);
+        m.insert(Key::from(&long[..]), 2);
+        assert_eq!(m.get(&short[..]), Some(&1));
+        assert_eq!(m.get(&long[..]), Some(&2));
+        assert_eq!(m.get(&long[..7]), None);
+        assert!(matches!(Key::from(&short[..]), Key::Inline(3, _)));
+        assert!(matches!(Key::from(&long[..]), Key::Heap(_)));
+        // Order is the slice order.
+        assert!(Key::from(&[1i64, 2][..]) < Key::from(&[1i64, 3][..]));
+        assert!(Key::from(&[1i64][..]) < Key::from(&[1i64, 0][..]));
+        let collected: Key = (0..9).collect();
+        assert_eq!(&collected[..], &(0..9).collect::<Vec<i64>>()[..]);
+        let collected: Key = (0..6).collect();
+        assert!(matches!(collected, Key::Inline(6, _)));
+    }
+}
