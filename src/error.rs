@@ -52,6 +52,18 @@ pub enum Error {
 }
 
 /// Levenshtein distance between two texts, for "did you mean …" hints.
+/// The candidate nearest to `text` by edit distance, if any is close (at
+/// most a third of its length away).
+pub fn nearest<'a>(text: &str, candidates: &'a [String]) -> Option<&'a str> {
+    let head = text.split(['[', '>']).next().unwrap_or(text);
+    candidates
+        .iter()
+        .map(|c| (edit_distance(head, c), c))
+        .filter(|(d, c)| *d <= c.len().div_ceil(3))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c.as_str())
+}
+
 pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut row: Vec<usize> = (0..=b.len()).collect();

@@ -96,6 +96,24 @@ fn lpad(s: &str, width: usize) -> String {
     format!("{}{s}", " ".repeat(width.saturating_sub(w)))
 }
 
+/// CSV bytes of `rows` (the first is the header), written by the `csv`
+/// crate: RFC 4180 quoting where a field needs it, `\n` line ends.
+pub fn csv_bytes<I, R>(rows: I) -> Vec<u8>
+where
+    I: IntoIterator<Item = R>,
+    R: IntoIterator,
+    R::Item: AsRef<[u8]>,
+{
+    let mut w = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::Any(b'\n'))
+        .from_writer(Vec::new());
+    for row in rows {
+        // Writing to a Vec cannot fail.
+        let _ = w.write_record(row);
+    }
+    w.into_inner().unwrap_or_default()
+}
+
 /// A probability as a percentage for people: `55.00%`; small values keep
 /// three significant digits (`0.00214%`), tiny ones go scientific
 /// (`1.00e-9%`); exact `0%` and `100%`. The value is first rounded to 15
@@ -408,7 +426,7 @@ fn csv<W: Weight>(r: &Report<W>) -> String {
     for (name, value) in rows {
         row("field", &name, "", "", value);
     }
-    String::from_utf8(crate::analysis::output::csv_bytes(records)).unwrap_or_default()
+    String::from_utf8(csv_bytes(records)).unwrap_or_default()
 }
 
 fn markdown<W: Weight>(r: &Report<W>) -> String {

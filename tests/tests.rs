@@ -11,6 +11,7 @@ mod dice_props;
 mod diff;
 mod guide;
 mod init;
+mod layers;
 mod newcomer;
 mod peer_d20;
 mod peer_dice;

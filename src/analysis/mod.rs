@@ -1032,17 +1032,7 @@ fn report_paths(r: &crate::report::Report<f64>) -> Vec<String> {
     v
 }
 
-/// The candidate nearest to `text` by edit distance, if any is close (at
-/// most a third of its length away).
-pub(crate) fn nearest<'a>(text: &str, candidates: &'a [String]) -> Option<&'a str> {
-    let head = text.split(['[', '>']).next().unwrap_or(text);
-    candidates
-        .iter()
-        .map(|c| (crate::error::edit_distance(head, c), c))
-        .filter(|(d, c)| *d <= c.len().div_ceil(3))
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, c)| c.as_str())
-}
+pub(crate) use crate::error::nearest;
 
 #[cfg(test)]
 mod tests {

@@ -28,23 +28,7 @@ pub fn csv_number(x: Option<f64>) -> String {
     }
 }
 
-/// CSV bytes of `rows` (the first is the header), written by the `csv`
-/// crate: RFC 4180 quoting where a field needs it, `\n` line ends.
-pub fn csv_bytes<I, R>(rows: I) -> Vec<u8>
-where
-    I: IntoIterator<Item = R>,
-    R: IntoIterator,
-    R::Item: AsRef<[u8]>,
-{
-    let mut w = csv::WriterBuilder::new()
-        .terminator(csv::Terminator::Any(b'\n'))
-        .from_writer(Vec::new());
-    for row in rows {
-        // Writing to a Vec cannot fail.
-        let _ = w.write_record(row);
-    }
-    w.into_inner().unwrap_or_default()
-}
+pub use crate::export::csv_bytes;
 
 /// Whether a metric is a probability (shown as a percentage).
 pub fn is_probability(path: &str) -> bool {

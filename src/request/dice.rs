@@ -255,13 +255,32 @@ impl Params {
                     "--until with --game: rounds of a game command are not yet computed; roll the plain command with --until".into(),
                 ));
             }
-            return dice::games::request_report(id, self);
+            return game_report(id, self);
         }
         let check = self.check()?;
         match self.until()? {
             Some(u) => until::report(&check, &u),
             None => dice::report(&check),
         }
+    }
+}
+
+/// The report of `hantei odds dice EXPR --game ID`: the game's own law
+/// for its commands, the common check (with these flags' tiers) for the
+/// plain ones.
+fn game_report<W: Weight>(id: &str, p: &Params) -> crate::Result<Report<W>> {
+    let game = dice::games::find(id)?;
+    match game.parse(&p.expr)? {
+        dice::games::Parsed::Game(cmd) => {
+            if !p.tier.is_empty() || !p.success_tiers.is_empty() || p.vs.is_some() {
+                return Err(crate::Error::Conflict(format!(
+                    "--tier, --success-tiers and --vs apply to common commands; {} commands report BCDice's own words",
+                    game.id
+                )));
+            }
+            dice::games::report(game, &cmd, &p.expr, p.tail_eps)
+        }
+        dice::games::Parsed::Plain(_) => Ok(dice::report::<W>(&p.check()?)?.param("game", game.id)),
     }
 }
 

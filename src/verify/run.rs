@@ -230,7 +230,7 @@ impl VerifyRun {
                 if r.pass { "pass" } else { "FAIL" }.to_string(),
             ]
         });
-        let bytes = crate::analysis::output::csv_bytes(std::iter::once(header).chain(rows));
+        let bytes = crate::export::csv_bytes(std::iter::once(header).chain(rows));
         String::from_utf8(bytes).unwrap_or_default()
     }
 

@@ -199,7 +199,7 @@ impl Expr {
                         .collect();
                     known.extend(terms.iter().cloned());
                     known.extend(units.iter().cloned());
-                    let near = crate::analysis::nearest(n, &known);
+                    let near = crate::error::nearest(n, &known);
                     let hint = match near {
                         Some(s) => format!("; did you mean '{s}'?"),
                         None => String::new(),

@@ -688,23 +688,6 @@ pub fn report<W: Weight>(
     Ok(report)
 }
 
-/// The report of `hantei odds dice EXPR --game ID` (the request's flags).
-pub fn request_report<W: Weight>(id: &str, p: &crate::request::dice::Params) -> Result<Report<W>> {
-    let game = find(id)?;
-    match game.parse(&p.expr)? {
-        Parsed::Game(cmd) => {
-            if !p.tier.is_empty() || !p.success_tiers.is_empty() || p.vs.is_some() {
-                return Err(Error::Conflict(format!(
-                    "--tier, --success-tiers and --vs apply to common commands; {} commands report BCDice's own words",
-                    game.id
-                )));
-            }
-            report(game, &cmd, &p.expr, p.tail_eps)
-        }
-        Parsed::Plain(_) => Ok(super::report::<W>(&p.check()?)?.param("game", game.id)),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
