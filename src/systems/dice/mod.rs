@@ -625,9 +625,11 @@ impl Check {
             stats,
             &p.rules,
             &decide,
-            &reads,
-            carried,
-            bounds,
+            pool::push::Carry {
+                reads: &reads,
+                carried,
+                bounds,
+            },
             self.tail_eps,
         )
     }

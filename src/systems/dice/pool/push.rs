@@ -47,6 +47,17 @@ pub fn rule_for<'a>(rules: &'a [PushRule], name: Option<&str>) -> Option<&'a Pus
         .or_else(|| rules.iter().find(|r| r.term.is_none()))
 }
 
+/// What a pushed check's law carries.
+#[derive(Clone, Copy, Debug)]
+pub struct Carry<'a> {
+    /// What the push decision reads of the first roll.
+    pub reads: &'a [Stat],
+    /// What the final tuple carries (`None`: every statistic).
+    pub carried: Option<&'a [Stat]>,
+    /// Statistics saturated ([`super::bounds`]).
+    pub bounds: &'a [super::Bound],
+}
+
 /// The joint law of a pushed check: `decide` says, from the first roll's
 /// decoded tuple (with `pushed` 0), whether the check is pushed; it reads
 /// only the statistics `reads` of the first roll (the others are set to
@@ -60,11 +71,14 @@ pub fn law<W: Weight>(
     stats: &[Stat],
     rules: &[PushRule],
     decide: &dyn Fn(&[i64]) -> bool,
-    reads: &[Stat],
-    carried: Option<&[Stat]>,
-    bounds: &[super::Bound],
+    what: Carry<'_>,
     tail_eps: f64,
 ) -> Result<JointLaw<W>> {
+    let Carry {
+        reads,
+        carried,
+        bounds,
+    } = what;
     check_names(expr)?;
     check_stats(expr, stats)?;
     let names = super::term_names(expr);
