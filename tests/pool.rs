@@ -537,3 +537,97 @@ fn bounded_laws_carry_only_what_the_tiers_tell_apart() {
     let c = check("4D6", &["x:count(6)+count(5)>=2", "y"], None);
     assert!(c.bounds().is_empty());
 }
+
+/// The planner's algorithms, each held to the fold: for every term and
+/// every set of statistics, each algorithm that applies gives the fold's
+/// law exactly (rationals), saturated or not; the fold is held to the
+/// enumeration of the plain rule by the tests above.
+#[test]
+fn every_algorithm_equals_the_fold() {
+    use hantei::systems::dice::ast::{Body, Node, PoolTerm};
+    use pool::plan::Algorithm;
+    let terms = [
+        "4D6",
+        "3D6!",
+        "5D4KH2",
+        "4D6KL3",
+        "3D{0,1,1,2}",
+        "4D6ro1",
+        "2D6!!",
+        "3D6[x]",
+        "6D3DL2",
+        "2D{1,1,3}!",
+        "3D4r<2",
+        "1D20",
+    ];
+    let layouts: Vec<Vec<&str>> = vec![
+        vec![],
+        vec!["natural"],
+        vec!["count(6)"],
+        vec!["max", "min"],
+        vec!["count(>=3)", "doubles"],
+        vec!["x"],
+    ];
+    let mut ran = std::collections::BTreeMap::new();
+    for text in terms {
+        let cmd = dice::parse(text).unwrap();
+        let Body::Add(a) = &cmd.body else {
+            panic!("{text}")
+        };
+        let t: PoolTerm = match &a.expr {
+            Node::Pool(t) => (**t).clone(),
+            Node::Dice(d) => PoolTerm::from_dice(d).unwrap(),
+            other => panic!("{text}: {other:?}"),
+        };
+        for stats in &layouts {
+            let stats: Vec<Stat> = stats
+                .iter()
+                .map(|s| {
+                    hantei::systems::dice::cond::parse_stat(s)
+                        .unwrap_or_else(|| Stat::Named(s.to_string()))
+                })
+                .collect();
+            if stats.contains(&Stat::Named("x".into())) && t.name.is_none() {
+                continue;
+            }
+            for saturated in [false, true] {
+                let layout = pool::layout(&stats);
+                let bounds: Vec<pool::Bound> = if saturated {
+                    layout.iter().skip(1).map(|s| (s.clone(), 1, 3)).collect()
+                } else {
+                    Vec::new()
+                };
+                let ctx = pool::Ctx::new(layout.clone(), 1e-12, true).bounded(&bounds);
+                let fold = pool::fold::term_law_by::<Exact>(&t, &ctx, Algorithm::Fold)
+                    .unwrap()
+                    .unwrap();
+                let sorted = |m: &pool::Map<Exact>| -> BTreeMap<Vec<i64>, Exact> {
+                    m.iter()
+                        .filter(|(_, w)| !w.is_zero())
+                        .map(|(k, w)| (k.to_vec(), w.clone()))
+                        .collect()
+                };
+                let want = sorted(&fold);
+                for a in Algorithm::TERM {
+                    if let Some(m) = pool::fold::term_law_by::<Exact>(&t, &ctx, a).unwrap() {
+                        *ran.entry(a.name()).or_insert(0) += 1;
+                        assert_eq!(
+                            sorted(&m),
+                            want,
+                            "{text} {stats:?} saturated {saturated}: {a:?}"
+                        );
+                    }
+                }
+                // The planner's own choice is one of them.
+                let chosen = pool::fold::term_law::<Exact>(&t, &ctx).unwrap();
+                assert_eq!(
+                    sorted(&chosen),
+                    want,
+                    "{text} {stats:?}: the planner's choice"
+                );
+            }
+        }
+    }
+    // Every algorithm for a term ran somewhere.
+    assert_eq!(ran.len(), Algorithm::TERM.len(), "{ran:?}");
+}

@@ -14,6 +14,7 @@
 //! roll the first and the third.
 
 use super::die::{die_law, DieLaw, Outcome};
+use super::plan::Algorithm;
 use super::{add_to, node_law, too_many, Ctx, Map, Stat, MAX_STATES, MAX_WORK};
 use crate::error::{Error, Result};
 use crate::systems::dice::ast::*;
@@ -30,25 +31,56 @@ pub struct Kind<W> {
     pub feeds: u32,
 }
 
-/// The law of a pool term: its dice folded, its name set.
+/// The law of a pool term, by the algorithm the planner picks
+/// ([`super::plan::term`]), its name set.
 pub fn term_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<Map<W>> {
     let law = ctx_die_law::<W>(t, ctx)?;
-    if let Some(m) = sum_fast_path(t, &law, ctx)? {
-        return Ok(m);
+    let plan = super::plan::term(t, &law, ctx);
+    run(plan.algorithm, t, law, ctx)
+}
+
+/// The law of a pool term by the algorithm `a`, or `None` where it does
+/// not apply: the planner's choice is [`term_law`]; the tests run every
+/// algorithm that applies and hold each to the fold.
+pub fn term_law_by<W: Weight>(t: &PoolTerm, ctx: &Ctx, a: Algorithm) -> Result<Option<Map<W>>> {
+    let law = ctx_die_law::<W>(t, ctx)?;
+    if !super::plan::applies(a, t, &law, ctx) {
+        return Ok(None);
     }
-    check_exact_work(&law, t.count)?;
-    if let Some(mut m) = additive_path(t, &law, ctx)? {
-        if let Some(name) = &t.name {
-            m = set_name(m, ctx, name);
+    run(a, t, law, ctx).map(Some)
+}
+
+/// Run algorithm `a` on term `t` (one die's law `law`).
+fn run<W: Weight>(a: Algorithm, t: &PoolTerm, law: DieLaw<W>, ctx: &Ctx) -> Result<Map<W>> {
+    let mut m = match a {
+        // Sets the name itself.
+        Algorithm::PowerSum | Algorithm::KeepDp => return sum_law(t, &law, ctx),
+        Algorithm::OrderFree => {
+            check_exact_work(&law, t.count)?;
+            let die = contributions(&law);
+            let mut last = Map::default();
+            independent_steps(&die, ctx, t.count, |k, m| {
+                if k == t.count {
+                    last = m.clone();
+                }
+            })?;
+            last
         }
-        return Ok(m);
-    }
-    let kinds = [Kind {
-        law,
-        n: t.count,
-        feeds: 1,
-    }];
-    let mut m = fold(&kinds, ctx, t.filter, 1, None)?;
+        Algorithm::Fold => {
+            check_exact_work(&law, t.count)?;
+            let kinds = [Kind {
+                law,
+                n: t.count,
+                feeds: 1,
+            }];
+            fold(&kinds, ctx, t.filter, 1, None)?
+        }
+        Algorithm::GroupProduct => {
+            return Err(Error::Conflict(
+                "dice: a term is not a group (the planner's group product)".into(),
+            ))
+        }
+    };
     if let Some(name) = &t.name {
         m = set_name(m, ctx, name);
     }
@@ -100,16 +132,9 @@ fn check_exact_work<W: Weight>(law: &DieLaw<W>, n: i64) -> Result<()> {
 
 /// Sums and keep/drop that read only the total (and the natural dice,
 /// equal to it without a score map): the power recurrence and the
-/// order-statistics DP of [`crate::systems::dice::law`] on the die's law.
-fn sum_fast_path<W: Weight>(t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx) -> Result<Option<Map<W>>> {
-    let simple = ctx
-        .layout
-        .iter()
-        .all(|s| matches!(s, Stat::Total | Stat::Natural | Stat::Named(_)));
-    let chain = matches!(t.explosion(), Some((_, false)));
-    if !simple || chain || !t.scores.is_empty() {
-        return Ok(None);
-    }
+/// order-statistics DP of [`crate::systems::dice::law`] on the die's law
+/// (the planner's [`Algorithm::PowerSum`] and [`Algorithm::KeepDp`]).
+fn sum_law<W: Weight>(t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx) -> Result<Map<W>> {
     let die = crate::pmf::Pmf::from_pairs(law.outcomes.iter().map(|(o, w)| (o.order, w.clone())));
     let kept = match t.filter {
         None => crate::systems::dice::law::sum_of(&die, t.count)?,
@@ -136,7 +161,7 @@ fn sum_fast_path<W: Weight>(t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx) -> Result<
             .collect();
         add_to(&mut out, &key, w.clone());
     }
-    Ok(Some(out))
+    Ok(out)
 }
 
 /// Whether every statistic of the layout combines die by die without
@@ -157,32 +182,6 @@ pub fn order_free(layout: &[Stat]) -> bool {
                 | Stat::AllEqual
         )
     })
-}
-
-/// Dice with no keep/drop whose statistics combine without order
-/// ([`order_free`]) need no fold: the term's law is the die's law
-/// combined `n` times, tuple by tuple. An exploding pool read by its
-/// counts (Chronicles of Darkness' `10D10!` with `count(>=8)`) costs
-/// states × outcomes per die instead of the fold's outcomes × states × dice.
-fn additive_path<W: Weight>(t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx) -> Result<Option<Map<W>>> {
-    if t.filter.is_some() || !order_free(&ctx.layout) {
-        return Ok(None);
-    }
-    // Many dice of few distinct contributions fold faster: the fold places
-    // them a face at a time by binomials (20D6 read by total, sixes and
-    // ones: 9 ms folded, 15 ms combined); dice of many contributions
-    // (explosions, 10D10 with counts) combine faster.
-    let die = contributions(law);
-    if (die.len() as i64) * 2 <= t.count {
-        return Ok(None);
-    }
-    let mut last = None;
-    independent_steps(&die, ctx, t.count, |k, m| {
-        if k == t.count {
-            last = Some(m.clone());
-        }
-    })?;
-    Ok(last)
 }
 
 /// One die's law by what its outcomes contribute: outcomes that
@@ -300,34 +299,14 @@ pub fn group_law<W: Weight>(g: &GroupTerm, ctx: &Ctx) -> Result<Map<W>> {
         ));
     }
     let kinds: Vec<Kind<W>> = kinds.into_iter().map(|(_, k)| k).collect();
-    let mut m = match product_plan(&kinds, ctx) {
-        true => group_product(&kinds, ctx, g.filter)?,
-        false => fold(&kinds, ctx, g.filter, 1, None)?,
+    let mut m = match super::plan::group(&kinds, ctx).algorithm {
+        Algorithm::GroupProduct => group_product(&kinds, ctx, g.filter)?,
+        _ => fold(&kinds, ctx, g.filter, 1, None)?,
     };
     if let Some(name) = &g.name {
         m = set_name(m, ctx, name);
     }
     Ok(m)
-}
-
-/// Most tuple pairs the product of a group's items may visit.
-const MAX_PRODUCT: u64 = 4_000_000;
-
-/// Whether a group is better taken as the product of its items than
-/// folded: a few different items (Savage Worlds' trait and wild die, each
-/// with its own named exploding chain), whose joint states the fold would
-/// revisit at every one of their outcomes. Repeated items (one kind rolled
-/// several times) fold better: the fold counts them, the product would
-/// order them.
-fn product_plan<W: Weight>(kinds: &[Kind<W>], ctx: &Ctx) -> bool {
-    let sizes = kinds.iter().map(|k| k.law.outcomes.len() as u64);
-    kinds.len() <= 4
-        && kinds.iter().all(|k| k.n == 1)
-        && !ctx
-            .layout
-            .iter()
-            .any(|s| matches!(s, Stat::Width | Stat::Height))
-        && sizes.fold(1u64, |a, n| a.saturating_mul(n)) <= MAX_PRODUCT
 }
 
 /// A group of different items as the product of their laws: every

@@ -58,6 +58,7 @@
 pub mod die;
 pub mod fold;
 pub mod key;
+pub mod plan;
 pub mod push;
 
 pub use key::Key;
