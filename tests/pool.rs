@@ -609,7 +609,16 @@ fn every_algorithm_equals_the_fold() {
                 };
                 let want = sorted(&fold);
                 for a in Algorithm::TERM {
-                    if let Some(m) = pool::fold::term_law_by::<Exact>(&t, &ctx, a).unwrap() {
+                    let (m, steps) =
+                        pool::plan::measure(|| pool::fold::term_law_by::<Exact>(&t, &ctx, a));
+                    // The estimate is honest: the steps never exceed it.
+                    let law = pool::fold::ctx_die_law::<Exact>(&t, &ctx).unwrap();
+                    let estimate = pool::plan::estimate(a, &t, &law, &ctx);
+                    assert!(
+                        steps <= estimate,
+                        "{text} {stats:?}: {a:?} took {steps} steps, estimated {estimate}"
+                    );
+                    if let Some(m) = m.unwrap() {
                         *ran.entry(a.name()).or_insert(0) += 1;
                         assert_eq!(
                             sorted(&m),

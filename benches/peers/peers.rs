@@ -424,6 +424,63 @@ fn coc7_cc2() -> Vec<f64> {
     out
 }
 
+/// Scaling series (issue 27): how each mechanic's work grows as its size
+/// doubles. `n` d6 read by their total, sixes and ones jointly (the
+/// 20 d6 tiers, thresholds scaled with `n`).
+fn d6_joint(n: i64) -> Vec<f64> {
+    let t = vec![
+        format!(
+            "a:count(6)>={} and count(1)<={} and total>={}",
+            n / 4,
+            n / 10,
+            4 * n
+        ),
+        "b:count(6)>=count(1)+3".to_string(),
+        format!("c:total>={} and count(1)==0", 15 * n / 4),
+        "d:count(1)>=count(6)+4".to_string(),
+        format!("e:total>={}", 7 * n / 2),
+        "f".to_string(),
+    ];
+    outcomes(
+        &dice_report(&format!("{n}D6"), &t, &[], &[], None),
+        &names(&t),
+    )
+}
+
+/// Year Zero, `n` dice pushed: half base, half skill (the W5 tiers).
+fn yze_pushed(n: i64) -> Vec<f64> {
+    year_zero(&format!("{}D6[base]+{}D6[skill]", n - n / 2, n / 2))
+}
+
+/// Cortex Prime, `n` mixed dice (d10, d8, d8, d6, repeating), 1s as
+/// hitches (0, never kept), the two highest against 11 (the W16 tiers).
+fn cortex(n: usize) -> Vec<f64> {
+    let kinds = [
+        "1D{0,2,3,4,5,6,7,8,9,10}",
+        "1D{0,2,3,4,5,6,7,8}",
+        "1D{0,2,3,4,5,6,7,8}",
+        "1D{0,2,3,4,5,6}",
+    ];
+    let items: Vec<&str> = (0..n).map(|i| kinds[i % 4]).collect();
+    let t = vec![
+        format!("botch:count(0)=={n}:fail"),
+        "beat 11:>=12".to_string(),
+        "hitch:count(0)>=1:fail".to_string(),
+        "miss".to_string(),
+    ];
+    let r = dice_report(&format!("{{{}}}KH2", items.join(",")), &t, &[], &[], None);
+    outcomes(&r, &names(&t))
+}
+
+/// Keep the 3 highest of `n` d20: P(total >= 30, 45, 55).
+fn keep3_d20(n: i64) -> Vec<f64> {
+    let t = tiers(&["55:>=55", "45:>=45", "30:>=30", "below"]);
+    outcomes(
+        &dice_report(&format!("{n}D20KH3"), &t, &[], &[], None),
+        &names(&t),
+    )
+}
+
 /// A workload: its values, in the Python side's order.
 type Workload = fn() -> Vec<f64>;
 
@@ -454,6 +511,24 @@ fn main() {
         ("dx_10dx7", dx_10dx7),
         ("sw_k20", sw_k20),
         ("coc7_cc2", coc7_cc2),
+        ("scale_d6_10", || d6_joint(10)),
+        ("scale_d6_20", || d6_joint(20)),
+        ("scale_d6_40", || d6_joint(40)),
+        ("scale_d6_80", || d6_joint(80)),
+        ("scale_yze_4", || yze_pushed(4)),
+        ("scale_yze_8", || yze_pushed(8)),
+        ("scale_yze_12", || yze_pushed(12)),
+        ("scale_yze_16", || yze_pushed(16)),
+        ("scale_cortex_3", || cortex(3)),
+        ("scale_cortex_6", || cortex(6)),
+        ("scale_cortex_12", || cortex(12)),
+        ("scale_keep3_5", || keep3_d20(5)),
+        ("scale_keep3_10", || keep3_d20(10)),
+        ("scale_keep3_20", || keep3_d20(20)),
+        ("scale_keep3_40", || keep3_d20(40)),
+        ("scale_l5r_5k3", || l5r(5, 3, &[10, 20, 30])),
+        ("scale_l5r_10k5", || l5r(10, 5, &[20, 30, 40, 50, 60, 70])),
+        ("scale_l5r_20k10", || l5r(20, 10, &[60, 80, 100, 120])),
     ];
     let mut repeat = 1u32;
     let mut names = Vec::new();

@@ -36,6 +36,7 @@ pub struct Kind<W> {
 pub fn term_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<Map<W>> {
     let law = ctx_die_law::<W>(t, ctx)?;
     let plan = super::plan::term(t, &law, ctx);
+    plan.check(t.count)?;
     run(plan.algorithm, t, law, ctx)
 }
 
@@ -214,6 +215,7 @@ pub fn independent_steps<W: Weight>(
     let mut work: u64 = 0;
     for k in 1..=n {
         work = work.saturating_add(acc.len() as u64 * die.len() as u64);
+        super::plan::count(acc.len() as u64 * die.len() as u64);
         if work > MAX_WORK {
             return Err(Error::Conflict(format!(
                 "dice: the law of this roll takes more than {MAX_WORK} steps; read fewer statistics or roll fewer dice"
@@ -539,6 +541,7 @@ pub fn fold<W: Weight>(
                 let state = &state[..];
                 let w = &w;
                 work += r as u64 + 1;
+                super::plan::count(r as u64 + 1);
                 if work > MAX_WORK {
                     return Err(Error::Conflict(format!(
                         "dice: the law of this roll takes more than {MAX_WORK} steps; read fewer statistics or roll fewer dice"

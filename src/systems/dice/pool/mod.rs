@@ -20,19 +20,29 @@
 //! placed, the minimum the last. States that agree merge, so the work is
 //! the number of distinct statistic tuples, not `facesⁿ`.
 //!
-//! The fold is the general method; the engine picks a cheaper one where
-//! the statistics allow it (each tested equal to enumeration):
+//! # The planner
 //!
-//! * statistics that combine without order (sums, counts, scores, the
-//!   maximum, the minimum, all-equal) and no keep/drop: the die's law
-//!   combined `n` times ([`fold::independent_steps`]; every pool size in
-//!   one pass: [`facts_by_size`]);
-//! * a group of a few different items: the product of their laws, keeping
-//!   the best `k` item totals;
-//! * plain sums and keep/drop read only by the total: the power recurrence
-//!   and order-statistics laws of [`super::law`];
-//! * a caller that does not read the total ([`facts`]: a check whose tiers
-//!   read counts, a game's round) does not carry it.
+//! [`plan`] is the one place an algorithm is chosen and its work
+//! estimated, before any work: the power sum and keep/drop order
+//! statistics where only the total is read (exploding dice included), the
+//! order-free combination of the die's tuple law where the statistics
+//! combine without order ([`fold::independent_steps`]; every pool size in
+//! one pass: [`facts_by_size`]), the fold, the product of a group's items.
+//! Each is held equal to the fold exactly by `tests/pool.rs`
+//! (`every_algorithm_equals_the_fold`), which also holds the steps to the
+//! estimate; a plan far beyond the work limit is refused at once.
+//!
+//! Before planning, the statistics are cut to what the conditions read
+//! ([`bounds`], asked of each statistic by [`Stat::saturation`]): a count
+//! read as `>= k` stops at `k`, a maximum, minimum or named value read
+//! against numbers clamps to their range, so Year Zero's `count(==6)>=1`
+//! carries 0 or 1 and Savage Worlds' `trait==1` carries "1 or not" where it
+//! carried the whole exploding chain. A caller that does not read the total
+//! ([`facts`]: a check whose tiers read counts, a game's round) does not
+//! carry it.
+//!
+//! States are [`Key`]s: tuples held inline (no allocation), hashed a word
+//! at a time, merged with one hash.
 //!
 //! Terms are independent: their laws combine pairwise along the expression
 //! ([`law`]): the totals by the expression's arithmetic, every other
@@ -41,19 +51,27 @@
 //!
 //! # Where things go
 //!
-//! * A new **statistic** (a fact a condition can read): a [`Stat`] variant,
-//!   its per-die contribution in [`die::contribution`], its combine rule in
-//!   [`Stat::combine`], its name in [`super::cond`], and its value on a
-//!   rolled set of dice in [`super::roll::Facts::stat`] (the plain rule).
+//! * A new **statistic** (a fact a condition can read): a [`Stat`] variant
+//!   with its combine rule ([`Stat::combine`]) and saturation
+//!   ([`Stat::saturation`]) in this file, its per-die contribution in
+//!   [`die::contribution`], its name in [`super::cond`], and its value on a
+//!   rolled set of dice in [`super::roll::Facts::stat`] (the plain rule,
+//!   which the tests enumerate).
 //! * A new **die modifier**: [`super::ast::DieMod`], its parse in
 //!   `parse.rs`, its law in [`die::die_law`], its roll in `roll.rs`.
+//! * A new **algorithm**: a variant of [`plan::Algorithm`], when it applies
+//!   and its estimate in [`plan`], its run in [`fold`]; the differential
+//!   test picks it up.
 //! * A new **condition** form: [`super::cond`].
+//! * A **game command**: `super::games` (a front end: it parses its
+//!   command and asks this engine for the joint law of what it reads).
+//! * A **sixth system**: `src/systems/NAME.rs` (its parameters, outcome
+//!   tiers, `classify` and exact law), its request in `src/request/`, its
+//!   sampler in `src/verify/`; `tests/layers.rs` keeps each in its layer.
 //!
-//! The state space is bounded ([`MAX_STATES`]): a roll whose statistics
-//! would take more is refused at once, naming the size and the limit.
-//!
-//! Plain BCDice sums and keep/drop with no other statistic keep their
-//! faster laws ([`super::law`]); tests check that the engine gives the same.
+//! The state space is bounded ([`MAX_STATES`]) and the work counted
+//! ([`MAX_WORK`]): a roll whose statistics would take more is refused,
+//! naming the size and the limit.
 
 pub mod die;
 pub mod fold;

@@ -80,6 +80,28 @@ pub struct Plan {
     pub estimate: u64,
 }
 
+/// Estimates beyond this many state steps are refused before any work:
+/// the estimate is an upper bound (the tests hold the steps to it), up to
+/// about a hundred times the steps on the workloads of `benches/`, so a
+/// plan this far beyond the work limit ([`super::MAX_WORK`], which stops a
+/// running law) could never finish within it.
+pub const MAX_ESTIMATE: u64 = super::MAX_WORK * 10_000;
+
+impl Plan {
+    /// Refuse at once a plan that could never finish, naming its size and
+    /// the limit.
+    pub fn check(&self, dice: i64) -> crate::error::Result<()> {
+        if self.estimate > MAX_ESTIMATE {
+            return Err(crate::error::Error::Conflict(format!(
+                "dice: the law of {dice} dice with these statistics takes about {} state steps by the {} (at most {MAX_ESTIMATE}); read fewer statistics (each count, name or score multiplies the states) or roll fewer dice",
+                self.estimate,
+                self.algorithm.name()
+            )));
+        }
+        Ok(())
+    }
+}
+
 /// Whether every statistic is read from the total alone (the total, the
 /// natural dice, the term's own name).
 fn total_only(ctx: &Ctx) -> bool {
@@ -218,6 +240,26 @@ pub fn term<W: Weight>(t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx) -> Plan {
         }
     }
     choose(Algorithm::Fold)
+}
+
+thread_local! {
+    static STEPS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Count `n` state steps done (the fold and the order-free combination
+/// report their work here, so that the estimates can be held to it).
+#[inline]
+pub fn count(n: u64) {
+    STEPS.with(|c| c.set(c.get().saturating_add(n)));
+}
+
+/// Run `f`, returning its result and the state steps it took on this
+/// thread.
+pub fn measure<R>(f: impl FnOnce() -> R) -> (R, u64) {
+    let before = STEPS.with(std::cell::Cell::get);
+    let r = f();
+    let after = STEPS.with(std::cell::Cell::get);
+    (r, after.saturating_sub(before))
 }
 
 /// Most tuple pairs the product of a group's items may visit.
