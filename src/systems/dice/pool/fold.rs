@@ -56,6 +56,10 @@ fn run<W: Weight>(a: Algorithm, t: &PoolTerm, law: DieLaw<W>, ctx: &Ctx) -> Resu
     let mut m = match a {
         // Sets the name itself.
         Algorithm::PowerSum | Algorithm::KeepDp => return sum_law(t, &law, ctx),
+        Algorithm::ClassFold => {
+            check_exact_work(&law, t.count)?;
+            super::classes::law(&law, ctx, t.count)?
+        }
         Algorithm::OrderFree => {
             check_exact_work(&law, t.count)?;
             let die = contributions(&law);
@@ -402,7 +406,7 @@ pub fn kept(filter: Option<(Filter, i64)>, total: i64, before: i64, m: i64) -> i
 }
 
 /// Binomial probabilities `C(r, m)·qᵐ·(1−q)ʳ⁻ᵐ` for m = 0..=r.
-fn binomial_row<W: Weight>(r: i64, q: &W) -> Vec<W> {
+pub(super) fn binomial_row<W: Weight>(r: i64, q: &W) -> Vec<W> {
     let one_q = W::one() - q;
     if !W::EXACT {
         // Logs keep large pools from underflowing midway.

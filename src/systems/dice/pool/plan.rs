@@ -43,6 +43,9 @@ pub enum Algorithm {
     /// The die's tuple law combined `n` times
     /// ([`super::fold::independent_steps`]).
     OrderFree,
+    /// Dice placed by classes of outcomes that differ only in the total,
+    /// each class's total a power of its law ([`super::classes`]).
+    ClassFold,
     /// The fold over outcomes in order, highest first ([`super::fold::fold`]).
     Fold,
     /// A group's items multiplied, keeping the best totals.
@@ -51,10 +54,11 @@ pub enum Algorithm {
 
 impl Algorithm {
     /// Every algorithm for a term, cheapest first where several apply.
-    pub const TERM: [Algorithm; 4] = [
+    pub const TERM: [Algorithm; 5] = [
         Algorithm::PowerSum,
         Algorithm::KeepDp,
         Algorithm::OrderFree,
+        Algorithm::ClassFold,
         Algorithm::Fold,
     ];
 
@@ -64,6 +68,7 @@ impl Algorithm {
             Algorithm::PowerSum => "power sum",
             Algorithm::KeepDp => "keep/drop order statistics",
             Algorithm::OrderFree => "order-free combination",
+            Algorithm::ClassFold => "class fold",
             Algorithm::Fold => "fold",
             Algorithm::GroupProduct => "group product",
         }
@@ -114,13 +119,15 @@ fn total_only(ctx: &Ctx) -> bool {
 /// under `ctx`.
 pub fn applies<W: Weight>(a: Algorithm, t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx) -> bool {
     let chain = matches!(t.explosion(), Some((_, false)));
-    let _ = law;
     match a {
         // The law of the total alone (a chain's order is its total).
         Algorithm::PowerSum => total_only(ctx) && t.scores.is_empty() && t.filter.is_none(),
         // Order statistics of the faces; a chain's dice keep whole.
         Algorithm::KeepDp => total_only(ctx) && t.scores.is_empty() && t.filter.is_some() && !chain,
         Algorithm::OrderFree => t.filter.is_none() && order_free(&ctx.layout),
+        Algorithm::ClassFold => {
+            t.filter.is_none() && order_free(&ctx.layout) && super::classes::applies(law, ctx)
+        }
         Algorithm::Fold => true,
         Algorithm::GroupProduct => false,
     }
@@ -209,12 +216,71 @@ pub fn estimate<W: Weight>(a: Algorithm, t: &PoolTerm, law: &DieLaw<W>, ctx: &Ct
                 w.saturating_add(states(law, ctx, k).saturating_mul(distinct))
             })
         }
+        Algorithm::ClassFold => class_estimate(law, ctx, n),
         Algorithm::Fold => m
             .saturating_mul(states(law, ctx, n))
             .saturating_mul(n.saturating_add(1))
             .saturating_mul(n.saturating_add(1)),
         Algorithm::GroupProduct => u64::MAX,
     }
+}
+
+/// The class fold's steps: before class `j`, at most the placed counts
+/// and totals of the classes before it (and never more states than the
+/// engine holds); each state meets every count `m` of the class and the
+/// span of `m` dice of it (the last class: the one count left).
+fn class_estimate<W: Weight>(law: &DieLaw<W>, ctx: &Ctx, n: u64) -> u64 {
+    let tot = ctx.layout.iter().position(|s| *s == Stat::Total);
+    let mut widths: Vec<(Vec<i64>, i64, i64)> = Vec::new();
+    for (o, _) in &law.outcomes {
+        let rest: Vec<i64> = o
+            .contrib
+            .iter()
+            .zip(&ctx.layout)
+            .map(|(v, s)| {
+                if matches!(s, Stat::Total | Stat::Natural) {
+                    0
+                } else {
+                    *v
+                }
+            })
+            .collect();
+        let t = match tot {
+            Some(i) if ctx.total => o.contrib[i],
+            _ => 0,
+        };
+        match widths.iter_mut().find(|(r, _, _)| *r == rest) {
+            Some((_, lo, hi)) => {
+                *lo = (*lo).min(t);
+                *hi = (*hi).max(t);
+            }
+            None => widths.push((rest, t, t)),
+        }
+    }
+    let mut spans: Vec<u64> = widths
+        .iter()
+        .map(|(_, lo, hi)| {
+            n.saturating_mul(hi.saturating_sub(*lo) as u64)
+                .saturating_add(1)
+        })
+        .collect();
+    spans.sort_unstable();
+    let last = spans.len().saturating_sub(1);
+    let mut states: u64 = 1;
+    let mut work: u64 = 0;
+    for (j, span) in spans.iter().enumerate() {
+        let per_state = if j == last {
+            *span
+        } else {
+            span.saturating_mul(n + 1)
+        };
+        work = work.saturating_add(states.saturating_mul(per_state));
+        states = states
+            .saturating_mul(n + 1)
+            .saturating_mul(*span)
+            .min(super::MAX_STATES as u64 + 1);
+    }
+    work
 }
 
 /// The planner's choice for term `t`: the closed laws of the total where
@@ -233,13 +299,23 @@ pub fn term<W: Weight>(t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx) -> Plan {
     if applies(Algorithm::KeepDp, t, law, ctx) {
         return choose(Algorithm::KeepDp);
     }
-    if applies(Algorithm::OrderFree, t, law, ctx) {
-        let distinct = super::fold::contributions(law).len() as i64;
-        if distinct * 2 > t.count {
-            return choose(Algorithm::OrderFree);
+    let mut best = if applies(Algorithm::OrderFree, t, law, ctx)
+        && super::fold::contributions(law).len() as i64 * 2 > t.count
+    {
+        choose(Algorithm::OrderFree)
+    } else {
+        choose(Algorithm::Fold)
+    };
+    // Few classes of many dice: placed by classes, each class's total a
+    // power of its law, where the others would carry the total through
+    // every outcome.
+    if applies(Algorithm::ClassFold, t, law, ctx) {
+        let classes = choose(Algorithm::ClassFold);
+        if classes.estimate < best.estimate {
+            best = classes;
         }
     }
-    choose(Algorithm::Fold)
+    best
 }
 
 thread_local! {

@@ -1,0 +1,197 @@
+//! The class fold ([`super::plan::Algorithm::ClassFold`]): dice placed
+//! by classes of outcomes, not outcome by outcome.
+//!
+//! Outcomes that contribute alike to every statistic but the total (a
+//! d6's 2, 3, 4 and 5 when the conditions read the total, the sixes and
+//! the ones) form a class. How many dice fall in each class is
+//! multinomial, placed class by class by binomials as in the fold; within
+//! a class, `m` dice add `m` times its contribution to the counts and the
+//! law of their total is the class's own law to the power `m` (computed
+//! once for every `m`). The widest class goes last, where the dice left
+//! must all fall in it, so its totals are met once, at the end: 80 d6 read
+//! by their total, sixes and ones take the ~270,000 cells of the answer
+//! times the last class's span, where the fold carried the total through
+//! every face.
+
+use super::die::DieLaw;
+use super::{add_to, too_many, Ctx, Map, Stat, MAX_STATES, MAX_WORK};
+use crate::error::{Error, Result};
+use crate::weight::Weight;
+
+/// One class: its outcomes' total contributions (with their probability
+/// given the class), its contribution to the other statistics, its mass.
+struct Class<W> {
+    totals: Vec<(i64, W)>,
+    rest: Vec<i64>,
+    mass: W,
+}
+
+/// The slots summed like the total (the total and the natural dice).
+fn summed(s: &Stat) -> bool {
+    matches!(s, Stat::Total | Stat::Natural)
+}
+
+/// Whether the class fold applies: statistics that combine without order
+/// (checked by the planner), and the natural dice, if read, equal to the
+/// total of every outcome (no score map), so one law carries both.
+pub fn applies<W: Weight>(law: &DieLaw<W>, ctx: &Ctx) -> bool {
+    let nat = ctx.layout.iter().position(|s| *s == Stat::Natural);
+    let tot = ctx.layout.iter().position(|s| *s == Stat::Total);
+    match (nat, tot) {
+        (Some(n), Some(t)) => {
+            ctx.total
+                && law
+                    .outcomes
+                    .iter()
+                    .all(|(o, _)| o.contrib[n] == o.contrib[t])
+        }
+        (Some(_), None) => false,
+        _ => true,
+    }
+}
+
+fn classes<W: Weight>(law: &DieLaw<W>, ctx: &Ctx) -> Vec<Class<W>> {
+    let tot = ctx
+        .layout
+        .iter()
+        .position(|s| *s == Stat::Total)
+        .unwrap_or(0);
+    let mut out: Vec<Class<W>> = Vec::new();
+    for (o, p) in &law.outcomes {
+        let rest: Vec<i64> = o
+            .contrib
+            .iter()
+            .zip(&ctx.layout)
+            .map(|(v, s)| if summed(s) { 0 } else { *v })
+            .collect();
+        let t = if ctx.total { o.contrib[tot] } else { 0 };
+        let c = match out.iter_mut().position(|c| c.rest == rest) {
+            Some(i) => &mut out[i],
+            None => {
+                out.push(Class {
+                    totals: Vec::new(),
+                    rest,
+                    mass: W::zero(),
+                });
+                out.last_mut().expect("pushed")
+            }
+        };
+        c.mass += p.clone();
+        match c.totals.iter_mut().find(|(x, _)| *x == t) {
+            Some((_, q)) => *q += p.clone(),
+            None => c.totals.push((t, p.clone())),
+        }
+    }
+    for c in &mut out {
+        let m = c.mass.clone();
+        for (_, q) in &mut c.totals {
+            *q = q.clone() / &m;
+        }
+        c.totals.sort_by_key(|(t, _)| *t);
+    }
+    // The widest class last: its totals are convolved once, at the end.
+    out.sort_by_key(|c| c.totals.len());
+    out
+}
+
+/// The laws of the total of 0, 1, …, `n` dice of one class.
+fn powers<W: Weight>(c: &Class<W>, n: i64) -> Vec<Vec<(i64, W)>> {
+    let mut out = vec![vec![(0i64, W::one())]];
+    for _ in 0..n {
+        let last = out.last().expect("one law at least");
+        let mut next: std::collections::BTreeMap<i64, W> = Default::default();
+        for (a, p) in last {
+            for (b, q) in &c.totals {
+                *next.entry(a.saturating_add(*b)).or_insert_with(W::zero) += p.clone() * q;
+            }
+        }
+        out.push(next.into_iter().collect());
+    }
+    out
+}
+
+/// The law of `n` dice of `law` by classes.
+pub fn law<W: Weight>(law: &DieLaw<W>, ctx: &Ctx, n: i64) -> Result<Map<W>> {
+    let classes = classes(law, ctx);
+    let total_mass = classes.iter().fold(W::zero(), |a, c| a + &c.mass);
+    let len = ctx.layout.len();
+    // State: [dice placed, the tuple…].
+    let mut start = vec![0i64];
+    start.extend(ctx.neutral());
+    let mut states: Map<W> = Map::default();
+    states.insert(start.into(), W::one());
+    // The mass of the classes not yet placed.
+    let mut left = total_mass.clone();
+    let mut work: u64 = 0;
+    let mut key: Vec<i64> = vec![0; len + 1];
+    let mut cell: Vec<i64> = vec![0; len + 1];
+    let last = classes.len().saturating_sub(1);
+    for (j, c) in classes.iter().enumerate() {
+        // A class of the dice not in an earlier class.
+        let q = if left.is_zero() {
+            W::zero()
+        } else {
+            c.mass.clone() / &left
+        };
+        left = left - &c.mass;
+        let pw = powers(c, n);
+        let mut next: Map<W> = Map::default();
+        for (state, w) in super::sorted(&states) {
+            let r = n - state[0];
+            let row: Vec<(i64, W)> = if j == last {
+                vec![(r, W::one())]
+            } else {
+                binomials(r, &q)
+            };
+            for (m, b) in row {
+                if b.is_zero() {
+                    continue;
+                }
+                let steps = pw[m as usize].len() as u64;
+                work = work.saturating_add(steps);
+                super::plan::count(steps);
+                if work > MAX_WORK {
+                    return Err(Error::Conflict(format!(
+                        "dice: the law of this roll takes more than {MAX_WORK} steps; read fewer statistics or roll fewer dice"
+                    )));
+                }
+                key.copy_from_slice(state);
+                key[0] += m;
+                for (i, s) in ctx.layout.iter().enumerate() {
+                    if !summed(s) {
+                        key[i + 1] = ctx.merged(i, s.combine(key[i + 1], s.times(c.rest[i], m)));
+                    }
+                }
+                let wb = w.clone() * &b;
+                for (t, p) in &pw[m as usize] {
+                    cell.copy_from_slice(&key);
+                    for (i, s) in ctx.layout.iter().enumerate() {
+                        if summed(s) && (ctx.total || *s != Stat::Total) {
+                            cell[i + 1] = cell[i + 1].saturating_add(*t);
+                        }
+                    }
+                    add_to(&mut next, &cell, wb.clone() * p);
+                }
+            }
+        }
+        if next.len() > MAX_STATES {
+            return Err(too_many(next.len()));
+        }
+        states = next;
+    }
+    let scale = total_mass.powi(n as u32);
+    let mut out: Map<W> = Map::default();
+    for (k, w) in states {
+        add_to(&mut out, &k[1..], w * &scale);
+    }
+    Ok(out)
+}
+
+/// `C(r, m)·qᵐ·(1−q)ʳ⁻ᵐ` for m = 0..=r, as (m, probability).
+fn binomials<W: Weight>(r: i64, q: &W) -> Vec<(i64, W)> {
+    super::fold::binomial_row(r, q)
+        .into_iter()
+        .enumerate()
+        .map(|(m, b)| (m as i64, b))
+        .collect()
+}
