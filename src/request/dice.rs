@@ -86,7 +86,11 @@ pub struct Params {
     /// Largest probability mass dropped when cutting exploding dice (xR, xU,
     /// !, !!; allowed above 0 and below 0.001).
     #[serde(default = "default_tail_eps", deserialize_with = "de::float")]
-    #[arg(long, default_value_t = dice::DEFAULT_TAIL_EPS)]
+    #[arg(
+        long,
+        default_value_t = dice::DEFAULT_TAIL_EPS,
+        value_parser = super::float_flag("above 0 and below 0.001")
+    )]
     pub tail_eps: f64,
     /// Over several rolls: roll again and again, adding up the result (or
     /// --until-stat), until it reaches N; reports p_done_by, expected_rolls,

@@ -75,6 +75,7 @@ impl Request {
             Request::HitPool(p) => p.report(),
             Request::Dice(p) => p.report(),
         }
+        .map(Report::clamp_probabilities)
     }
 
     /// The report rendered as `hantei odds … [--exact] --format …` prints it:
@@ -218,11 +219,37 @@ pub fn int_flag(
             use std::num::IntErrorKind::{NegOverflow, PosOverflow};
             match e.kind() {
                 PosOverflow | NegOverflow => {
-                    format!("'{s}' is too large for an integer (allowed {allowed})")
+                    format!(
+                        "{} is too large for an integer (allowed {allowed})",
+                        crate::error::quote(s)
+                    )
                 }
-                _ => format!("'{s}' is not an integer (allowed {allowed})"),
+                _ => format!(
+                    "{} is not an integer (allowed {allowed})",
+                    crate::error::quote(s)
+                ),
             }
         })
+    }
+}
+
+/// A clap value parser for a decimal flag (`--tail-eps`): a value that is
+/// no number, or none a float can hold (`1e309`, which reads as infinity),
+/// is refused quoting the text as typed and what is allowed; the system
+/// checks the range.
+pub fn float_flag(
+    allowed: &'static str,
+) -> impl Fn(&str) -> std::result::Result<f64, String> + Clone + Send + Sync + 'static {
+    move |s: &str| match s.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() => Ok(x),
+        Ok(_) => Err(format!(
+            "{} is beyond what a decimal number holds (allowed {allowed})",
+            crate::error::quote(s)
+        )),
+        Err(_) => Err(format!(
+            "{} is not a number (allowed {allowed})",
+            crate::error::quote(s)
+        )),
     }
 }
 
@@ -235,7 +262,12 @@ pub fn whole_flag(
     move |s: &str| {
         s.trim()
             .parse::<u64>()
-            .map_err(|_| format!("'{s}' is not a whole number (allowed {allowed})"))
+            .map_err(|_| {
+                format!(
+                    "{} is not a whole number (allowed {allowed})",
+                    crate::error::quote(s)
+                )
+            })
     }
 }
 
@@ -245,7 +277,12 @@ pub fn parse_list(s: &str) -> std::result::Result<Vec<i64>, String> {
         .map(|x| {
             x.trim()
                 .parse::<i64>()
-                .map_err(|_| format!("'{x}' is not an integer (expected a list like 50,30,15)"))
+                .map_err(|_| {
+                    format!(
+                        "{} is not an integer (expected a list like 50,30,15)",
+                        crate::error::quote(x)
+                    )
+                })
         })
         .collect()
 }

@@ -139,7 +139,9 @@ impl Expr {
                         None => String::new(),
                     };
                     return Err(Error::Conflict(format!(
-                        "condition '{text}': '{n}' is no statistic, named term or named score of this roll{hint} (statistics: total, natural, max, min, count(FACE), doubles, pushed, width, height; names: {})",
+                        "condition {}: {} is no statistic, named term or named score of this roll{hint} (statistics: total, natural, max, min, count(FACE), doubles, pushed, width, height; names: {})",
+                        crate::error::quote(text),
+                        crate::error::quote(n),
                         if terms.is_empty() && units.is_empty() {
                             "none".to_string()
                         } else {
@@ -151,7 +153,8 @@ impl Expr {
             }
             Expr::Stat(Stat::Count(_, Some(n))) if !terms.contains(n) => {
                 Err(Error::Conflict(format!(
-                    "condition '{text}': count(…, {n}) names no term of this roll (named terms: {})",
+                    "condition {}: count(…, {n}) names no term of this roll (named terms: {})",
+                    crate::error::quote(text),
                     if terms.is_empty() { "none".to_string() } else { terms.join(", ") }
                 )))
             }
@@ -316,7 +319,10 @@ fn lex(src: &str) -> Result<Vec<(Tok, usize)>> {
                 notation_error(
                     src,
                     at,
-                    format!("'{text}' is no comparison (allowed >= > <= < = == != <>)"),
+                    format!(
+                        "{} is no comparison (allowed >= > <= < = == != <>)",
+                        crate::error::quote(&text)
+                    ),
                 )
             })?;
             i = j;

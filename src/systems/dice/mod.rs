@@ -833,10 +833,17 @@ pub fn report<W: Weight>(check: &Check) -> Result<Report<W>> {
             Some(p) => Report::bare(ID, JA, p),
             None => Report::bare(ID, JA, W::zero()).without_success(),
         };
-        if let (Body::Add(_), Some(p)) = (&check.command.body, cmp_p) {
+        if let (Body::Add(a), Some(p)) = (&check.command.body, cmp_p) {
             // BCDice's two words, worst first like every system's outcomes.
+            // The failure is summed over the failing results themselves, not
+            // taken as 1 − P(success): `30D6>=31` fails with 6⁻³⁰, which
+            // 1 − (almost 1) rounds to −6.7e-16 in floating point.
+            let failure = match a.target {
+                Some((cmp, t)) => law.value.prob(|x| !cmp.holds(x, t)),
+                None => W::one() - &p - &law.tail,
+            };
             report.outcomes = vec![
-                OutcomeRow::new("failure", "failure", "失敗", W::one() - &p - &law.tail),
+                OutcomeRow::new("failure", "failure", "失敗", failure),
                 OutcomeRow::new("success", "success", "成功", p),
             ];
         }
