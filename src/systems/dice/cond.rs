@@ -155,7 +155,11 @@ impl Expr {
                 Err(Error::Conflict(format!(
                     "condition {}: count(…, {n}) names no term of this roll (named terms: {})",
                     crate::error::quote(text),
-                    if terms.is_empty() { "none".to_string() } else { terms.join(", ") }
+                    if terms.is_empty() {
+                        "none".to_string()
+                    } else {
+                        terms.join(", ")
+                    }
                 )))
             }
             Expr::Num(_) | Expr::Stat(_) => Ok(()),

@@ -28,8 +28,9 @@
 //! is `other` (その他)). A condition compares the result (`>=10`) or the
 //! natural dice (`natural>=19`: the kept dice of 加算ダイス before any
 //! arithmetic). `p_success` is the probability of the success tiers:
-//! `--success-tiers` names them; by default every tier but the last listed
-//! catch-all (and `other`). Without tiers, `p_success` is the comparison's
+//! `--success-tiers` names them; by default the tiers marked `:success`
+//! and every unmarked tier but the last (the catch-all, or `other`), never
+//! a tier marked `:fail`. Without tiers, `p_success` is the comparison's
 //! (成功), or for counting commands P(at least one success).
 //!
 //! **Contests** (`--vs EXPR`): both commands' results are compared, higher

@@ -88,8 +88,7 @@ pub fn parse(text: &str) -> Result<Option<GameCmd>> {
         parse_dm(&text[..i], &text[i + 4..])
     } else if let Some(i) = text.find("DA") {
         let level = &text[..i];
-        if !matches!(level, "" | "B" | "1" | "2" | "3")
-            && level.bytes().all(|b| b.is_ascii_digit())
+        if !matches!(level, "" | "B" | "1" | "2" | "3") && level.bytes().all(|b| b.is_ascii_digit())
         {
             return Err(Error::param(
                 "EXPR",

@@ -680,9 +680,12 @@ pub fn report<W: Weight>(
             let sd = var.to_f64().max(0.0).sqrt();
             report = report
                 .field("mean", Field::Value(mean))
-                .field("variance", Field::Value(var));
+                .field("variance", Field::Value(var.clone()));
+            // With --exact: a fraction when the variance is a square, else
+            // the decimal rounded to 15 significant digits (the README's
+            // rule for every `sd`), as the common commands print it.
             report = if W::EXACT {
-                report.field("sd", Field::Text(format!("{sd}")))
+                report.field("sd", Field::Root(var))
             } else {
                 report.field("sd", Field::Value(W::from_f64(sd)))
             };
