@@ -34,6 +34,12 @@
 //! (2.5 only in BCDice's grammar). Tables (`FT`, `TT`, `ABT`), growth
 //! (`Gr`), `Dru` and `Bib` are not checks with odds here and are not
 //! offered.
+//!
+//! Bounds: a modifier (and every other number of the power table's
+//! options) is at most 10⁹ in magnitude, as every number of the common
+//! notation (`K0+9999999999999` is refused, exit 2). Within it the law is
+//! only moved: the report reads it value by value, so the fumble's 0 and
+//! the rest 10⁹ away make no vector of 10⁹ entries.
 
 use std::collections::BTreeMap;
 
