@@ -676,8 +676,8 @@ fn probabilities_stay_within_zero_and_one() {
 
 /// Issue 30 item 3: commands that always stop are answered. `ro` rerolls
 /// once and keeps the second face, so `1D6ro<7` is a d6 and `2D6ro>=1` is
-/// 2D6 (7 in 6 of 36); a Night Wizard critical no 2D6 sum reaches (13, or
-/// 1) is no chain: `2NW@13` fumbles on a first 5 (4/36) and never
+/// 2D6 (7 in 6 of 36); a Night Wizard critical no 2D6 sum reaches (13,
+/// or 1) is no chain: `2NW@13` fumbles on a first 5 (4/36) and never
 /// criticals; `2R6M[1,0]C[13]F[5]>=10` succeeds on 2D6 + 1 ≥ 10 (10/36)
 /// unless a 5 fumbled (4/36, −10 + 1 fails).
 #[test]

@@ -71,10 +71,9 @@ pub async fn method_not_allowed(method: axum::http::Method, uri: axum::http::Uri
 
 /// What is refused without computing (a dice request's parse, flags and
 /// estimated exact work), checked before the request waits for a worker.
-fn preflight(request: &Request, exact: bool) -> Result<(), Response> {
+fn preflight(request: &Request, exact: bool) -> Result<(), String> {
     if let Request::Dice(p) = request {
-        p.preflight(exact)
-            .map_err(|e| error_response(StatusCode::BAD_REQUEST, &e.to_string()))?;
+        p.preflight(exact).map_err(|e| e.to_string())?;
     }
     Ok(())
 }
@@ -210,7 +209,7 @@ pub async fn odds_get(
     match Request::from_json(&raw) {
         Ok(req) => match preflight(&req, rendering.exact) {
             Ok(()) => compute(&state, req, raw, rendering).await,
-            Err(resp) => resp,
+            Err(message) => error_response(StatusCode::BAD_REQUEST, &message),
         },
         Err(e) => error_response(StatusCode::BAD_REQUEST, &e.to_string()),
     }
@@ -250,7 +249,7 @@ pub async fn odds_post(
     match Request::from_json(&value) {
         Ok(req) => match preflight(&req, rendering.exact) {
             Ok(()) => compute(&state, req, value, rendering).await,
-            Err(resp) => resp,
+            Err(message) => error_response(StatusCode::BAD_REQUEST, &message),
         },
         Err(e) => error_response(StatusCode::BAD_REQUEST, &e.to_string()),
     }
