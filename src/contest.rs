@@ -40,7 +40,10 @@ pub fn compare<W: Weight>(a: &Pmf<W>, b: &Pmf<W>) -> Comparison<W> {
     let mut below = W::zero();
     let mut bx = b.min();
     for (x, pa) in a.iter() {
-        while bx < x {
+        // Past B's largest value every value is below: stop there, so a
+        // law moved far away (`1D6+1000000000 --vs 1D6`) is no billion
+        // steps.
+        while bx < x && bx <= b.max() {
             below += b.p(bx);
             bx += 1;
         }

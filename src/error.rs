@@ -51,6 +51,62 @@ pub enum Error {
     },
 }
 
+/// Most characters of user text an error message quotes; a longer text is
+/// cut in the middle ([`quote`]), so a 100 KB expression does not make a
+/// 200 KB message.
+pub const MAX_QUOTED: usize = 120;
+
+/// User text as an error message quotes it: in single quotes, every control
+/// character escaped (`\n`, `\t`, `\u{1b}`: a typed ESC or BEL never
+/// reaches the terminal, a newline never splits the line), and cut in the
+/// middle past [`MAX_QUOTED`] characters. The one helper for echoing what
+/// the user typed.
+pub fn quote(text: &str) -> String {
+    format!("'{}'", shown(text))
+}
+
+/// [`quote`] without the quotes.
+pub fn shown(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    if chars.len() <= MAX_QUOTED {
+        return escape_controls(text);
+    }
+    let half = MAX_QUOTED / 2;
+    let head: String = chars[..half].iter().collect();
+    let tail: String = chars[chars.len() - half..].iter().collect();
+    format!(
+        "{}…[{} characters in all]…{}",
+        escape_controls(&head),
+        chars.len(),
+        escape_controls(&tail)
+    )
+}
+
+/// Every control character escaped as Rust writes it (`\n`, `\u{7}`);
+/// other characters, Japanese included, as they are.
+pub fn escape_controls(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// A whole message made safe for a terminal: control characters escaped
+/// except the newlines that separate its own lines (a bad expression's
+/// caret). The last guard before an error is printed.
+pub fn printable(message: &str) -> String {
+    message
+        .split('\n')
+        .map(escape_controls)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// Levenshtein distance between two texts, for "did you mean …" hints.
 /// The candidate nearest to `text` by edit distance, if any is close (at
 /// most a third of its length away).
@@ -131,7 +187,7 @@ impl fmt::Display for Error {
                 name,
                 value,
                 allowed,
-            } => write!(f, "invalid value '{value}' for {name}: {allowed}"),
+            } => write!(f, "invalid value {} for {name}: {allowed}", quote(value)),
             Error::InvalidLevels {
                 level,
                 value,
@@ -143,12 +199,28 @@ impl fmt::Display for Error {
             Error::Conflict(msg) | Error::Io(msg) => write!(f, "{msg}"),
             Error::Notation { expr, pos, message } => {
                 use unicode_width::UnicodeWidthStr;
-                let before: String = expr.chars().take(*pos).collect();
-                let col = before.width();
+                // The expression's line: a window of it around the caret,
+                // at most MAX_QUOTED characters, control characters
+                // escaped.
+                let chars: Vec<char> = expr.chars().collect();
+                let half = MAX_QUOTED / 2;
+                let start = if chars.len() <= MAX_QUOTED {
+                    0
+                } else {
+                    pos.saturating_sub(half).min(chars.len() - MAX_QUOTED)
+                };
+                let end = (start + MAX_QUOTED).min(chars.len());
+                let lead = if start > 0 { "…" } else { "" };
+                let trail = if end < chars.len() { "…" } else { "" };
+                let before: String = chars[start..(*pos).clamp(start, end)].iter().collect();
+                let window: String = chars[start..end].iter().collect();
+                let col = lead.width() + escape_controls(&before).width();
                 write!(
                     f,
-                    "bad dice expression '{expr}' at character {}: {message}\n  {expr}\n  {}^",
+                    "bad dice expression {} at character {}: {message}\n  {lead}{}{trail}\n  {}^",
+                    quote(expr),
                     pos + 1,
+                    escape_controls(&window),
                     " ".repeat(col)
                 )
             }
@@ -184,4 +256,36 @@ pub fn check_min(name: &str, value: i64, lo: i64) -> Result<()> {
         return Err(Error::param(name, value, format!("must be at least {lo}")));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 30 item 5: control characters escaped, Japanese kept, a long
+    /// text cut in the middle with its length; a bad expression's lines
+    /// stay short and the caret under the fault.
+    #[test]
+    fn user_text_is_escaped_and_capped() {
+        assert_eq!(quote("x\u{1b}]0;t\u{7}"), r"'x\u{1b}]0;t\u{7}'");
+        assert_eq!(quote("a\nb"), r"'a\nb'");
+        assert_eq!(quote("成功"), "'成功'");
+        let long = "a".repeat(10_000);
+        let q = quote(&long);
+        assert!(q.chars().count() < MAX_QUOTED + 40, "{q}");
+        assert!(q.contains("[10000 characters in all]"), "{q}");
+        let e = Error::Notation {
+            expr: format!("{}x", "1+".repeat(5_000)),
+            pos: 10_000,
+            message: "expected a number".into(),
+        };
+        let text = e.to_string();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3, "{text}");
+        assert!(text.len() < 800, "{}", text.len());
+        // The caret sits under the x.
+        let col = lines[2].find('^').unwrap();
+        assert_eq!(lines[1].chars().nth(col), Some('x'), "{text}");
+        assert_eq!(printable("a\u{1b}b\nc"), "a\\u{1b}b\nc");
+    }
 }

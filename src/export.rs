@@ -77,9 +77,10 @@ fn block_ja(name: &str) -> Option<&'static str> {
 }
 
 /// The label of index `k` of a list field: `p_done_by[k]` is "within k + 1
-/// rolls", every other list is indexed from 0 (`hits[k]` = k hits).
+/// rolls", and so are a race's `side_p_done_by` and `vs_p_done_by`; every
+/// other list is indexed from 0 (`hits[k]` = k hits).
 fn list_label(name: &str, k: usize) -> usize {
-    if name == "p_done_by" {
+    if matches!(name, "p_done_by" | "side_p_done_by" | "vs_p_done_by") {
         k + 1
     } else {
         k

@@ -21,7 +21,10 @@ fn main() -> ExitCode {
             }
         }
         Err(e) => {
-            eprintln!("hantei: {e}");
+            // The last guard: no control character typed by the user
+            // reaches the terminal (the messages quote with
+            // hantei::error::quote; clap's own do not).
+            eprintln!("hantei: {}", hantei::error::printable(&e));
             ExitCode::from(2)
         }
     }

@@ -43,11 +43,20 @@ impl<W: Weight> Pmf<W> {
         if pairs.is_empty() {
             return Self::point(0);
         }
-        let lo = pairs.iter().map(|p| p.0).min().unwrap_or(0);
-        let hi = pairs.iter().map(|p| p.0).max().unwrap_or(0);
+        // The range of the outcomes that carry weight: a zero-weight
+        // outcome far away (an empty sub-law's 0 mixed with values moved by
+        // a large modifier) must not size the vector.
+        let held = || pairs.iter().filter(|p| !p.1.is_zero()).map(|p| p.0);
+        let Some(lo) = held().min() else {
+            let lo = pairs.iter().map(|p| p.0).min().unwrap_or(0);
+            return Self::from_weights(lo, vec![W::zero()]);
+        };
+        let hi = held().max().unwrap_or(lo);
         let mut w = vec![W::zero(); (hi - lo + 1) as usize];
         for (x, p) in pairs {
-            w[(x - lo) as usize] += p;
+            if !p.is_zero() {
+                w[(x - lo) as usize] += p;
+            }
         }
         Self::from_weights(lo, w)
     }

@@ -166,6 +166,25 @@ impl<W: Weight> Report<W> {
         self.outcomes.iter().find(|o| o.key == key).map(|o| &o.p)
     }
 
+    /// Every floating-point probability held to [0, 1], and −0 read as 0:
+    /// rounding can leave a sum of many terms a hair above 1
+    /// (`1000B10000>=5000`) or a difference a hair below 0; the last guard
+    /// before any output ([`crate::request::Request::report`] applies it).
+    /// Exact reports are left as they are.
+    pub fn clamp_probabilities(mut self) -> Self {
+        if W::EXACT {
+            return self;
+        }
+        for o in &mut self.outcomes {
+            clamp_prob(&mut o.p);
+        }
+        clamp_prob(&mut self.p_success);
+        for (_, f) in &mut self.fields {
+            clamp_field(f);
+        }
+        self
+    }
+
     /// The JSON form: the stable contract read by scripts and CI.
     pub fn to_json(&self) -> Value {
         let mut m = Map::new();
@@ -203,6 +222,31 @@ impl<W: Weight> Report<W> {
             Value::Array(self.notes.iter().map(|n| Value::from(n.as_str())).collect()),
         );
         Value::Object(m)
+    }
+}
+
+/// A floating-point probability held to [0, 1] (−0 and NaN left to 0 and
+/// NaN: `max`/`min` of a NaN keep the bound, so NaN is kept on purpose).
+fn clamp_prob<W: Weight>(p: &mut W) {
+    let x = p.to_f64();
+    if x.is_nan() {
+        return;
+    }
+    if !(0.0..=1.0).contains(&x) || (x == 0.0 && x.is_sign_negative()) {
+        *p = W::from_f64(x.clamp(0.0, 1.0) + 0.0);
+    }
+}
+
+fn clamp_field<W: Weight>(f: &mut Field<W>) {
+    match f {
+        Field::Prob(p) => clamp_prob(p),
+        Field::Probs(ps) => ps.iter_mut().for_each(clamp_prob),
+        Field::Rows(rows) => rows
+            .iter_mut()
+            .flat_map(|r| r.iter_mut())
+            .for_each(|(_, f)| clamp_field(f)),
+        Field::Object(items) => items.iter_mut().for_each(|(_, f)| clamp_field(f)),
+        Field::Value(_) | Field::Root(_) | Field::Int(_) | Field::Bool(_) | Field::Text(_) => {}
     }
 }
 
@@ -249,5 +293,34 @@ pub fn field_json<W: Weight>(f: &Field<W>) -> Value {
                 .map(|(k, v)| (k.clone(), field_json(v)))
                 .collect(),
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 30 item 2: a floating-point probability a hair outside [0, 1]
+    /// (or −0) is printed as 0 or 1; values that are no probabilities are
+    /// left alone, and exact reports are untouched.
+    #[test]
+    fn probabilities_are_clamped_at_the_boundary() {
+        let r = Report::<f64>::bare("dice", "ダイス", 1.000_000_000_000_01)
+            .prob("tail_mass", -0.0)
+            .prob("p_loss", -2.2e-16)
+            .field("mean", Field::Value(-3.5))
+            .field(
+                "distribution",
+                Field::Object(vec![("5".into(), Field::Prob(-5.2e-26))]),
+            )
+            .field("p_done_by", Field::Probs(vec![0.5, 1.000_000_000_000_07]))
+            .clamp_probabilities();
+        let j = r.to_json();
+        assert_eq!(j["p_success"], 1.0);
+        assert!(!j["tail_mass"].as_f64().unwrap().is_sign_negative());
+        assert_eq!(j["p_loss"], 0.0);
+        assert_eq!(j["mean"], -3.5);
+        assert_eq!(j["distribution"]["5"], 0.0);
+        assert_eq!(j["p_done_by"][1], 1.0);
     }
 }

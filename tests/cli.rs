@@ -530,3 +530,345 @@ fn contests_of_more_than_two_sides_report_every_sides_chance_on_top() {
         "--side 'vs-rate=3'",
     );
 }
+
+// ---- Issue 30: crashes, numbers outside [0, 1], refused and accepted
+// commands, messages, numbers and help. Expected values are worked by
+// hand in the comments, never read from the code under test.
+
+/// `hantei …` with a time limit: a run that would take minutes (or hold
+/// gigabytes) fails the test instead of hanging it.
+fn within(args: &[&str], secs: u64) -> std::process::Output {
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("hantei"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let start = std::time::Instant::now();
+    loop {
+        if child.try_wait().expect("wait").is_some() {
+            return child.wait_with_output().expect("output");
+        }
+        if start.elapsed() > std::time::Duration::from_secs(secs) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("hantei {args:?} ran past {secs} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+fn within_json(args: &[&str], secs: u64) -> Value {
+    let mut all = vec!["odds"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--format", "json"]);
+    let out = within(&all, secs);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("valid JSON")
+}
+
+/// Issue 30 item 1: a modifier never sizes an allocation. The power
+/// table's fumble prints 0 and the rest lies past the modifier: the law is
+/// read value by value, so `K20+1000000000` is K20's law moved by 10⁹ (the
+/// fumble, 2 on 2D6, 1/36, stays at 0); Double Cross likewise (all ten
+/// dice showing 1, 10⁻¹⁰, prints 0). Past the common notation's 10⁹ a
+/// modifier is refused with its bound (it aborted with "memory allocation
+/// of 80000000000632 bytes failed"); a contest against a law moved far
+/// away takes no billion steps.
+#[test]
+fn a_modifier_never_sizes_an_allocation() {
+    let plain = within_json(&["dice", "K20", "--game", "SwordWorld2.5", "--exact"], 60);
+    let moved = within_json(
+        &[
+            "dice",
+            "K20+1000000000",
+            "--game",
+            "SwordWorld2.5",
+            "--exact",
+        ],
+        60,
+    );
+    assert_eq!(moved["outcomes"]["fumble"], "1/36");
+    let (p, m) = (
+        plain["distribution"].as_object().unwrap(),
+        moved["distribution"].as_object().unwrap(),
+    );
+    assert_eq!(p.len(), m.len());
+    for (k, v) in p {
+        let x: i64 = k.parse().unwrap();
+        let key = if x == 0 { 0 } else { x + 1_000_000_000 };
+        assert_eq!(&m[&key.to_string()], v, "K20 value {x}");
+    }
+    let dx = within_json(&["dice", "10DX7+999999999", "--game", "DoubleCross"], 60);
+    assert_close(&dx["p_fumble"], 1e-10);
+    for (k, v) in dx["distribution"].as_object().unwrap() {
+        let x: i64 = k.parse().unwrap();
+        assert!(x == 0 || x > 999_999_999, "{k}");
+        assert!(f(v) >= 0.0, "{k}: {v}");
+    }
+    for game in ["SwordWorld2.5", "SwordWorld2.0"] {
+        expect_usage_error(
+            &["odds", "dice", "K0+9999999999999", "--game", game],
+            "a modifier is at most 1000000000",
+        );
+    }
+    // 1D6+10⁹ always beats 1D6.
+    let c = within_json(&["dice", "1D6+1000000000>=4", "--vs", "1D6", "--exact"], 30);
+    assert_eq!(
+        (c["p_win"].as_str(), c["p_loss"].as_str()),
+        (Some("1/1"), Some("0/1"))
+    );
+}
+
+/// Issue 30 item 2: no probability outside [0, 1]. `30D6>=31` fails only
+/// on thirty ones, 6⁻³⁰ (it printed −6.7e-16); `999D6>=7` never fails
+/// (at least 999), also as read by Insane and Arianrhod; every entry of
+/// `10DX7+4`'s distribution is at least 0 and none is 5 (a highest die of
+/// 1 is ten ones, the fumble at 0); `1000B10000>=5000` and `100DX2` stay
+/// at most 1; a race of a moved law loses with 0, not −2e-16.
+#[test]
+fn probabilities_stay_within_zero_and_one() {
+    let v = odds_json(&["dice", "30D6>=31"]);
+    let want = (1.0f64 / 6.0).powi(30);
+    let got = f(&v["outcomes"]["failure"]);
+    assert!((got - want).abs() <= 1e-12 * want, "{got} vs {want}");
+    for game in [None, Some("Insane"), Some("Arianrhod")] {
+        let mut args = vec!["dice", "999D6>=7"];
+        if let Some(g) = game {
+            args.extend(["--game", g]);
+        }
+        let v = odds_json(&args);
+        assert_eq!(f(&v["outcomes"]["failure"]), 0.0, "{game:?}");
+        assert_eq!(f(&v["p_success"]), 1.0, "{game:?}");
+    }
+    let dx = odds_json(&["dice", "10DX7+4", "--game", "DoubleCross"]);
+    assert!(
+        dx["distribution"].get("5").is_none(),
+        "{}",
+        dx["distribution"]
+    );
+    let b = odds_json(&["dice", "1000B10000>=5000"]);
+    assert_eq!(f(&b["p_success"]), 1.0);
+    let dx2 = within_json(&["dice", "100DX2", "--game", "DoubleCross"], 60);
+    for v in [&dx, &b, &dx2] {
+        for (k, p) in v["outcomes"].as_object().unwrap() {
+            assert!((0.0..=1.0).contains(&f(p)), "{k}: {p}");
+        }
+        for (k, p) in v["distribution"].as_object().unwrap() {
+            assert!((0.0..=1.0).contains(&f(p)), "{k}: {p}");
+        }
+        for k in ["p_success", "p_critical", "p_fumble", "tail_mass"] {
+            if let Some(p) = v.get(k) {
+                assert!((0.0..=1.0).contains(&f(p)), "{k}: {p}");
+                assert!(!f(p).is_sign_negative(), "{k}: {p}");
+            }
+        }
+    }
+    assert_close(&dx2["p_fumble"], 1e-100);
+    let race = odds_json(&["dice", "2D6+1000000000", "--vs", "2D6"]);
+    assert_eq!(f(&race["p_loss"]), 0.0);
+    assert!(!f(&race["p_loss"]).is_sign_negative());
+}
+
+/// Issue 30 item 3: commands that always stop are answered. `ro` rerolls
+/// once and keeps the second face, so `1D6ro<7` is a d6 and `2D6ro>=1` is
+/// 2D6 (7 in 6 of 36); a Night Wizard critical no 2D6 sum reaches (13,
+/// or 1) is no chain: `2NW@13` fumbles on a first 5 (4/36) and never
+/// criticals; `2R6M[1,0]C[13]F[5]>=10` succeeds on 2D6 + 1 ≥ 10 (10/36)
+/// unless a 5 fumbled (4/36, −10 + 1 fails).
+#[test]
+fn commands_that_always_stop_are_answered() {
+    let d6 = odds_json(&["dice", "1D6ro<7", "--exact"]);
+    for face in 1..=6 {
+        assert_eq!(d6["distribution"][face.to_string()], "1/6");
+    }
+    let two = odds_json(&["dice", "2D6ro>=1", "--exact"]);
+    assert_eq!(two["distribution"]["7"], "1/6");
+    assert_eq!(two["distribution"]["2"], "1/36");
+    for cmd in ["2NW@13", "2NW@1"] {
+        let v = odds_json(&["dice", cmd, "--game", "NightWizard3rd", "--exact"]);
+        assert_eq!(v["p_critical"], "0/1", "{cmd}");
+        assert_eq!(v["p_fumble"], "1/9", "{cmd}");
+        assert_eq!(v["distribution"]["-8"], "1/9", "{cmd}: 2 − 10");
+        assert_eq!(v["distribution"]["9"], "1/6", "{cmd}: 7 + 2");
+    }
+    let v = odds_json(&[
+        "dice",
+        "2R6M[1,0]C[13]F[5]>=10",
+        "--game",
+        "NightWizard3rd",
+        "--exact",
+    ]);
+    assert_eq!(v["outcomes"]["success"], "5/18");
+    assert_eq!(v["outcomes"]["failure_fumble"], "1/9");
+    assert_eq!(v["outcomes"]["failure"], "11/18");
+    assert_eq!(v["p_critical"], "0/1");
+}
+
+/// Issue 30 item 4: Emoklore's sDA takes skill levels 1–3 or B, as
+/// `--list-games` says; 3DA3 rolls three dice against 6.
+#[test]
+fn emoklore_skill_levels_are_one_to_three_or_b() {
+    for cmd in ["4DA3", "0DA3", "10DA3"] {
+        expect_usage_error(
+            &["odds", "dice", cmd, "--game", "Emoklore"],
+            "the skill level s is 1, 2, 3 or B",
+        );
+    }
+    // 3DA3 = 3DM<=6 (BCDice's own test: 2DA3 is 2DM<=5). A die scores 2
+    // on a 1, 1 on 2–6, 0 on 7–9, −1 on a 10; a sum of 0 (失敗) comes
+    // from 120 of the 1000 face triples: three of 7–9 (3³ = 27), one each
+    // of 2–6, 7–9 and 10 (5·3·1·3! = 90), a 1 and two 10s (3) = 3/25.
+    let v = odds_json(&["dice", "3DA3", "--game", "Emoklore", "--exact"]);
+    assert_eq!(v["outcomes"]["failure"], "3/25");
+}
+
+/// Issue 30 item 5: user text in a message is quoted by one helper:
+/// control characters escaped (no ESC or BEL reaches the terminal, a
+/// newline does not split the line), a long text cut; a flag's value as
+/// typed (`1e309`, not `inf`); the bonus's bound named.
+#[test]
+fn messages_escape_and_cap_what_the_user_typed() {
+    let out = hantei()
+        .args(["odds", "dice", "1D6", "--game", "x\u{1b}]0;title\u{7}"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!err.contains('\u{1b}') && !err.contains('\u{7}'), "{err:?}");
+    assert!(err.contains(r"'x\u{1b}]0;title\u{7}'"), "{err}");
+    expect_usage_error(
+        &["odds", "dice", "2D6", "--tier", "a\nb:>=7", "--tier", "c"],
+        r"'a\nb:>=7'",
+    );
+    expect_usage_error(&["odds", "dice", "1D6!", "--tail-eps", "1e309"], "'1e309'");
+    let out = hantei()
+        .args(["odds", "dice", "1D6!", "--tail-eps", "1e309"])
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("inf"));
+    expect_usage_error(
+        &[
+            "odds",
+            "dice",
+            "1D10",
+            "--tier",
+            "crit:==10",
+            "--tier",
+            "hit",
+            "--until",
+            "20",
+            "--until-bonus",
+            "crit=+1000000000000",
+        ],
+        "from -100000 to +100000",
+    );
+    // A 100 KB expression: the message quotes a part of it, not all twice.
+    let long = format!("{}x", "1D6+".repeat(25_000));
+    let out = hantei().args(["odds", "dice", &long]).output().unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(err.len() < 1_000, "{} bytes", err.len());
+    assert!(err.contains("100001 characters in all"), "{err}");
+}
+
+/// Issue 30 item 12: Ryutama without a target judges no success (no
+/// p_success, as the power table); with one it does. `--exact` `sd` is a
+/// fraction or the decimal to 15 significant digits: CC(1)<=50's sd, a
+/// root of an irrational variance, has at most 15 digits.
+#[test]
+fn ryutama_without_a_target_reports_no_success_and_sd_has_fifteen_digits() {
+    let v = odds_json(&["dice", "R6,6", "--game", "Ryutama"]);
+    assert!(v.get("p_success").is_none(), "{v}");
+    // 1/36: two sixes, クリティカル.
+    assert_close(&v["p_critical"], 1.0 / 36.0);
+    let t = odds_json(&["dice", "R6,6>=7", "--game", "Ryutama"]);
+    assert!(t.get("p_success").is_some());
+    for (args, game) in [
+        (vec!["dice", "CC(1)<=50"], "Cthulhu7th"),
+        (vec!["dice", "K20"], "SwordWorld2.5"),
+    ] {
+        let mut all = args.clone();
+        all.extend(["--game", game, "--exact"]);
+        let v = odds_json(&all);
+        let sd = v["sd"].as_str().expect("a string");
+        let digits = sd.chars().filter(char::is_ascii_digit).count();
+        assert!(sd.contains('/') || digits <= 16, "{game}: {sd}");
+        let lead = sd.trim_start_matches(['0', '.']);
+        assert!(
+            sd.contains('/') || lead.chars().filter(char::is_ascii_digit).count() <= 15,
+            "{game}: {sd}"
+        );
+    }
+    // 2D6's variance 35/6 is no square: its sd, √(35/6) = 2.41522945769824.
+    let v = odds_json(&["dice", "2D6+1>=8", "--game", "SwordWorld2.5", "--exact"]);
+    assert_eq!(v["sd"], "2.41522945769824");
+}
+
+/// Issue 30 item 12: a race's table numbers each side's `p_done_by` from
+/// roll 1, as `p_done_by`. 2D6 against 1D12, 30 and 25 to go: neither is
+/// done by roll 1 or 2 (at most 24 in two rolls of 1D12, 24 of 2D6).
+#[test]
+fn race_tables_number_every_done_by_from_roll_one() {
+    let out = hantei()
+        .args([
+            "odds",
+            "dice",
+            "2D6",
+            "--vs",
+            "1D12",
+            "--until",
+            "30",
+            "--vs-until",
+            "25",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    for block in ["p_done_by (", "side_p_done_by:", "vs_p_done_by:"] {
+        let first = text
+            .lines()
+            .skip_while(|l| !l.trim().starts_with(block))
+            .nth(1)
+            .unwrap_or_else(|| panic!("no {block} in {text}"));
+        assert!(first.trim_start().starts_with("1 "), "{block} {first:?}");
+    }
+}
+
+/// Issue 30 item 13: `odds dice --help` shows EXPR as required, without
+/// a default; `--success-tiers`'s help states the real default (marks
+/// first); `odds d20 --help` states the natural 20 / natural 1 rule.
+#[test]
+fn help_says_what_the_commands_do() {
+    let help = |args: &[&str]| {
+        let out = hantei().args(args).output().unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let dice = help(&["odds", "dice", "--help"]);
+    assert!(!dice.contains("[default: \"\"]"), "{dice}");
+    assert!(
+        dice.contains("Usage: hantei odds dice [OPTIONS] <EXPR>"),
+        "{dice}"
+    );
+    assert!(dice.contains("tiers marked :fail never count"), "{dice}");
+    let d20 = help(&["odds", "d20", "--help"]);
+    assert!(
+        d20.contains("natural 20") && d20.contains("natural 1 always fails"),
+        "{d20}"
+    );
+    // The one-line error without EXPR names it, and nothing of the usage.
+    expect_usage_error(&["odds", "dice"], "<EXPR>");
+    let out = hantei().args(["odds", "dice"]).output().unwrap();
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("--list-games"));
+    // d20 +0 against DC 25: only a natural 20 succeeds (1/20); against DC
+    // 1 only a natural 1 fails (p_success 19/20).
+    let v = odds_json(&["d20", "--modifier", "0", "--dc", "25", "--exact"]);
+    assert_eq!(v["p_success"], "1/20");
+    let v = odds_json(&["d20", "--modifier", "0", "--dc", "1", "--exact"]);
+    assert_eq!(v["p_success"], "19/20");
+}

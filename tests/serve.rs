@@ -365,15 +365,26 @@ fn bad_requests_get_the_cli_message_and_the_server_keeps_serving() {
     );
     assert_eq!((code, error_of(&b)), (400, cli_msg));
 
-    // A 10^6-die dice expression: the parser's message, as the CLI prints it.
+    // A 10^6-die dice expression: the parser's message, as the CLI prints
+    // it: its first line in `error` (one line), the expression and the
+    // caret under the fault in `caret` (issue 30 item 6).
     let (ok, _, err) = cli(&["odds".into(), "dice".into(), "1000000D6".into()]);
     assert!(!ok);
     let cli_msg = err.strip_prefix("hantei: ").unwrap().trim_end().to_string();
+    let (first, rest) = cli_msg.split_once('\n').expect("a caret under the message");
     let (code, b) = get(
         &agent,
         &format!("{}/api/odds?system=dice&expr=1000000D6", server.base),
     );
-    assert_eq!((code, error_of(&b)), (400, cli_msg.clone()));
+    assert_eq!((code, error_of(&b)), (400, first.to_string()));
+    assert!(!error_of(&b).contains('\n'));
+    let v: Value = serde_json::from_str(&b).unwrap();
+    assert_eq!(
+        v["caret"],
+        serde_json::json!(["1000000D6", "^"]),
+        "the CLI's lines {rest:?}, unindented"
+    );
+    assert_eq!(rest, "  1000000D6\n  ^");
     assert!(
         cli_msg.starts_with("bad dice expression '1000000D6'"),
         "{cli_msg}"
@@ -862,4 +873,91 @@ fn every_preset_answers_what_its_command_line_prints() {
         assert_eq!(code, 200, "{}: {got}", p["id"]);
         assert_eq!(got, want, "{}: {command}", p["id"]);
     }
+}
+
+/// Issue 30 item 6: a dice request is parsed, and its exact work
+/// estimated, before it waits for a worker. With every worker busy on slow
+/// exact sums, a malformed command, one refused by the estimate, a game
+/// command the game refuses and a bad tier are each a 400 with the CLI's
+/// message at once (before the fix they waited behind the slow ones, and
+/// answered 503 past the time limit); a good request still waits its turn.
+/// `DELETE /api/odds` answers 405 with a JSON body and `Allow`.
+#[test]
+fn bad_dice_requests_are_refused_before_they_wait_for_a_worker() {
+    let mut server = Server::start_with(&["--timeout", "8"]);
+    let base = server.base.clone();
+    // More slow exact sums (800D100, seconds each) than there are cores.
+    let slow: Vec<_> = (0..4)
+        .map(|_| {
+            let base = base.clone();
+            std::thread::spawn(move || {
+                get(
+                    &ureq::agent(),
+                    &format!("{base}/api/odds?system=dice&expr=800D100&exact=true"),
+                )
+            })
+        })
+        .collect();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let agent = ureq::agent();
+    for (query, args, wanted) in [
+        (
+            "expr=2D6%2Bx",
+            vec!["odds", "dice", "2D6+x"],
+            "bad dice expression '2D6+x'",
+        ),
+        (
+            "expr=1000D140&exact=true",
+            vec!["odds", "dice", "1000D140", "--exact"],
+            "with --exact takes",
+        ),
+        (
+            "expr=4DA3&game=Emoklore",
+            vec!["odds", "dice", "4DA3", "--game", "Emoklore"],
+            "the skill level s is 1, 2, 3 or B",
+        ),
+        (
+            "expr=2D6&tier=a%3Azz%3E1&tier=b",
+            vec!["odds", "dice", "2D6", "--tier", "a:zz>1", "--tier", "b"],
+            "'zz' is no statistic",
+        ),
+    ] {
+        let t = std::time::Instant::now();
+        let (code, body) = get(&agent, &format!("{base}/api/odds?system=dice&{query}"));
+        let took = t.elapsed();
+        let (ok, _, err) = cli(&args.iter().map(|a| a.to_string()).collect::<Vec<_>>());
+        assert!(!ok);
+        let cli_first = err
+            .strip_prefix("hantei: ")
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap()
+            .to_string();
+        assert_eq!((code, error_of(&body)), (400, cli_first.clone()), "{query}");
+        assert!(cli_first.contains(wanted), "{cli_first}");
+        // Not a speed measurement: the slow sums hold every worker for
+        // seconds, and this answer did not wait for them.
+        assert!(
+            took < std::time::Duration::from_secs(2),
+            "{query} waited {took:?} behind the workers"
+        );
+    }
+    for t in slow {
+        let (code, body) = t.join().unwrap();
+        assert!(code == 200 || code == 503, "{code} {body}");
+    }
+    // Another method: 405, with a JSON body and the methods allowed.
+    let (code, body) = server.raw("DELETE", "/api/odds");
+    assert_eq!(code, 405, "{body}");
+    assert_eq!(
+        error_of(&body),
+        "invalid method DELETE for /api/odds: allowed GET, POST"
+    );
+    let (code, body) = server.raw("PUT", "/api/schema");
+    assert_eq!(
+        (code, error_of(&body).as_str()),
+        (405, "invalid method PUT for /api/schema: allowed GET")
+    );
+    assert!(server.alive());
 }

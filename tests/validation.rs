@@ -552,3 +552,25 @@ fn one_tie_rule_vocabulary_everywhere() {
         }
     }
 }
+
+/// Issue 30 item 1, from an analysis file: a Sword World modifier past the
+/// common notation's 10⁹ is refused with its bound (exit 2, one line,
+/// nothing written), where it aborted allocating 80 TB.
+#[test]
+fn a_huge_modifier_in_an_analysis_is_refused_not_an_abort() {
+    let body = r#"title = "t"
+system = "dice"
+params = { expr = "K0+{m}", game = "SwordWorld2.5" }
+metrics = ["p_critical"]
+
+[[axis]]
+param = "m"
+values = [9999999999999]
+"#;
+    refused(
+        "run",
+        "sw-modifier",
+        body,
+        &["a modifier is at most 1000000000"],
+    );
+}

@@ -202,7 +202,18 @@ where
 /// Condense clap's multi-line error into one line: the message and what is
 /// allowed, without the usage block.
 pub(crate) fn one_line(text: &str) -> String {
+    // A usage of several lines (`odds dice`: with EXPR, or --list-games)
+    // goes with its indented continuation lines.
+    let mut in_usage = false;
     text.lines()
+        .filter(|l| {
+            if l.starts_with("Usage:") {
+                in_usage = true;
+            } else if !(in_usage && l.starts_with(char::is_whitespace) && !l.trim().is_empty()) {
+                in_usage = false;
+            }
+            !in_usage
+        })
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with("Usage:") && !l.starts_with("For more"))
         .map(|l| l.strip_prefix("error: ").unwrap_or(l))

@@ -72,7 +72,7 @@ impl Loose {
             Loose::Int(i) => i.to_string(),
             Loose::Float(f) => f.to_string(),
             Loose::Bool(b) => b.to_string(),
-            Loose::Text(s) => format!("'{s}'"),
+            Loose::Text(s) => crate::error::quote(s),
             Loose::List(_) => "a list".into(),
         }
     }
@@ -83,7 +83,7 @@ impl Loose {
             Loose::Text(s) => s
                 .trim()
                 .parse::<i64>()
-                .map_err(|_| format!("'{s}' is not an integer")),
+                .map_err(|_| format!("{} is not an integer", crate::error::quote(s))),
             other => Err(format!("{} is not an integer", other.describe())),
         }
     }
@@ -164,10 +164,17 @@ pub fn float<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
     match Loose::deserialize(d)? {
         Loose::Int(i) => Ok(i as f64),
         Loose::Float(f) => Ok(f),
-        Loose::Text(s) => s
-            .trim()
-            .parse::<f64>()
-            .map_err(|_| D::Error::custom(format!("'{s}' is not a number"))),
+        Loose::Text(s) => match s.trim().parse::<f64>() {
+            Ok(x) if x.is_finite() => Ok(x),
+            Ok(_) => Err(D::Error::custom(format!(
+                "{} is beyond what a decimal number holds",
+                crate::error::quote(&s)
+            ))),
+            Err(_) => Err(D::Error::custom(format!(
+                "{} is not a number",
+                crate::error::quote(&s)
+            ))),
+        },
         other => Err(D::Error::custom(format!(
             "{} is not a number",
             other.describe()
@@ -208,7 +215,11 @@ fn choice<T: ValueEnum>(s: &str) -> Result<T, String> {
             .filter_map(|v| v.to_possible_value())
             .map(|p| p.get_name().to_string())
             .collect();
-        format!("'{s}' is not allowed (allowed: {})", allowed.join(", "))
+        format!(
+            "{} is not allowed (allowed: {})",
+            crate::error::quote(s),
+            allowed.join(", ")
+        )
     })
 }
 

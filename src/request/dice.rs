@@ -34,12 +34,14 @@ pub struct Params {
     /// The BCDice command (ダイスコマンド), quoted in a shell when it holds a
     /// comparison: "2D6+1>=7", "1D20+5>=15", 4D6DL1, "5B6>=4", "10R6>=5@6",
     /// "3U6>=10@6", D66; the pool engine's "{1D8!,1D6!}KH1", "4DF+2",
-    /// named terms. Case-insensitive.
+    /// named terms. Case-insensitive. Required (only --list-games goes
+    /// without it).
     #[arg(
         value_name = "EXPR",
         allow_hyphen_values = true,
         required_unless_present = "list_games",
-        default_value = ""
+        default_value = "",
+        hide_default_value = true
     )]
     pub expr: String,
     /// A house-rule tier NAME:COND, NAME:COND:fail or NAME:COND:success (repeatable, best first;
@@ -52,7 +54,8 @@ pub struct Params {
     #[arg(long = "tier", value_name = "NAME:COND")]
     pub tier: Vec<String>,
     /// The tiers that count as success for p_success (comma list; default:
-    /// every tier but the last).
+    /// the tiers marked :success and every unmarked tier but the last;
+    /// tiers marked :fail never count).
     #[serde(default, deserialize_with = "de::comma_strings")]
     #[arg(long, value_delimiter = ',', value_name = "NAME,...")]
     pub success_tiers: Vec<String>,
@@ -86,7 +89,11 @@ pub struct Params {
     /// Largest probability mass dropped when cutting exploding dice (xR, xU,
     /// !, !!; allowed above 0 and below 0.001).
     #[serde(default = "default_tail_eps", deserialize_with = "de::float")]
-    #[arg(long, default_value_t = dice::DEFAULT_TAIL_EPS)]
+    #[arg(
+        long,
+        default_value_t = dice::DEFAULT_TAIL_EPS,
+        value_parser = super::float_flag("above 0 and below 0.001")
+    )]
     pub tail_eps: f64,
     /// Over several rolls: roll again and again, adding up the result (or
     /// --until-stat), until it reaches N; reports p_done_by, expected_rolls,
@@ -245,6 +252,52 @@ impl Params {
             negative: self.until_negative.unwrap_or_default(),
             vs_until: self.vs_until,
         }))
+    }
+
+    /// Everything refused without computing, in a few milliseconds: the
+    /// command (or the game's command), the tiers and flags, and with
+    /// `exact` the estimated work of the exact law ([`dice::law::check_work`]).
+    /// `hantei serve` checks this before a request waits for a worker, so a
+    /// bad request is refused at once. `Ok` does not promise the report:
+    /// floating-point limits are checked as the law is built.
+    pub fn preflight(&self, exact: bool) -> crate::Result<()> {
+        if let Some(id) = &self.game {
+            if self.until.is_some() {
+                return Err(crate::Error::Conflict(
+                    "--until with --game: rounds of a game command are not yet computed; roll the plain command with --until".into(),
+                ));
+            }
+            let game = dice::games::find(id)?;
+            return match game.parse(&self.expr)? {
+                dice::games::Parsed::Game(_) => {
+                    if !self.tier.is_empty() || !self.success_tiers.is_empty() || self.vs.is_some()
+                    {
+                        return Err(crate::Error::Conflict(format!(
+                            "--tier, --success-tiers and --vs apply to common commands; {} commands report BCDice's own words",
+                            game.id
+                        )));
+                    }
+                    Ok(())
+                }
+                dice::games::Parsed::Plain(_) => self.preflight_check(exact),
+            };
+        }
+        self.preflight_check(exact)
+    }
+
+    fn preflight_check(&self, exact: bool) -> crate::Result<()> {
+        let mut check = self.check()?;
+        match self.until()? {
+            Some(u) => u.validate(&check)?,
+            None => check.validate()?,
+        }
+        if exact {
+            dice::law::check_work::<crate::weight::Exact>(&check.command, check.tail_eps)?;
+            if let Some(vs) = &check.vs {
+                dice::law::check_work::<crate::weight::Exact>(vs, check.tail_eps)?;
+            }
+        }
+        Ok(())
     }
 
     /// The report for these flags.

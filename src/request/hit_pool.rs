@@ -99,7 +99,12 @@ pub struct Params {
     /// Largest probability mass dropped when cutting exploding dice
     /// (allowed 1e-30..=0.5).
     #[serde(default = "default_tail_eps", deserialize_with = "de::float")]
-    #[arg(long, default_value_t = DEFAULT_TAIL_EPS, allow_negative_numbers = true)]
+    #[arg(
+        long,
+        default_value_t = DEFAULT_TAIL_EPS,
+        allow_negative_numbers = true,
+        value_parser = super::float_flag("1e-30..=0.5")
+    )]
     pub tail_eps: f64,
     /// A teamwork helper's pool (repeatable): each hit adds a die.
     #[serde(default, rename = "helper", deserialize_with = "de::ints")]

@@ -37,6 +37,12 @@ pub enum Request {
     /// d100 roll-under, rate = ability × multiplier (seed 000, 成功倍率).
     Multiplier(Box<multiplier::Params>),
     /// 1d20 + modifier + proficiency vs DC (seed 001, 判定値 vs 目標値).
+    ///
+    /// A natural 20 on the kept die always succeeds (クリティカル, whatever
+    /// the DC) and a natural 1 always fails (ファンブル, whatever the total),
+    /// as seed 001 rules; `--crit-on N` makes a natural N or more critical.
+    /// In a contest (`--vs-*`) neither has an effect: the totals are
+    /// compared.
     D20(d20::Params),
     /// Keep the highest of n dice sized by ability (seed 002, 達成値 vs 難易度).
     #[command(name = "keep-highest")]
@@ -47,6 +53,9 @@ pub enum Request {
     #[command(name = "hit-pool")]
     HitPool(hit_pool::Params),
     /// Any check in BCDice notation: "2D6+1>=7", 4D6DL1, "5B6>=4", "10R6>=5@6", with house-rule tiers (ダイス表記).
+    #[command(
+        override_usage = "hantei odds dice [OPTIONS] <EXPR>\n       hantei odds dice --list-games"
+    )]
     Dice(dice::Params),
 }
 
@@ -75,6 +84,7 @@ impl Request {
             Request::HitPool(p) => p.report(),
             Request::Dice(p) => p.report(),
         }
+        .map(Report::clamp_probabilities)
     }
 
     /// The report rendered as `hantei odds … [--exact] --format …` prints it:
@@ -218,11 +228,37 @@ pub fn int_flag(
             use std::num::IntErrorKind::{NegOverflow, PosOverflow};
             match e.kind() {
                 PosOverflow | NegOverflow => {
-                    format!("'{s}' is too large for an integer (allowed {allowed})")
+                    format!(
+                        "{} is too large for an integer (allowed {allowed})",
+                        crate::error::quote(s)
+                    )
                 }
-                _ => format!("'{s}' is not an integer (allowed {allowed})"),
+                _ => format!(
+                    "{} is not an integer (allowed {allowed})",
+                    crate::error::quote(s)
+                ),
             }
         })
+    }
+}
+
+/// A clap value parser for a decimal flag (`--tail-eps`): a value that is
+/// no number, or none a float can hold (`1e309`, which reads as infinity),
+/// is refused quoting the text as typed and what is allowed; the system
+/// checks the range.
+pub fn float_flag(
+    allowed: &'static str,
+) -> impl Fn(&str) -> std::result::Result<f64, String> + Clone + Send + Sync + 'static {
+    move |s: &str| match s.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() => Ok(x),
+        Ok(_) => Err(format!(
+            "{} is beyond what a decimal number holds (allowed {allowed})",
+            crate::error::quote(s)
+        )),
+        Err(_) => Err(format!(
+            "{} is not a number (allowed {allowed})",
+            crate::error::quote(s)
+        )),
     }
 }
 
@@ -233,9 +269,12 @@ pub fn whole_flag(
     allowed: &'static str,
 ) -> impl Fn(&str) -> std::result::Result<u64, String> + Clone + Send + Sync + 'static {
     move |s: &str| {
-        s.trim()
-            .parse::<u64>()
-            .map_err(|_| format!("'{s}' is not a whole number (allowed {allowed})"))
+        s.trim().parse::<u64>().map_err(|_| {
+            format!(
+                "{} is not a whole number (allowed {allowed})",
+                crate::error::quote(s)
+            )
+        })
     }
 }
 
@@ -243,9 +282,12 @@ pub fn whole_flag(
 pub fn parse_list(s: &str) -> std::result::Result<Vec<i64>, String> {
     s.split(',')
         .map(|x| {
-            x.trim()
-                .parse::<i64>()
-                .map_err(|_| format!("'{x}' is not an integer (expected a list like 50,30,15)"))
+            x.trim().parse::<i64>().map_err(|_| {
+                format!(
+                    "{} is not an integer (expected a list like 50,30,15)",
+                    crate::error::quote(x)
+                )
+            })
         })
         .collect()
 }

@@ -9,7 +9,12 @@
 //! Both take `exact=true` (the CLI's `--exact`) and `format=json|csv|md|table`
 //! (default `json`) as query parameters, and answer exactly the bytes of
 //! `hantei odds <system> … --format <format>`. A bad request answers 4xx
-//! with `{"error": "<the CLI's one-line message>"}`.
+//! with `{"error": "<the CLI's one-line message>"}`; a bad dice expression
+//! adds `"caret": ["2D6+x", "    ^"]`, the expression and the caret under
+//! the fault, which `error` (one line) leaves out. A dice request is parsed,
+//! and its exact work estimated, before it waits for a worker: a bad or
+//! refused one is a 400 at once, whatever the workers are doing. Another
+//! method than GET or POST answers 405 with the same JSON body.
 
 use axum::body::Body;
 use axum::extract::{Query, State};
@@ -26,9 +31,51 @@ use crate::request::Request;
 /// a 413 rather than a reset connection.
 const DRAIN_LIMIT: usize = 32 * 1024 * 1024;
 
-/// A JSON error: `{"error": message}` with `status`.
+/// A JSON error: `{"error": message}` with `status`. A message of several
+/// lines (a bad dice expression: the message, then the expression and a
+/// caret under the fault) keeps its first line in `error` and the others,
+/// without their indent, in `caret`.
 pub fn error_response(status: StatusCode, message: &str) -> Response {
-    (status, axum::Json(json!({ "error": message }))).into_response()
+    let mut lines = message.lines();
+    let first = lines.next().unwrap_or("");
+    let rest: Vec<&str> = lines
+        .map(|l| l.strip_prefix("  ").unwrap_or(l))
+        .filter(|l| !l.trim().is_empty())
+        .collect();
+    let body = if rest.is_empty() {
+        json!({ "error": first })
+    } else {
+        json!({ "error": first, "caret": rest })
+    };
+    (status, axum::Json(body)).into_response()
+}
+
+/// Any other method on an API route: 405 with a JSON body and `Allow`.
+pub async fn method_not_allowed(method: axum::http::Method, uri: axum::http::Uri) -> Response {
+    let allow = if uri.path() == "/api/odds" {
+        "GET, POST"
+    } else {
+        "GET"
+    };
+    let mut resp = error_response(
+        StatusCode::METHOD_NOT_ALLOWED,
+        &format!(
+            "invalid method {method} for {}: allowed {allow}",
+            uri.path()
+        ),
+    );
+    resp.headers_mut()
+        .insert(header::ALLOW, HeaderValue::from_static(allow));
+    resp
+}
+
+/// What is refused without computing (a dice request's parse, flags and
+/// estimated exact work), checked before the request waits for a worker.
+fn preflight(request: &Request, exact: bool) -> Result<(), String> {
+    if let Request::Dice(p) = request {
+        p.preflight(exact).map_err(|e| e.to_string())?;
+    }
+    Ok(())
 }
 
 /// How the report is rendered: the CLI's `--exact` and `--format`.
@@ -160,7 +207,10 @@ pub async fn odds_get(
         None => json!({}),
     };
     match Request::from_json(&raw) {
-        Ok(req) => compute(&state, req, raw, rendering).await,
+        Ok(req) => match preflight(&req, rendering.exact) {
+            Ok(()) => compute(&state, req, raw, rendering).await,
+            Err(message) => error_response(StatusCode::BAD_REQUEST, &message),
+        },
         Err(e) => error_response(StatusCode::BAD_REQUEST, &e.to_string()),
     }
 }
@@ -197,7 +247,10 @@ pub async fn odds_post(
         }
     };
     match Request::from_json(&value) {
-        Ok(req) => compute(&state, req, value, rendering).await,
+        Ok(req) => match preflight(&req, rendering.exact) {
+            Ok(()) => compute(&state, req, value, rendering).await,
+            Err(message) => error_response(StatusCode::BAD_REQUEST, &message),
+        },
         Err(e) => error_response(StatusCode::BAD_REQUEST, &e.to_string()),
     }
 }

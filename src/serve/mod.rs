@@ -19,7 +19,7 @@
 //! turn included, answers 503. The five systems' floating-point reports are
 //! bounded by their parameter limits (a second at most) and run on the
 //! blocking pool; exact fractions and dice notation, whose work those
-//! limits do not bound (`1000D140 --exact` takes tens of seconds), run in a child process
+//! limits do not bound (`800D100 --exact` takes seconds), run in a child process
 //! (`hantei serve-worker`, [`worker`]) that is killed at the time limit,
 //! so a slow request never holds a core after its answer. The work of one report is bounded by the systems' own parameter
 //! limits (a pool of 10^6 dice is refused with the CLI's message before
@@ -128,10 +128,24 @@ pub fn router(state: AppState) -> Router {
             get(|| async { asset(APP_CSS, "text/css; charset=utf-8") }),
         )
         .route("/font/ipaexg.ttf", get(font))
-        .route("/api/odds", get(api::odds_get).post(api::odds_post))
-        .route("/api/schema", get(api::schema))
-        .route("/api/analyses", get(api::analyses))
-        .route("/api/presets", get(api::presets))
+        .route(
+            "/api/odds",
+            get(api::odds_get)
+                .post(api::odds_post)
+                .fallback(api::method_not_allowed),
+        )
+        .route(
+            "/api/schema",
+            get(api::schema).fallback(api::method_not_allowed),
+        )
+        .route(
+            "/api/analyses",
+            get(api::analyses).fallback(api::method_not_allowed),
+        )
+        .route(
+            "/api/presets",
+            get(api::presets).fallback(api::method_not_allowed),
+        )
         .route("/analyses/{name}", get(analysis_file))
         .route("/output/{name}", get(output_file))
         .fallback(not_found)

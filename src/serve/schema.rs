@@ -157,7 +157,11 @@ fn param(sub: &Command, system: &str, arg: &clap::Arg) -> Param {
         _ if !choices.is_empty() => "choice",
         _ => match probe(sub, arg, "x") {
             Probe::Refused(msg) => {
-                if let Some(a) = allowed_in(&msg) {
+                // A decimal flag's parser names what is allowed too
+                // (`--tail-eps`): a flag that takes 0.5 is a number.
+                if matches!(probe(sub, arg, "0.5"), Probe::Accepted) {
+                    "number"
+                } else if let Some(a) = allowed_in(&msg) {
                     let (lo, hi) = bounds(&a);
                     min = lo;
                     max = hi;
@@ -165,8 +169,6 @@ fn param(sub: &Command, system: &str, arg: &clap::Arg) -> Param {
                     "int"
                 } else if msg.contains("expected a list") {
                     "list"
-                } else if matches!(probe(sub, arg, "0.5"), Probe::Accepted) {
-                    "number"
                 } else {
                     "text"
                 }

@@ -205,7 +205,9 @@ impl Expr {
                         None => String::new(),
                     };
                     return Err(Error::Conflict(format!(
-                        "condition '{text}': '{n}' is no statistic, named term or named score of this roll{hint} (statistics: total, natural, max, min, count(FACE), doubles, pushed, width, height; names: {})",
+                        "condition {}: {} is no statistic, named term or named score of this roll{hint} (statistics: total, natural, max, min, count(FACE), doubles, pushed, width, height; names: {})",
+                        crate::error::quote(text),
+                        crate::error::quote(n),
                         if terms.is_empty() && units.is_empty() {
                             "none".to_string()
                         } else {
@@ -217,8 +219,13 @@ impl Expr {
             }
             Expr::Stat(Stat::Count(_, Some(n))) if !terms.contains(n) => {
                 Err(Error::Conflict(format!(
-                    "condition '{text}': count(…, {n}) names no term of this roll (named terms: {})",
-                    if terms.is_empty() { "none".to_string() } else { terms.join(", ") }
+                    "condition {}: count(…, {n}) names no term of this roll (named terms: {})",
+                    crate::error::quote(text),
+                    if terms.is_empty() {
+                        "none".to_string()
+                    } else {
+                        terms.join(", ")
+                    }
                 )))
             }
             Expr::Num(_) | Expr::Stat(_) => Ok(()),
@@ -382,7 +389,10 @@ fn lex(src: &str) -> Result<Vec<(Tok, usize)>> {
                 notation_error(
                     src,
                     at,
-                    format!("'{text}' is no comparison (allowed >= > <= < = == != <>)"),
+                    format!(
+                        "{} is no comparison (allowed >= > <= < = == != <>)",
+                        crate::error::quote(&text)
+                    ),
                 )
             })?;
             i = j;

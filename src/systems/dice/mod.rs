@@ -28,8 +28,9 @@
 //! is `other` (その他)). A condition compares the result (`>=10`) or the
 //! natural dice (`natural>=19`: the kept dice of 加算ダイス before any
 //! arithmetic). `p_success` is the probability of the success tiers:
-//! `--success-tiers` names them; by default every tier but the last listed
-//! catch-all (and `other`). Without tiers, `p_success` is the comparison's
+//! `--success-tiers` names them; by default the tiers marked `:success`
+//! and every unmarked tier but the last (the catch-all, or `other`), never
+//! a tier marked `:fail`. Without tiers, `p_success` is the comparison's
 //! (成功), or for counting commands P(at least one success).
 //!
 //! **Contests** (`--vs EXPR`): both commands' results are compared, higher
@@ -861,10 +862,17 @@ pub fn report<W: Weight>(check: &Check) -> Result<Report<W>> {
             Some(p) => Report::bare(ID, JA, p),
             None => Report::bare(ID, JA, W::zero()).without_success(),
         };
-        if let (Body::Add(_), Some(p)) = (&check.command.body, cmp_p) {
+        if let (Body::Add(a), Some(p)) = (&check.command.body, cmp_p) {
             // BCDice's two words, worst first like every system's outcomes.
+            // The failure is summed over the failing results themselves, not
+            // taken as 1 − P(success): `30D6>=31` fails with 6⁻³⁰, which
+            // 1 − (almost 1) rounds to −6.7e-16 in floating point.
+            let failure = match a.target {
+                Some((cmp, t)) => law.value.prob(|x| !cmp.holds(x, t)),
+                None => W::one() - &p - &law.tail,
+            };
             report.outcomes = vec![
-                OutcomeRow::new("failure", "failure", "失敗", W::one() - &p - &law.tail),
+                OutcomeRow::new("failure", "failure", "失敗", failure),
                 OutcomeRow::new("success", "success", "成功", p),
             ];
         }

@@ -174,7 +174,8 @@ fn lex(src: &str) -> Result<Vec<Token>> {
                         src,
                         start,
                         format!(
-                            "'{text}' is no comparison (allowed >= > <= < = == != <>)"
+                            "{} is no comparison (allowed >= > <= < = == != <>)",
+                            crate::error::quote(&text)
                         ),
                     )
                 })?;

@@ -48,13 +48,27 @@ pub fn parse_bonus(text: &str) -> Result<(String, i64)> {
     };
     let (name, b) = text.rsplit_once('=').ok_or_else(bad)?;
     let b = b.trim();
-    let b: i64 = b
-        .strip_prefix('+')
-        .unwrap_or(b)
-        .parse()
-        .map_err(|_| bad())?;
-    if name.trim().is_empty() || b.unsigned_abs() > MAX_UNTIL as u64 {
+    let digits = b.strip_prefix(['+', '-']).unwrap_or(b);
+    let too_big = || {
+        Error::param(
+            "--until-bonus",
+            text,
+            format!("a bonus is a whole number from -{MAX_UNTIL} to +{MAX_UNTIL}"),
+        )
+    };
+    let b: i64 = match b.strip_prefix('+').unwrap_or(b).parse() {
+        Ok(v) => v,
+        // Digits too many for an integer: out of range, not malformed.
+        Err(_) if !digits.is_empty() && digits.bytes().all(|c| c.is_ascii_digit()) => {
+            return Err(too_big())
+        }
+        Err(_) => return Err(bad()),
+    };
+    if name.trim().is_empty() {
         return Err(bad());
+    }
+    if b.unsigned_abs() > MAX_UNTIL as u64 {
+        return Err(too_big());
     }
     Ok((name.trim().to_string(), b))
 }

@@ -289,13 +289,14 @@ impl Cmd {
         let fumble = W::ratio(1, 10).powi(self.dice as u32);
         law.add(0, Some(self.word(0, false, true)), fumble.clone());
         for (v, p) in stop0.iter() {
-            let p = if v == 1 {
-                p.clone() - &fumble
-            } else {
-                p.clone()
-            };
+            // A highest die of 1 with none reaching c (c ≥ 2) is every die
+            // showing 1: all of it is the fumble. Skipped, not taken as
+            // p − fumble, which rounds to −5e-26 in floating point.
+            if v == 1 {
+                continue;
+            }
             let total = v + self.modifier;
-            law.add(total, Some(self.word(total, false, false)), p);
+            law.add(total, Some(self.word(total, false, false)), p.clone());
         }
         let start: BTreeMap<i64, Pmf<W>> = go0
             .into_iter()

@@ -20,8 +20,8 @@
 //! BCDice vs the book: no difference is known to hantei. Of note: BCDice
 //! scores a 1 as "≤ y, plus one", so against a threshold of 0 a 1 scores
 //! 1 (`1DM<=0` → 成功数1 in BCDice's own test; earlier BCDice versions
-//! scored every 1 as 2); `sDA` accepts any skill level, not only the
-//! help text's 1–3.
+//! scored every 1 as 2). `sDA` takes the skill levels of the help text,
+//! 1–3 or `B`; another number (`4DA3`, `0DA3`) is refused, exit 2.
 
 use crate::error::{Error, Result};
 use crate::pmf::Pmf;
@@ -87,7 +87,19 @@ pub fn parse(text: &str) -> Result<Option<GameCmd>> {
     let cmd = if let Some(i) = text.find("DM<=") {
         parse_dm(&text[..i], &text[i + 4..])
     } else if let Some(i) = text.find("DA") {
-        parse_da(&text[..i], &text[i + 2..])
+        let level = &text[..i];
+        if !matches!(level, "" | "B" | "1" | "2" | "3") && level.bytes().all(|b| b.is_ascii_digit())
+        {
+            return Err(Error::param(
+                "EXPR",
+                text,
+                format!(
+                    "Emoklore sDAa: the skill level s is 1, 2, 3 or B (base skill), not {}",
+                    crate::error::quote(level)
+                ),
+            ));
+        }
+        parse_da(level, &text[i + 2..])
     } else {
         None
     };
@@ -152,8 +164,8 @@ fn parse_da(level: &str, rest: &str) -> Option<Cmd> {
     let (dice, add) = match level {
         "" => (1, 0),
         "B" => (1, 0),
-        s if digits(s) => {
-            let s: i64 = s.parse().ok()?;
+        "1" | "2" | "3" => {
+            let s: i64 = level.parse().ok()?;
             (s, s)
         }
         _ => return None,

@@ -191,7 +191,17 @@ impl<W: Weight> GameLaw<W> {
         law
     }
 
-    /// The printed value's law.
+    /// The printed value's law, value by value (sparse: the values of a
+    /// game law may lie far apart, a fumble's 0 and a modifier's 10¹³).
+    pub fn value_map(&self) -> BTreeMap<i64, W> {
+        let mut m: BTreeMap<i64, W> = BTreeMap::new();
+        for ((v, _), p) in &self.cells {
+            *m.entry(*v).or_insert_with(W::zero) += p.clone();
+        }
+        m
+    }
+
+    /// The printed value's law (dense: for laws of a narrow range).
     pub fn values(&self) -> Pmf<W> {
         Pmf::from_pairs(self.cells.iter().map(|((v, _), p)| (*v, p.clone())))
     }
@@ -640,7 +650,9 @@ pub fn report<W: Weight>(
         report = report.param("tail_eps", tail_eps);
     }
     if law.prints_value {
-        let values = law.values();
+        // Sparse: a modifier only moves the values (K0+9999999999999 puts
+        // the fumble's 0 and the rest 10¹³ apart), so no dense law is built.
+        let values = law.value_map();
         report = report.field(
             "distribution",
             Field::Object(
@@ -651,19 +663,29 @@ pub fn report<W: Weight>(
                     .collect(),
             ),
         );
-        let total = values.total();
+        let total = values.values().fold(W::zero(), |a, p| a + p);
         if !total.is_zero() {
-            let mean = values.iter().fold(W::zero(), |a, (x, p)| a + W::int(x) * p) / &total;
+            // Moments about the smallest value, so a large modifier costs
+            // no floating-point digits of the variance.
+            let x0 = values.keys().next().copied().unwrap_or(0);
+            let shifted = values
+                .iter()
+                .fold(W::zero(), |a, (x, p)| a + W::int(x - x0) * p)
+                / &total;
             let var = values.iter().fold(W::zero(), |a, (x, p)| {
-                let d = W::int(x) - &mean;
+                let d = W::int(x - x0) - &shifted;
                 a + d.clone() * &d * p
             }) / &total;
+            let mean = shifted + &W::int(x0);
             let sd = var.to_f64().max(0.0).sqrt();
             report = report
                 .field("mean", Field::Value(mean))
-                .field("variance", Field::Value(var));
+                .field("variance", Field::Value(var.clone()));
+            // With --exact: a fraction when the variance is a square, else
+            // the decimal rounded to 15 significant digits (the README's
+            // rule for every `sd`), as the common commands print it.
             report = if W::EXACT {
-                report.field("sd", Field::Text(format!("{sd}")))
+                report.field("sd", Field::Root(var))
             } else {
                 report.field("sd", Field::Value(W::from_f64(sd)))
             };

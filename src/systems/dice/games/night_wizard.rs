@@ -293,12 +293,20 @@ impl Cmd {
         };
         let mut out = GameLaw::new(&words);
         let two = law::sum_of(&Pmf::<W>::die(6), 2)?;
+        // The sub-law of the sums `keep` holds: no sum is no mass (a
+        // critical no sum reaches, `@13`, is no chain), where
+        // `Pmf::from_pairs` of nothing would be the certain 0.
         let part = |keep: &dyn Fn(i64) -> bool| {
-            Pmf::from_pairs(
-                two.iter()
-                    .filter(|(s, _)| keep(*s))
-                    .map(|(s, p)| (s, p.clone())),
-            )
+            let pairs: Vec<(i64, W)> = two
+                .iter()
+                .filter(|(s, _)| keep(*s))
+                .map(|(s, p)| (s, p.clone()))
+                .collect();
+            if pairs.is_empty() {
+                Pmf::from_weights(0, vec![W::zero()])
+            } else {
+                Pmf::from_pairs(pairs)
+            }
         };
         let fumbled = part(&|s| self.fumble.contains(&s));
         let crit_first = part(&|s| !self.fumble.contains(&s) && self.critical.contains(&s));

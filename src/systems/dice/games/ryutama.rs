@@ -160,6 +160,9 @@ impl Cmd {
             (false, false) => &[],
         };
         let mut law = GameLaw::new(words);
+        // Without a target BCDice judges no success (１ゾロ and クリティカル
+        // are only flagged): no p_success, as the power table and nDX.
+        law.judges = self.target.is_some();
         let one = Pmf::<W>::die(self.first as u32);
         let two = if self.second == 0 {
             Pmf::point(0)

@@ -34,13 +34,19 @@
 //! (2.5 only in BCDice's grammar). Tables (`FT`, `TT`, `ABT`), growth
 //! (`Gr`), `Dru` and `Bib` are not checks with odds here and are not
 //! offered.
+//!
+//! Bounds: a modifier (and every other number of the power table's
+//! options) is at most 10⁹ in magnitude, as every number of the common
+//! notation (`K0+9999999999999` is refused, exit 2). Within it the law is
+//! only moved: the report reads it value by value, so the fumble's 0 and
+//! the rest 10⁹ away make no vector of 10⁹ entries.
 
 use std::collections::BTreeMap;
 
 use crate::error::{Error, Result};
 use crate::pmf::Pmf;
 use crate::systems::dice::ast::Cmp;
-use crate::systems::dice::parse::parse_constant;
+use crate::systems::dice::parse::{parse_constant, MAX_CONST};
 use crate::systems::dice::roll::Faces;
 use crate::weight::Weight;
 
@@ -292,6 +298,18 @@ fn parse(text: &str, version: Version) -> Result<Option<GameCmd>> {
     Ok(None)
 }
 
+/// A modifier (or another number of the power table's options) beyond the
+/// common notation's bound, [`MAX_CONST`]: refused, exit 2. Within it the
+/// law is only moved, never made wider (the report reads it value by
+/// value).
+fn too_large(text: &str) -> Error {
+    Error::param(
+        "EXPR",
+        text,
+        format!("SwordWorld: a modifier is at most {MAX_CONST} in magnitude (as in the common notation)"),
+    )
+}
+
 /// `2D6?@(\d+)([-+\d]+)?((>=?)(\d+))?`, the rest ignored as BCDice does.
 fn transcendent(text: &str) -> Result<Option<Cmd>> {
     let rest = match text
@@ -330,6 +348,9 @@ fn transcendent(text: &str) -> Result<Option<Cmd>> {
     } else {
         None
     };
+    if modifier.unsigned_abs() > MAX_CONST as u64 {
+        return Err(too_large(text));
+    }
     if critical < 3 {
         return Err(Error::param(
             "EXPR",
@@ -542,6 +563,25 @@ fn rating(text: &str, version: Version) -> Result<Option<Rating>> {
         set_zero: o.set_zero.unwrap_or(0),
         scale,
     };
+    let scale_add = match scale {
+        Scale::One => 0,
+        Scale::Half(a) | Scale::OneAndHalf(a) | Scale::Double(a) => a,
+    };
+    let biggest = [
+        rating.modifier,
+        rating.add_damage,
+        rating.rateup,
+        rating.kept,
+        rating.set_zero,
+        scale_add,
+    ]
+    .into_iter()
+    .map(i64::unsigned_abs)
+    .max()
+    .unwrap_or(0);
+    if biggest > MAX_CONST as u64 {
+        return Err(too_large(text));
+    }
     if key > 100 {
         return Err(Error::param(
             "EXPR",

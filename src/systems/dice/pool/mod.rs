@@ -491,7 +491,8 @@ pub fn check_term(t: &PoolTerm) -> std::result::Result<(), String> {
         }
     }
     let faces: Vec<i64> = t.faces.sides().iter().map(|s| s.value).collect();
-    if let Some((cond, _)) = t.reroll() {
+    // `ro` rerolls once and keeps the second face, so it always stops.
+    if let Some((cond, false)) = t.reroll() {
         if faces.iter().all(|f| cond.holds(*f)) {
             return Err(format!(
                 "reroll {cond}: every face meets it, the die would never stop; allowed: a condition some face fails"
