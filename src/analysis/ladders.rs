@@ -21,7 +21,7 @@
 use std::fmt::Write as _;
 
 use super::output::{csv_bytes, csv_number, human, md_header, render_charts, OutFile};
-use super::spec::{Lang, LadderSpec};
+use super::spec::{LadderSpec, Lang};
 use super::Analysis;
 use crate::chart::{Chart, ChartBody};
 use crate::error::Result;

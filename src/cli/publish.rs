@@ -36,7 +36,11 @@ pub fn run(args: &Args) -> Result<Vec<u8>> {
     Ok(format!(
         "published {} {} → {} ({} files, {} KB); open {}\n",
         files.len(),
-        if files.len() == 1 { "analysis" } else { "analyses" },
+        if files.len() == 1 {
+            "analysis"
+        } else {
+            "analyses"
+        },
         args.out.display(),
         site.len(),
         bytes.div_ceil(1024),

@@ -41,7 +41,8 @@ pub const GENERATOR: &str = "<meta name=\"generator\" content=\"hantei publish\"
 
 const CSS: &str = include_str!("site.css");
 const JS: &str = include_str!("site.js");
-const FONT_LICENCE: &[u8] = include_bytes!("../../assets/fonts/IPA_Font_License_Agreement_v1.0.txt");
+const FONT_LICENCE: &[u8] =
+    include_bytes!("../../assets/fonts/IPA_Font_License_Agreement_v1.0.txt");
 const FONT_LICENCE_FILE: &str = "IPA_Font_License_Agreement_v1.0.txt";
 
 /// One file of the site: its name in the site directory and its bytes.
@@ -240,7 +241,11 @@ fn sweep_table(a: &Analysis, grid: &Grid) -> String {
             "<label>{} <select id=\"cum-mode\"><option value=\"ge\" data-en=\"at least\" data-ja=\"以上\">at least</option><option value=\"le\" data-en=\"at most\" data-ja=\"以下\">at most</option><option value=\"eq\" data-en=\"exactly\" data-ja=\"ちょうど\">exactly</option></select></label>",
             both("Result", Some("結果"))
         );
-        let _ = write!(out, "<label>{} <select id=\"cum-tier\">", both("tier", Some("成功度")));
+        let _ = write!(
+            out,
+            "<label>{} <select id=\"cum-tier\">",
+            both("tier", Some("成功度"))
+        );
         for (rank, &m) in tiers.iter().enumerate() {
             let spec = &a.spec.metrics[m];
             let en = spec.label(Lang::En);
@@ -353,8 +358,16 @@ fn checks_html(results: &[check::CheckResult]) -> String {
         "<section id=\"checks\"><h2>{}</h2>\n<p class=\"summary\">{}</p>\n",
         both("Checks", Some("検証")),
         both(
-            &format!("{} checks: {passed} pass, {} fail", results.len(), results.len() - passed),
-            Some(&format!("検証 {} 件: 合格 {passed}、不合格 {}", results.len(), results.len() - passed))
+            &format!(
+                "{} checks: {passed} pass, {} fail",
+                results.len(),
+                results.len() - passed
+            ),
+            Some(&format!(
+                "検証 {} 件: 合格 {passed}、不合格 {}",
+                results.len(),
+                results.len() - passed
+            ))
         )
     );
     out.push_str("<div class=\"scroll\"><table class=\"checks\"><thead><tr>");
@@ -482,16 +495,25 @@ fn document(title: &str, lang: Lang, body: &str) -> Result<String> {
             Some("hantei (判定) が分析ファイルから計算した厳密な確率です。編集せず hantei publish で作り直してください。日本語は IPAexゴシック (IPA フォントライセンス v1.0、")
         ) + &format!("<a href=\"{FONT_LICENCE_FILE}\">{FONT_LICENCE_FILE}</a>).")
     );
-    // The glyphs of every character the page shows beyond ASCII.
-    let mut chars: Vec<char> = skeleton.chars().filter(|c| !c.is_ascii()).collect();
+    // The glyphs of every Japanese character the page shows.
+    let mut chars: Vec<char> = skeleton.chars().filter(|&c| is_japanese(c)).collect();
     chars.sort_unstable();
     chars.dedup();
     let ttf = font::subset(chars.iter().copied())?;
     let face = format!(
-        "@font-face {{ font-family: \"hantei-ja\"; src: url(data:font/ttf;base64,{}) format(\"truetype\"); unicode-range: U+80-FFFF; }}\n",
+        "@font-face {{ font-family: \"hantei-ja\"; src: url(data:font/ttf;base64,{}) format(\"truetype\"); unicode-range: {JA_RANGES}; }}\n",
         base64(&ttf)
     );
     Ok(skeleton.replacen("@@FONT@@", &face, 1))
+}
+
+/// The code points the subset font serves (`unicode-range`): CJK symbols
+/// and punctuation, kana, CJK ideographs, full- and half-width forms.
+const JA_RANGES: &str = "U+3000-30FF, U+3400-4DBF, U+4E00-9FFF, U+F900-FAFF, U+FF00-FFEF";
+
+/// Whether `c` is in [`JA_RANGES`].
+fn is_japanese(c: char) -> bool {
+    matches!(u32::from(c), 0x3000..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0xFF00..=0xFFEF)
 }
 
 /// Standard base64 (RFC 4648, padded).
