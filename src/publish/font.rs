@@ -223,7 +223,7 @@ pub fn subset(chars: impl IntoIterator<Item = char>) -> Result<Vec<u8>> {
             out_tables.push((*tag, d.to_vec()));
         }
     }
-    out_tables.sort_by(|a, b| a.0.cmp(&b.0));
+    out_tables.sort_by_key(|t| t.0);
     Ok(assemble(&out_tables))
 }
 

@@ -91,21 +91,47 @@ pub fn esc(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// A description as HTML paragraphs (blank lines separate them; `code`
-/// spans kept).
+/// Text with its `code` spans, escaped.
+fn inline(text: &str) -> String {
+    let mut html = String::new();
+    for (i, piece) in esc(text).split('`').enumerate() {
+        if i % 2 == 1 {
+            let _ = write!(html, "<code>{piece}</code>");
+        } else {
+            html.push_str(piece);
+        }
+    }
+    html
+}
+
+/// A description as HTML: paragraphs (blank lines separate them), lists
+/// (lines starting `* ` or `- `), `code` spans kept.
 fn paragraphs(text: &str) -> String {
     let mut out = String::new();
     for para in text.trim().split("\n\n") {
-        let joined = para.lines().map(str::trim).collect::<Vec<_>>().join(" ");
-        let mut html = String::new();
-        for (i, piece) in esc(&joined).split('`').enumerate() {
-            if i % 2 == 1 {
-                let _ = write!(html, "<code>{piece}</code>");
+        // Lines, a list item running on over the lines after it.
+        let mut lead: Vec<String> = Vec::new();
+        let mut items: Vec<String> = Vec::new();
+        for line in para.lines().map(str::trim) {
+            if let Some(item) = line.strip_prefix("* ").or_else(|| line.strip_prefix("- ")) {
+                items.push(item.to_string());
+            } else if let Some(last) = items.last_mut() {
+                last.push(' ');
+                last.push_str(line);
             } else {
-                html.push_str(piece);
+                lead.push(line.to_string());
             }
         }
-        let _ = writeln!(out, "<p>{html}</p>");
+        if !lead.is_empty() {
+            let _ = writeln!(out, "<p>{}</p>", inline(&lead.join(" ")));
+        }
+        if !items.is_empty() {
+            out.push_str("<ul>");
+            for item in &items {
+                let _ = write!(out, "<li>{}</li>", inline(item));
+            }
+            out.push_str("</ul>\n");
+        }
     }
     out
 }
@@ -776,6 +802,10 @@ mod tests {
         assert_eq!(
             super::paragraphs("a `x<y`\nb\n\nc"),
             "<p>a <code>x&lt;y</code> b</p>\n<p>c</p>\n"
+        );
+        assert_eq!(
+            super::paragraphs("There:\n* one\n  more\n- two"),
+            "<p>There:</p>\n<ul><li>one more</li><li>two</li></ul>\n"
         );
     }
 }
