@@ -499,9 +499,9 @@ fn the_site_works_from_file_urls_in_chromium() {
     };
     let s = Scratch::new("publish-browser");
     let site = s.join("site");
-    publish(&ANALYSES[..2], &site);
+    publish(&[ANALYSES[0], ANALYSES[1], "analyses/hit-pool.toml"], &site);
     let out = s.join("out");
-    run(&ANALYSES[..1], &out);
+    run(&[ANALYSES[0], "analyses/hit-pool.toml"], &out);
     // CC<=50, no bonus dice: the CSV's P(regular success or better) and
     // P(failure or fumble). The rule (01–50 of 100) says 1/2 for both.
     let (header, rows) = read_csv(&out.join("ja-cthulhu7th.csv"));
@@ -514,6 +514,16 @@ fn the_site_works_from_file_urls_in_chromium() {
     assert_eq!(p_success, 0.5);
     let p_fail: f64 = rows[row][col("outcomes.failure")].parse::<f64>().unwrap()
         + rows[row][col("outcomes.fumble")].parse::<f64>().unwrap();
+    // Four dice, a hit on 5–6 (1/3): the CSV's P(hits ≥ 2) and P(hits ≥ 3).
+    let (header, rows) = read_csv(&out.join("hit-pool.csv"));
+    let col = |n: &str| header.iter().position(|h| h == n).unwrap();
+    let row = rows
+        .iter()
+        .position(|r| r[col("rule")] == "half-or-more" && r[col("pool")] == "4")
+        .unwrap();
+    let ge2: f64 = rows[row][col("hits>=2")].parse().unwrap();
+    let ge3: f64 = rows[row][col("hits>=3")].parse().unwrap();
+    let hits = (ge2, ge3);
 
     let driver = Driver::start(&driver);
     let profile =
@@ -528,7 +538,7 @@ fn the_site_works_from_file_urls_in_chromium() {
         let c = session(&driver, &chromium, &profile, (1280, 900)).await;
         let task = tokio::spawn({
             let c = c.clone();
-            async move { steps(&c, &index, p_success, p_fail).await }
+            async move { steps(&c, &index, p_success, p_fail, hits).await }
         });
         let result = task.await;
         let _ = c.close().await;
@@ -539,7 +549,7 @@ fn the_site_works_from_file_urls_in_chromium() {
     let _ = std::fs::remove_dir_all(&profile);
 }
 
-async fn steps(c: &Client, index: &str, p_success: f64, p_fail: f64) {
+async fn steps(c: &Client, index: &str, p_success: f64, p_fail: f64, (ge2, ge3): (f64, f64)) {
     c.goto(index).await.expect("open the index from file://");
     shot(c, "publish-index.png").await;
     // From the index to the CoC7 page, as a person would: click its link.
@@ -685,4 +695,45 @@ async fn steps(c: &Client, index: &str, p_success: f64, p_fail: f64) {
     .await;
     assert_eq!(wide, Value::Bool(true), "the page fits a phone's width");
     shot(c, "publish-coc7-phone.png").await;
+
+    // A count: hit-pool's P(hits ≥ k) columns give exactly / at most k.
+    c.set_window_size(1280, 900).await.unwrap();
+    c.goto(&index.replace("index.html", "hit-pool.html?lang=en"))
+        .await
+        .unwrap();
+    pick(c, "select.filter[data-axis='0']", "0").await; // half-or-more
+    pick(c, "select.filter[data-axis='1']", "3").await; // pool 1, 2, 3, 4
+    let cum = "return document.querySelector('tr[data-c=\"0,3\"] td.cum').dataset.v";
+    // The default: at least 1 hit, 1 − (2/3)⁴ = 65/81.
+    let v: f64 = js(c, cum).await.as_str().unwrap().parse().unwrap();
+    assert!((v - 65.0 / 81.0).abs() < 1e-9, "at least 1 hit: {v}");
+    pick(c, "#cum-mode", "eq").await;
+    pick(c, "#cum-tier", "2").await;
+    let v: f64 = js(c, cum).await.as_str().unwrap().parse().unwrap();
+    // Exactly two hits of four: C(4,2) (1/3)² (2/3)² = 24/81.
+    assert!((v - 24.0 / 81.0).abs() < 1e-9, "exactly 2 hits: {v}");
+    assert!(
+        (v - (ge2 - ge3)).abs() < 1e-9,
+        "exactly 2 hits from the CSV: {v}"
+    );
+    pick(c, "#cum-mode", "le").await;
+    pick(c, "#cum-tier", "1").await;
+    let v: f64 = js(c, cum).await.as_str().unwrap().parse().unwrap();
+    assert!((v - 48.0 / 81.0).abs() < 1e-9, "at most 1 hit: {v}");
+    assert!((v - (1.0 - ge2)).abs() < 1e-9);
+    assert_eq!(
+        js(c, "return document.querySelector('.cum-head').innerText").await,
+        "P(at most 1 hits)"
+    );
+    // Past the published columns (6 hits) at most / exactly are unknown.
+    pick(c, "#cum-tier", "6").await;
+    assert_eq!(
+        js(
+            c,
+            "return document.querySelector('tr[data-c=\"0,3\"] td.cum').innerText"
+        )
+        .await,
+        "–"
+    );
+    shot(c, "publish-hit-pool.png").await;
 }

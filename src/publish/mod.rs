@@ -14,7 +14,8 @@
 //! * an *at least / at most / exactly* column over the outcome tiers, when
 //!   the table's `outcomes.*` columns partition every point (they sum to 1):
 //!   summed in the page (a small inline script) from the published numbers,
-//!   tiers worst first as the report lists them;
+//!   tiers worst first as the report lists them — or over a count whose
+//!   `X>=1`, `X>=2`, … columns the table has (`hits>=k`);
 //! * an EN / 日本語 switch (remembered, and carried by the links).
 //!
 //! Nothing is loaded from elsewhere: the style and the script are inline,
@@ -193,9 +194,10 @@ fn charts_html(pairs: &[(Chart, Chart)]) -> Result<String> {
 }
 
 /// The tier columns of a sweep, worst first, when the table's `outcomes.*`
-/// columns are every tier of every point (they sum to 1 everywhere):
-/// `(metric index, tier key)`.
-fn tier_columns(grid: &Grid) -> Vec<usize> {
+/// columns are every tier of every point (they sum to 1 everywhere): their
+/// metric indices, and the rank of the lowest success tier (the first
+/// point's tiers from it up sum to its `p_success`), the view's default.
+fn tier_columns(grid: &Grid) -> (Vec<usize>, usize) {
     let cols: Vec<(usize, &str)> = grid
         .metrics
         .iter()
@@ -204,36 +206,99 @@ fn tier_columns(grid: &Grid) -> Vec<usize> {
         .filter(|(i, k)| !k.contains(['[', '*', '>', '<']) && grid.percent[*i])
         .collect();
     if cols.len() < 2 || grid.points.is_empty() {
-        return Vec::new();
+        return (Vec::new(), 0);
     }
     let partition = grid.values.iter().all(|row| {
         let s: f64 = cols.iter().map(|(i, _)| row[*i].unwrap_or(f64::NAN)).sum();
         (s - 1.0).abs() < 1e-9
     });
     if !partition {
-        return Vec::new();
+        return (Vec::new(), 0);
     }
     // The report's order of the tiers (worst first), from the first point.
     let p = &grid.points[0];
     let Ok(report) = analysis::request(&p.system, &grid.params(p))
         .and_then(|r| r.report::<f64>().map_err(|e| e.to_string()))
     else {
-        return Vec::new();
+        return (Vec::new(), 0);
     };
     let mut ordered: Vec<(usize, usize)> = Vec::new();
     for (i, k) in &cols {
         match report.outcomes.iter().position(|o| o.key == *k) {
             Some(pos) => ordered.push((pos, *i)),
-            None => return Vec::new(),
+            None => return (Vec::new(), 0),
         }
     }
     ordered.sort_unstable();
-    ordered.into_iter().map(|(_, i)| i).collect()
+    let cols: Vec<usize> = ordered.into_iter().map(|(_, i)| i).collect();
+    let first = &grid.values[0];
+    let lowest_success = (0..cols.len())
+        .find(|&r| {
+            let above: f64 = cols[r..].iter().filter_map(|&i| first[i]).sum();
+            report.has_success && (above - report.p_success).abs() < 1e-9
+        })
+        .unwrap_or(0);
+    (cols, lowest_success)
+}
+
+/// A count's "at least k" columns (`hits>=1`, `hits>=2`, … `hits>=K`,
+/// K ≥ 2, consecutive from 1): the count's name and the metric of each k.
+fn count_columns(grid: &Grid) -> Option<(String, Vec<usize>)> {
+    let mut by_name: Vec<(String, Vec<(u32, usize)>)> = Vec::new();
+    for (i, (m, _)) in grid.metrics.iter().enumerate() {
+        let Some((name, k)) = m.text().split_once(">=") else {
+            continue;
+        };
+        let (Ok(k), true) = (k.trim().parse::<u32>(), grid.percent[i]) else {
+            continue;
+        };
+        if name.is_empty() || name.contains(['[', ']', '*', '<', '>']) {
+            continue;
+        }
+        match by_name.iter_mut().find(|(n, _)| n == name) {
+            Some((_, ks)) => ks.push((k, i)),
+            None => by_name.push((name.to_string(), vec![(k, i)])),
+        }
+    }
+    by_name
+        .into_iter()
+        .filter_map(|(name, mut ks)| {
+            ks.sort_unstable();
+            let run: Vec<usize> = ks
+                .iter()
+                .enumerate()
+                .take_while(|(j, (k, _))| *k as usize == j + 1)
+                .map(|(_, (_, i))| *i)
+                .collect();
+            (run.len() >= 2).then_some((name, run))
+        })
+        .max_by_key(|(_, run)| run.len())
 }
 
 /// A page's table of a sweep: one row per point, the CSV's numbers.
 fn sweep_table(a: &Analysis, grid: &Grid) -> String {
-    let tiers = tier_columns(grid);
+    let (tiers, default_tier) = tier_columns(grid);
+    let counts = if tiers.is_empty() {
+        count_columns(grid)
+    } else {
+        None
+    };
+    // The cells the at-least column reads: `data-tier="rank"` (a tier's
+    // own probability) or `data-ge="k"` (P(count ≥ k)).
+    let ladder_attr = |m: usize| -> String {
+        if let Some(r) = tiers.iter().position(|&t| t == m) {
+            return format!(" data-tier=\"{r}\"");
+        }
+        match &counts {
+            Some((_, cols)) => cols
+                .iter()
+                .position(|&c| c == m)
+                .map(|j| format!(" data-ge=\"{}\"", j + 1))
+                .unwrap_or_default(),
+            None => String::new(),
+        }
+    };
+    let has_ladder = !tiers.is_empty() || counts.is_some();
     let mut out = format!(
         "<section id=\"table\"><h2>{}</h2>\n",
         both("Table", Some("表"))
@@ -261,24 +326,49 @@ fn sweep_table(a: &Analysis, grid: &Grid) -> String {
         }
         out.push_str("</select></label>");
     }
-    if !tiers.is_empty() {
+    if has_ladder {
         let _ = write!(
             out,
             "<label>{} <select id=\"cum-mode\"><option value=\"ge\" data-en=\"at least\" data-ja=\"以上\">at least</option><option value=\"le\" data-en=\"at most\" data-ja=\"以下\">at most</option><option value=\"eq\" data-en=\"exactly\" data-ja=\"ちょうど\">exactly</option></select></label>",
             both("Result", Some("結果"))
         );
-        let _ = write!(
-            out,
-            "<label>{} <select id=\"cum-tier\">",
-            both("tier", Some("成功度"))
-        );
+        match &counts {
+            Some((name, cols)) => {
+                let _ = write!(
+                    out,
+                    "<label>{} <select id=\"cum-tier\" data-kind=\"count\" data-max=\"{}\">",
+                    esc(name),
+                    cols.len()
+                );
+                for k in 0..=cols.len() {
+                    let _ = write!(
+                        out,
+                        "<option value=\"{k}\"{} data-en=\"{k} {n}\" data-ja=\"{n} {k}\">{k} {n}</option>",
+                        if k == 1 { " selected" } else { "" },
+                        n = esc(name)
+                    );
+                }
+            }
+            None => {
+                let _ = write!(
+                    out,
+                    "<label>{} <select id=\"cum-tier\" data-kind=\"tier\">",
+                    both("tier", Some("成功度"))
+                );
+            }
+        }
         for (rank, &m) in tiers.iter().enumerate() {
             let spec = &a.spec.metrics[m];
             let en = spec.label(Lang::En);
             let ja = spec.label(Lang::Ja);
             let _ = write!(
                 out,
-                "<option value=\"{rank}\" data-en=\"{}\" data-ja=\"{}\">{}</option>",
+                "<option value=\"{rank}\"{} data-en=\"{}\" data-ja=\"{}\">{}</option>",
+                if rank == default_tier {
+                    " selected"
+                } else {
+                    ""
+                },
                 esc(&en),
                 esc(&ja),
                 esc(&en)
@@ -287,13 +377,13 @@ fn sweep_table(a: &Analysis, grid: &Grid) -> String {
         out.push_str("</select></label>");
     }
     out.push_str("</div>\n");
-    if tiers.is_empty() {
+    if !has_ladder {
         let _ = writeln!(
             out,
             "<p class=\"note\">{}</p>",
             both(
-                "At least / at most: this table has no full set of outcome tiers (outcomes.* columns summing to 1).",
-                Some("以上・以下: この表には成功度の全段階 (合計1になる outcomes.* の列) がありません。")
+                "At least / at most: this table has neither every outcome tier (outcomes.* columns summing to 1) nor a count's at-least columns (hits>=1, hits>=2, …).",
+                Some("以上・以下: この表には成功度の全段階 (合計1になる outcomes.* の列) も、個数の「以上」の列 (hits>=1, hits>=2, …) もありません。")
             )
         );
     }
@@ -308,11 +398,7 @@ fn sweep_table(a: &Analysis, grid: &Grid) -> String {
     for (m, spec) in a.spec.metrics.iter().enumerate() {
         let en = spec.label(Lang::En);
         let ja = spec.label(Lang::Ja);
-        let tier = tiers
-            .iter()
-            .position(|&t| t == m)
-            .map(|r| format!(" data-tier=\"{r}\""))
-            .unwrap_or_default();
+        let tier = ladder_attr(m);
         let _ = write!(
             out,
             "<th scope=\"col\" class=\"num\" title=\"{}\"{tier}>{}</th>",
@@ -320,7 +406,7 @@ fn sweep_table(a: &Analysis, grid: &Grid) -> String {
             term(&en, Some(&ja))
         );
     }
-    if !tiers.is_empty() {
+    if has_ladder {
         out.push_str("<th scope=\"col\" class=\"num cum-head\"></th>");
     }
     out.push_str("</tr></thead>\n<tbody>\n");
@@ -341,11 +427,7 @@ fn sweep_table(a: &Analysis, grid: &Grid) -> String {
             );
         }
         for (m, v) in vals.iter().enumerate() {
-            let tier = tiers
-                .iter()
-                .position(|&t| t == m)
-                .map(|r| format!(" data-tier=\"{r}\""))
-                .unwrap_or_default();
+            let tier = ladder_attr(m);
             let _ = write!(
                 out,
                 "<td class=\"num\" data-row=\"{}\" data-col=\"{}\" data-v=\"{}\"{tier}>{}</td>",
@@ -355,7 +437,7 @@ fn sweep_table(a: &Analysis, grid: &Grid) -> String {
                 esc(&human(*v, grid.percent[m]))
             );
         }
-        if !tiers.is_empty() {
+        if has_ladder {
             out.push_str("<td class=\"num cum\"></td>");
         }
         out.push_str("</tr>\n");

@@ -46,21 +46,46 @@
       head.setAttribute("data-mode", m);
       head.setAttribute("data-tier", String(k));
     }
+    var counts = tier.getAttribute("data-kind") === "count";
+    var max = Number(tier.getAttribute("data-max"));
     var rows = document.querySelectorAll("table.data tbody tr");
     for (var i = 0; i < rows.length; i++) {
-      var cells = rows[i].querySelectorAll("td[data-tier]");
-      var sum = 0;
-      for (var j = 0; j < cells.length; j++) {
-        var t = Number(cells[j].getAttribute("data-tier"));
-        var take = m === "ge" ? t >= k : m === "le" ? t <= k : t === k;
-        if (take) sum += Number(cells[j].getAttribute("data-v"));
-      }
+      var value = counts ? countValue(rows[i], m, k, max) : tierValue(rows[i], m, k);
       var out = rows[i].querySelector("td.cum");
       if (out) {
-        out.setAttribute("data-v", sum.toFixed(10));
-        out.textContent = percent(sum);
+        out.setAttribute("data-v", value === null ? "" : value.toFixed(10));
+        out.textContent = value === null ? "\u2013" : percent(value);
       }
     }
+  }
+
+  /* Tiers, worst first: sum the tiers' own probabilities. */
+  function tierValue(row, m, k) {
+    var cells = row.querySelectorAll("td[data-tier]");
+    var sum = 0;
+    for (var j = 0; j < cells.length; j++) {
+      var t = Number(cells[j].getAttribute("data-tier"));
+      var take = m === "ge" ? t >= k : m === "le" ? t <= k : t === k;
+      if (take) sum += Number(cells[j].getAttribute("data-v"));
+    }
+    return sum;
+  }
+
+  /* A count from its P(count >= j) columns, j = 1..max (P(>= 0) = 1);
+     at most and exactly need P(>= k + 1), unknown past max. */
+  function countValue(row, m, k, max) {
+    function ge(j) {
+      if (j === 0) return 1;
+      var cell = row.querySelector('td[data-ge="' + j + '"]');
+      var v = cell ? cell.getAttribute("data-v") : "";
+      return v === "" ? null : Number(v);
+    }
+    var a = ge(k);
+    if (m === "ge") return a;
+    if (k >= max) return null;
+    var b = ge(k + 1);
+    if (b === null || a === null) return null;
+    return m === "le" ? 1 - b : a - b;
   }
 
   function applyFilters() {
