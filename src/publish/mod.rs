@@ -395,6 +395,10 @@ fn sweep_table(a: &Analysis, grid: &Grid) -> String {
             term(&ax.label, ax.label_ja.as_deref())
         );
     }
+    // The at-least column first, beside the row's labels.
+    if has_ladder {
+        out.push_str("<th scope=\"col\" class=\"num cum-head\"></th>");
+    }
     for (m, spec) in a.spec.metrics.iter().enumerate() {
         let en = spec.label(Lang::En);
         let ja = spec.label(Lang::Ja);
@@ -405,9 +409,6 @@ fn sweep_table(a: &Analysis, grid: &Grid) -> String {
             esc(spec.path()),
             term(&en, Some(&ja))
         );
-    }
-    if has_ladder {
-        out.push_str("<th scope=\"col\" class=\"num cum-head\"></th>");
     }
     out.push_str("</tr></thead>\n<tbody>\n");
     let col_names: Vec<String> = grid
@@ -426,6 +427,9 @@ fn sweep_table(a: &Analysis, grid: &Grid) -> String {
                 term(&ap.label, ap.label_ja.as_deref())
             );
         }
+        if has_ladder {
+            out.push_str("<td class=\"num cum\"></td>");
+        }
         for (m, v) in vals.iter().enumerate() {
             let tier = ladder_attr(m);
             let _ = write!(
@@ -436,9 +440,6 @@ fn sweep_table(a: &Analysis, grid: &Grid) -> String {
                 csv_number(*v),
                 esc(&human(*v, grid.percent[m]))
             );
-        }
-        if has_ladder {
-            out.push_str("<td class=\"num cum\"></td>");
         }
         out.push_str("</tr>\n");
     }
