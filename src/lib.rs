@@ -28,6 +28,7 @@ pub mod export;
 pub mod extended;
 pub mod init;
 pub mod pmf;
+pub mod publish;
 pub mod report;
 pub mod request;
 pub mod rounds;

@@ -21,7 +21,7 @@
 use std::fmt::Write as _;
 
 use super::output::{csv_bytes, csv_number, human, md_header, render_charts, OutFile};
-use super::spec::LadderSpec;
+use super::spec::{LadderSpec, Lang};
 use super::Analysis;
 use crate::chart::{Chart, ChartBody};
 use crate::error::Result;
@@ -155,7 +155,7 @@ pub fn csv(a: &Analysis) -> Result<Vec<u8>> {
 }
 
 /// `NAME.csv`: long format, one row per ladder step and character.
-fn csv_of(ladders: &[LadderOdds]) -> Vec<u8> {
+pub fn csv_of(ladders: &[LadderOdds]) -> Vec<u8> {
     let mut header: Vec<String> = CSV_KEYS.map(String::from).to_vec();
     header.push("p_success".into());
     let mut rows: Vec<Vec<String>> = vec![header];
@@ -181,20 +181,8 @@ pub fn files(a: &Analysis) -> Result<Vec<OutFile>> {
     let refs = reference(&ladders);
     let lang = a.lang();
     let name = a.name();
-    let ladder_name = |l: &LadderOdds| {
-        let what = match &l.spec.name {
-            Some(n) => lang.pick(n, l.spec.name_ja.as_deref()),
-            None => &l.spec.system,
-        };
-        format!(
-            "{what} ({})",
-            lang.pick(&l.spec.label, l.spec.label_ja.as_deref())
-        )
-    };
-    let char_name = |l: &LadderOdds, c: usize| {
-        let ch = &l.spec.character[c];
-        lang.pick(&ch.name, ch.name_ja.as_deref()).to_string()
-    };
+    let ladder_name = |l: &LadderOdds| ladder_name(l, lang);
+    let char_name = |l: &LadderOdds, c: usize| char_name(l, c, lang);
 
     let csv = csv_of(&ladders);
 
@@ -338,7 +326,42 @@ pub fn files(a: &Analysis) -> Result<Vec<OutFile>> {
         }
     }
 
-    // One chart: every ladder on one probability axis.
+    let chart = chart(a, &ladders, lang);
+    let mut out = vec![
+        (format!("{name}.csv"), csv),
+        (format!("{name}.md"), md.into_bytes()),
+    ];
+    out.extend(render_charts(a, vec![(name.clone(), chart)])?);
+    Ok(out)
+}
+
+/// The name of a ladder in `lang`: what it is (or the system id) and what
+/// its steps are, e.g. "d20 (DC)".
+pub fn ladder_name(l: &LadderOdds, lang: Lang) -> String {
+    let what = match &l.spec.name {
+        Some(n) => lang.pick(n, l.spec.name_ja.as_deref()),
+        None => &l.spec.system,
+    };
+    format!(
+        "{what} ({})",
+        lang.pick(&l.spec.label, l.spec.label_ja.as_deref())
+    )
+}
+
+/// The name of character `c` of a ladder in `lang`.
+pub fn char_name(l: &LadderOdds, c: usize, lang: Lang) -> String {
+    let ch = &l.spec.character[c];
+    lang.pick(&ch.name, ch.name_ja.as_deref()).to_string()
+}
+
+/// The chart of a ladders analysis, labelled in `lang`: every ladder on
+/// one probability axis, for the reference character.
+pub fn chart(a: &Analysis, ladders: &[LadderOdds], lang: Lang) -> Chart {
+    let refs = reference(ladders);
+    let refname = char_name(&ladders[0], refs[0], lang);
+    let title = lang
+        .pick(&a.spec.title, a.spec.title_ja.as_deref())
+        .to_string();
     let n = ladders
         .iter()
         .map(|l| l.spec.values.len())
@@ -364,11 +387,11 @@ pub fn files(a: &Analysis) -> Result<Vec<OutFile>> {
                     Some(a + (b - a) * f)
                 })
                 .collect();
-            (ladder_name(l), ys)
+            (ladder_name(l, lang), ys)
         })
         .collect();
-    let chart = Chart {
-        title: a.title().to_string(),
+    Chart {
+        title,
         x_label: lang
             .pick(
                 "position on the ladder, easiest → hardest (%)",
@@ -384,13 +407,7 @@ pub fn files(a: &Analysis) -> Result<Vec<OutFile>> {
             series,
             y_percent: true,
         },
-    };
-    let mut out = vec![
-        (format!("{name}.csv"), csv),
-        (format!("{name}.md"), md.into_bytes()),
-    ];
-    out.extend(render_charts(a, vec![(name.clone(), chart)])?);
-    Ok(out)
+    }
 }
 
 #[cfg(test)]

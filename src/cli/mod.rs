@@ -8,6 +8,7 @@ pub mod check;
 pub mod completions;
 pub mod diff;
 pub mod init;
+pub mod publish;
 pub mod run;
 pub mod serve;
 pub mod verify;
@@ -43,6 +44,10 @@ pub enum Command {
     /// What moved (差分): the cells of the committed tables the current
     /// analyses change, largest first (exit 1 beyond --tolerance).
     Diff(diff::Args),
+    /// A static odds site of the analyses (公開): index.html and a page per
+    /// analysis with its tables, charts, checks and at-least / at-most
+    /// views, EN/日本語; nothing loaded from elsewhere, no server.
+    Publish(publish::Args),
     /// Scaffold a designer's rules repo (雛形): an example analysis, its
     /// outputs, a README and a GitHub Actions workflow.
     Init(init::Args),
@@ -165,6 +170,11 @@ where
                 code: out.code,
             })
         }
+        Command::Publish(a) => Ok(Output {
+            stdout: publish::run(&a).map_err(|e| e.to_string())?,
+            stderr: Vec::new(),
+            code: 0,
+        }),
         Command::Serve(a) => {
             serve::run(&a).map_err(|e| e.to_string())?;
             Ok(Output {
