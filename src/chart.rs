@@ -51,6 +51,9 @@ pub struct Chart {
     pub x_label: String,
     /// Vertical axis label (with its unit, e.g. "成功率 (%)").
     pub y_label: String,
+    /// Title of the legend: what the series are (the series axis's name,
+    /// e.g. "skill"); `None` for a legend without one.
+    pub legend_title: Option<String>,
     /// The data and the kind of chart.
     pub body: ChartBody,
 }
@@ -1064,32 +1067,112 @@ const LEGEND_SWATCH: i32 = 34;
 const LEGEND_MAX_TEXT: i32 = 240;
 const LEGEND_GAP: i32 = 24;
 
-/// Width of the legend column for `names` (0 when there is none),
-/// including the gap to the plot.
-fn legend_width(names: &[&str]) -> Result<i32> {
+/// Most lines of one legend entry: a longer one is wrapped, not cut.
+const LEGEND_MAX_LINES: usize = 3;
+
+/// Width of the legend column for `names` and its title (0 when there is
+/// no entry), including the gap to the plot.
+fn legend_width(names: &[&str], title: Option<&str>) -> Result<i32> {
     if names.is_empty() {
         return Ok(0);
     }
     let mut w = 0;
     for n in names {
-        w = w.max(measure(n, LEGEND_PX)?.0.min(LEGEND_MAX_TEXT));
+        for line in wrap_text(n, LEGEND_PX, LEGEND_MAX_TEXT)? {
+            w = w.max(measure(&line, LEGEND_PX)?.0);
+        }
     }
-    Ok(LEGEND_GAP + LEGEND_SWATCH + 10 + w)
+    let body = LEGEND_SWATCH + 10 + w;
+    let head = match title {
+        Some(t) => measure(t, LEGEND_PX)?
+            .0
+            .min(LEGEND_SWATCH + 10 + LEGEND_MAX_TEXT),
+        None => 0,
+    };
+    Ok(LEGEND_GAP + body.max(head))
 }
 
-/// Draw a legend column right of the plot at `x`, from `y` down.
+/// `text` in lines of at most `max_w` pixels, broken between words (or
+/// between characters for a word, or a Japanese phrase, wider than a
+/// line); at most [`LEGEND_MAX_LINES`] lines, the last cut with "…" only
+/// beyond that.
+fn wrap_text(text: &str, px: f64, max_w: i32) -> Result<Vec<String>> {
+    if measure(text, px)?.0 <= max_w {
+        return Ok(vec![text.to_string()]);
+    }
+    let mut lines: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    for word in text.split(' ') {
+        let cand = if cur.is_empty() {
+            word.to_string()
+        } else {
+            format!("{cur} {word}")
+        };
+        if measure(&cand, px)?.0 <= max_w {
+            cur = cand;
+            continue;
+        }
+        if !cur.is_empty() {
+            lines.push(std::mem::take(&mut cur));
+        }
+        // The word alone: split by characters where it is too wide.
+        for ch in word.chars() {
+            let c2 = format!("{cur}{ch}");
+            if !cur.is_empty() && measure(&c2, px)?.0 > max_w {
+                lines.push(std::mem::take(&mut cur));
+                cur.push(ch);
+            } else {
+                cur = c2;
+            }
+        }
+    }
+    if !cur.is_empty() {
+        lines.push(cur);
+    }
+    if lines.len() > LEGEND_MAX_LINES {
+        let rest = lines[LEGEND_MAX_LINES - 1..].join(" ");
+        lines.truncate(LEGEND_MAX_LINES - 1);
+        lines.push(fit_text(&rest, px, max_w)?);
+    }
+    Ok(lines)
+}
+
+/// Draw a legend column right of the plot at `x`, from `y` down, under
+/// its title if it has one.
 fn draw_legend<DB: DrawingBackend>(
     p: &Painter<'_, DB>,
     entries: &[(String, Swatch)],
     x: i32,
     y: i32,
+    title: Option<&str>,
 ) -> Result<()> {
     let x = x + LEGEND_GAP;
+    let wrapped: Vec<Vec<String>> = entries
+        .iter()
+        .map(|(n, _)| wrap_text(n, LEGEND_PX, LEGEND_MAX_TEXT))
+        .collect::<Result<_>>()?;
+    let title = title.filter(|t| !t.is_empty() && !entries.is_empty());
+    let lines: usize = wrapped.iter().map(Vec::len).sum::<usize>() + usize::from(title.is_some());
     // Tighter rows when many entries would run off the canvas.
     let room = p.size().1 - MARGIN - y;
-    let row = (room / entries.len().max(1) as i32).clamp(LEGEND_PX as i32 + 2, LEGEND_ROW);
-    for (i, (name, swatch)) in entries.iter().enumerate() {
-        let cy = y + i as i32 * row + row / 2;
+    let row = (room / lines.max(1) as i32).clamp(LEGEND_PX as i32 + 2, LEGEND_ROW);
+    let mut top = y;
+    if let Some(t) = title {
+        let t = fit_text(t, LEGEND_PX, LEGEND_SWATCH + 10 + LEGEND_MAX_TEXT)?;
+        p.text(
+            &t,
+            LEGEND_PX,
+            INK,
+            at(x, top + row / 2, HPos::Left, VPos::Center),
+        )?;
+        top += row;
+    }
+    // Lines of one entry sit closer than entries.
+    let line_h = (LEGEND_PX as i32 + 4).min(row);
+    for ((_, swatch), text) in entries.iter().zip(&wrapped) {
+        let extra = (text.len() as i32 - 1) * line_h;
+        let cy = top + row / 2;
+        top += row + extra;
         match *swatch {
             Swatch::Line(c, m) => {
                 p.line(vec![(x, cy), (x + LEGEND_SWATCH, cy)], c, 3)?;
@@ -1102,13 +1185,19 @@ fn draw_legend<DB: DrawingBackend>(
                 p.fill_rect(a, b, c)?;
             }
         }
-        let text = fit_text(name, LEGEND_PX, LEGEND_MAX_TEXT)?;
-        p.text(
-            &text,
-            LEGEND_PX,
-            INK,
-            at(x + LEGEND_SWATCH + 10, cy, HPos::Left, VPos::Center),
-        )?;
+        for (k, line) in text.iter().enumerate() {
+            p.text(
+                line,
+                LEGEND_PX,
+                INK,
+                at(
+                    x + LEGEND_SWATCH + 10,
+                    cy + k as i32 * line_h,
+                    HPos::Left,
+                    VPos::Center,
+                ),
+            )?;
+        }
     }
     Ok(())
 }
@@ -1308,7 +1397,7 @@ fn render_lines<DB: DrawingBackend>(
     let y_range = value_axis(pts.iter().flatten().flatten().map(|q| q.1), y_percent);
     let yt = y_ticks(y_range.0, y_range.1, y_percent);
     let names: Vec<&str> = series.iter().map(|s| s.0.as_str()).collect();
-    let legend_w = legend_width(&names)?;
+    let legend_w = legend_width(&names, chart.legend_title.as_deref())?;
     let (left, right, top, bottom) = frame_layout(p.size(), top, legend_w, &yt, TICK_PX as i32)?;
     let f = Frame {
         left,
@@ -1352,7 +1441,7 @@ fn render_lines<DB: DrawingBackend>(
             (n.clone(), Swatch::Line(series_color(i), marker))
         })
         .collect();
-    draw_legend(p, &entries, right, top)
+    draw_legend(p, &entries, right, top, chart.legend_title.as_deref())
 }
 
 /// Layout of a chart with one slot per category.
@@ -1395,7 +1484,7 @@ fn render_bars<DB: DrawingBackend>(
     let y_range = value_axis(series.iter().flat_map(|s| s.1.iter().copied()), y_percent);
     let yt = y_ticks(y_range.0, y_range.1, y_percent);
     let names: Vec<&str> = series.iter().map(|s| s.0.as_str()).collect();
-    let legend_w = legend_width(&names)?;
+    let legend_w = legend_width(&names, chart.legend_title.as_deref())?;
     // Room above the top gridline for value labels.
     let (f, cl) = category_frame(p.size(), top + 16, legend_w, categories, y_range, &yt)?;
     draw_frame(p, chart, &f, &yt, None)?;
@@ -1460,7 +1549,7 @@ fn render_bars<DB: DrawingBackend>(
         .enumerate()
         .map(|(i, (s, _))| (s.clone(), Swatch::Box(series_color(i))))
         .collect();
-    draw_legend(p, &entries, f.right, f.top)
+    draw_legend(p, &entries, f.right, f.top, chart.legend_title.as_deref())
 }
 
 fn render_stacked<DB: DrawingBackend>(
@@ -1479,7 +1568,7 @@ fn render_stacked<DB: DrawingBackend>(
     let y_range = value_axis(std::iter::once(max_sum), true);
     let yt = y_ticks(y_range.0, y_range.1, true);
     let names: Vec<&str> = tiers.iter().map(|s| s.as_str()).collect();
-    let legend_w = legend_width(&names)?;
+    let legend_w = legend_width(&names, chart.legend_title.as_deref())?;
     let (f, cl) = category_frame(p.size(), top, legend_w, categories, y_range, &yt)?;
     draw_frame(p, chart, &f, &yt, None)?;
     let colors = tier_colors(tiers.len());
@@ -1532,7 +1621,7 @@ fn render_stacked<DB: DrawingBackend>(
         .rev()
         .map(|(i, t)| (t.clone(), Swatch::Box(colors[i])))
         .collect();
-    draw_legend(p, &entries, f.right, f.top)
+    draw_legend(p, &entries, f.right, f.top, chart.legend_title.as_deref())
 }
 
 // ---------------------------------------------------------------------------
@@ -1839,6 +1928,7 @@ mod tests {
             )
         };
         Chart {
+            legend_title: None,
             title: t.into(),
             x_label: xl.into(),
             y_label: yl.into(),
@@ -1860,6 +1950,7 @@ mod tests {
         .map(|s| s.to_string())
         .collect();
         Chart {
+            legend_title: None,
             title: if ja {
                 "条件別の成功率と決定的成功率"
             } else {
@@ -1911,6 +2002,7 @@ mod tests {
             })
             .collect();
         Chart {
+            legend_title: None,
             title: if ja {
                 "ダイス数と難易度ごとの成功率"
             } else {
@@ -1964,6 +2056,7 @@ mod tests {
             })
             .collect();
         Chart {
+            legend_title: None,
             title: if ja {
                 "技能値ごとの判定結果の内訳"
             } else {
@@ -1998,6 +2091,32 @@ mod tests {
         ]
     }
 
+    /// Issue 30: a long legend entry wraps between words (or characters)
+    /// onto at most three lines, every character kept, none wider than the
+    /// column; only beyond three lines is the rest cut.
+    #[test]
+    fn long_legend_entries_wrap_instead_of_being_cut() {
+        let long = "Cortex Prime d12 d10 d8 d6 against a difficulty of eleven";
+        let lines = wrap_text(long, LEGEND_PX, LEGEND_MAX_TEXT).unwrap();
+        assert!(lines.len() > 1, "{lines:?}");
+        assert_eq!(lines.join(" "), long);
+        for l in &lines {
+            assert!(measure(l, LEGEND_PX).unwrap().0 <= LEGEND_MAX_TEXT, "{l}");
+        }
+        let ja = "コルテックス・プライムのダイス・プールと難易度十一に対する判定の結果";
+        let lines = wrap_text(ja, LEGEND_PX, LEGEND_MAX_TEXT).unwrap();
+        assert!(lines.len() > 1, "{lines:?}");
+        assert_eq!(lines.concat(), ja);
+        assert_eq!(
+            wrap_text("short", LEGEND_PX, LEGEND_MAX_TEXT).unwrap(),
+            vec!["short".to_string()]
+        );
+        // The legend column is as wide as its title needs.
+        let narrow = legend_width(&["a"], None).unwrap();
+        let titled = legend_width(&["a"], Some("a legend title, rather long")).unwrap();
+        assert!(titled > narrow);
+    }
+
     /// 18 series (colours and markers cycle; the legend tightens).
     fn many_series() -> Chart {
         let x: Vec<f64> = (1..=12).map(f64::from).collect();
@@ -2011,6 +2130,7 @@ mod tests {
             })
             .collect();
         Chart {
+            legend_title: None,
             title: "多数の系列".into(),
             x_label: "x".into(),
             y_label: "確率 (%)".into(),
@@ -2031,6 +2151,7 @@ mod tests {
         let b: Vec<f64> = a.iter().map(|v| v * v).collect();
         let c: Vec<f64> = a.iter().map(|v| 1.0 - v).collect();
         Chart {
+            legend_title: None,
             title: "レベル別の勝率（多数のカテゴリ）".into(),
             x_label: "攻撃側のレベル".into(),
             y_label: "勝率 (%)".into(),
@@ -2056,6 +2177,7 @@ mod tests {
             })
             .collect();
         Chart {
+            legend_title: None,
             title: "Pool size vs. glitch".into(),
             x_label: "Pool (dice)".into(),
             y_label: "Probability (%)".into(),
@@ -2076,6 +2198,7 @@ mod tests {
             .map(|v| Some(2.0 + (v * 0.5).sin() * 3.0))
             .collect();
         Chart {
+            legend_title: None,
             title: "Expected hits by pool size".into(),
             x_label: "Pool (dice)".into(),
             y_label: "Expected hits".into(),
@@ -2164,6 +2287,7 @@ mod tests {
 
     fn degenerate() -> Vec<Chart> {
         let c = |body| Chart {
+            legend_title: None,
             title: "空のグラフ".into(),
             x_label: String::new(),
             y_label: String::new(),
@@ -2247,6 +2371,7 @@ mod tests {
     #[test]
     fn bad_shapes_are_clear_errors() {
         let c = |body| Chart {
+            legend_title: None,
             title: "t".into(),
             x_label: String::new(),
             y_label: String::new(),

@@ -428,3 +428,159 @@ range = [5, 30]
     assert!(!dir.join("out2/d.csv").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 30: delete an analysis and `run --check` used to say "stale … run
+/// `hantei run`" while `run` never removed the file, so the advice looped.
+/// Now `run` removes the outputs it wrote (its list, `output/.hantei-outputs`)
+/// for analyses that are gone, and only those; `--check` names the command
+/// that removes each orphan (`hantei run` for its own, `rm` for a file it
+/// did not write).
+#[test]
+fn run_removes_the_outputs_of_a_deleted_analysis_and_nothing_else() {
+    let dir = temp_dir("orphans");
+    std::fs::create_dir_all(dir.join("analyses")).unwrap();
+    for f in ["keep-highest-ja.toml", "d20-success.toml"] {
+        std::fs::copy(repo(&format!("analyses/{f}")), dir.join("analyses").join(f)).unwrap();
+    }
+    let run = |extra: &[&str]| {
+        hantei()
+            .current_dir(&dir)
+            .arg("run")
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let o = run(&[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = dir.join("output");
+    assert!(out.join("d20-success.csv").is_file());
+    assert!(out.join("keep-highest-ja.csv").is_file());
+    std::fs::write(out.join("notes.txt"), "mine\n").unwrap();
+
+    std::fs::remove_file(dir.join("analyses/d20-success.toml")).unwrap();
+    let o = run(&["--check"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    let line = err
+        .lines()
+        .find(|l| l.contains("d20-success.csv"))
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!(line.contains("`hantei run` removes it"), "{line}");
+    let line = err
+        .lines()
+        .find(|l| l.contains("notes.txt"))
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!(line.contains("`rm output/notes.txt`"), "{line}");
+
+    let o = run(&[]);
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(said.contains("removed"), "{said}");
+    let mut left: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("d20-success"))
+        .collect();
+    left.sort();
+    assert!(left.is_empty(), "{left:?}");
+    assert!(out.join("keep-highest-ja.csv").is_file());
+    assert!(out.join("notes.txt").is_file(), "not hantei's to remove");
+
+    // Only the file hantei did not write is left to the user.
+    let o = run(&["--check"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(
+        err.lines().filter(|l| l.starts_with("  ")).count(),
+        1,
+        "{err}"
+    );
+    assert!(err.contains("notes.txt"), "{err}");
+    std::fs::remove_file(out.join("notes.txt")).unwrap();
+    assert_eq!(run(&["--check"]).status.code(), Some(0));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 30: one analysis file gives both languages' tables and charts
+/// (`labels = "both"`): `NAME.*` in English, `NAME-ja.*` in Japanese, with
+/// `title_ja`, `description_ja` and each metric's (custom tier's) `label_ja`;
+/// the line chart's legend is titled with its series axis.
+#[test]
+fn one_file_writes_both_languages() {
+    let dir = temp_dir("both");
+    let file = dir.join("both.toml");
+    std::fs::write(
+        &file,
+        r#"title = "3D6 under skill"
+title_ja = "3D6下方判定"
+labels = "both"
+description = "Roll 3D6 under the skill."
+description_ja = "3D6で技能値以下を振る。"
+system = "dice"
+params = { expr = "3D6", tier = ["critical:natural<=4", "success:<={skill}", "failure"] }
+metrics = [
+  { path = "outcomes.critical", label = "critical", label_ja = "クリティカル" },
+  { path = "p_success", label = "success", label_ja = "成功率" },
+]
+
+[[axis]]
+param = "skill"
+label = "skill"
+label_ja = "技能値"
+range = [8, 12]
+
+[[axis]]
+name = "rule"
+label = "house rule"
+label_ja = "ハウスルール"
+variants = [{ label = "plain", label_ja = "通常" }]
+
+[[chart]]
+kind = "line"
+x = "skill"
+y = "success"
+series = "rule"
+
+[[check]]
+name = "skill-10"
+message = "3D6 ≤ 10: 108 of 216 rolls, 1/2"
+metric = "p_success"
+at = { skill = 10 }
+equals = "1/2"
+"#,
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let o = run_into(&file, &out);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let en = std::fs::read_to_string(out.join("both.md")).unwrap();
+    let ja = std::fs::read_to_string(out.join("both-ja.md")).unwrap();
+    assert!(en.starts_with("# 3D6 under skill\n"), "{en}");
+    assert!(en.contains("Roll 3D6 under the skill."), "{en}");
+    assert!(en.contains("| skill |") && en.contains("critical"), "{en}");
+    assert!(ja.starts_with("# 3D6下方判定\n"), "{ja}");
+    assert!(ja.contains("3D6で技能値以下を振る。"), "{ja}");
+    assert!(!ja.contains("Roll 3D6 under the skill."), "{ja}");
+    assert!(ja.contains("技能値") && ja.contains("クリティカル"), "{ja}");
+    // 3D6 ≤ 10 is 1/2, in both tables.
+    let csv = std::fs::read_to_string(out.join("both-ja.csv")).unwrap();
+    assert!(csv.contains("0.5"), "{csv}");
+    for f in [
+        "both.svg",
+        "both.png",
+        "both-ja.svg",
+        "both-ja.png",
+        "both.checks.md",
+    ] {
+        assert!(out.join(f).is_file(), "{f}");
+    }
+    assert!(
+        !out.join("both-ja.checks.md").exists(),
+        "the checks run once"
+    );
+    // Legends titled with the series axis, in each language.
+    let svg = std::fs::read_to_string(out.join("both.svg")).unwrap();
+    assert!(svg.contains(">house rule<"), "legend title");
+    let svg = std::fs::read_to_string(out.join("both-ja.svg")).unwrap();
+    assert!(svg.contains(">ハウスルール<"), "legend title (ja)");
+    let _ = std::fs::remove_dir_all(&dir);
+}

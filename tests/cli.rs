@@ -350,6 +350,47 @@ fn verify_is_identical_on_any_thread_count() {
     }
 }
 
+/// Issue 30: `hantei verify` with no flags is the quick run (CI's 200,000
+/// trials per point, about a tenth of the old two minutes), not the
+/// thorough one.
+#[test]
+fn verify_defaults_to_the_quick_run() {
+    let (out, code) = verify(&["--system", "keep-highest", "--format", "json"]);
+    assert_eq!(code, Some(0), "{out}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["trials"], 200_000);
+}
+
+/// Issue 30: on a terminal `hantei verify` says up front how long it
+/// expects to take, then draws its progress; a pipe gets neither.
+#[test]
+fn verify_on_a_terminal_says_the_expected_time_first() {
+    let bin = assert_cmd::cargo::cargo_bin("hantei");
+    let args = "verify --system keep-highest --trials 10000";
+    // `script` gives the command a pseudo-terminal (util-linux).
+    let o = std::process::Command::new("script")
+        .args(["-qec", &format!("{} {args}", bin.display()), "/dev/null"])
+        .env_remove("CI")
+        .output();
+    let Ok(o) = o else {
+        eprintln!("no `script` here: skipped");
+        return;
+    };
+    let text = String::from_utf8_lossy(&o.stdout);
+    let first = text.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with("hantei verify: ") && first.contains("expected about"),
+        "{text}"
+    );
+    assert!(first.contains("10,000 trials"), "{first}");
+    let piped = hantei()
+        .args(args.split(' '))
+        .env_remove("CI")
+        .output()
+        .unwrap();
+    assert!(piped.stderr.is_empty(), "{:?}", piped.stderr);
+}
+
 #[test]
 fn verify_rejects_bad_flags() {
     expect_usage_error(&["verify", "--system", "chess"], "chess");

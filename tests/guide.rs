@@ -238,8 +238,8 @@ fn the_wildcard_line_stands_for_any_lines_and_nothing_else() {
     assert!(!matches(&v(&["a"]), &v(&["b"])));
 }
 
-/// The `hantei …` commands of the README's ```` ```sh ```` blocks, with
-/// their line numbers.
+/// The `hantei …` commands of the README's ```` ```sh ```` blocks (and the
+/// `mkdir -p …` lines they need), with their line numbers.
 fn readme_commands(md: &str) -> Vec<(usize, String)> {
     let mut out = Vec::new();
     let mut in_sh = false;
@@ -248,7 +248,7 @@ fn readme_commands(md: &str) -> Vec<(usize, String)> {
             in_sh = !in_sh && info.trim() == "sh";
             continue;
         }
-        if in_sh && l.starts_with("hantei ") {
+        if in_sh && (l.starts_with("hantei ") || l.starts_with("mkdir -p ")) {
             out.push((i + 1, l.to_string()));
         }
     }
@@ -307,7 +307,8 @@ fn every_command_in_the_readme_runs_in_a_shell() {
     copy_dir(&repo("output"), &work.join("output"));
     copy_dir(&repo("output"), &work.join("old-output"));
     let home = scratch.join("home");
-    std::fs::create_dir_all(home.join(".local/share/bash-completion/completions")).unwrap();
+    // No completions folder: the README makes it (issue 30).
+    std::fs::create_dir_all(&home).unwrap();
     let stubs = scratch.join("stubs");
     std::fs::create_dir_all(&stubs).unwrap();
     std::fs::write(stubs.join("man"), "#!/bin/sh\ntest -s \"$1\"\n").unwrap();
@@ -376,4 +377,187 @@ fn every_command_in_the_readme_runs_in_a_shell() {
     }
     assert!(ran >= 20, "only {ran} README commands ran");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The `$ hantei odds dice …` line of docs/mechanics.md whose command
+/// starts with `start`, run with `--format json` (and `--exact`).
+fn mechanics_json(start: &str, exact: bool) -> serde_json::Value {
+    let md = std::fs::read_to_string(repo("docs/mechanics.md")).unwrap();
+    let line = md
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("$ hantei odds dice ")
+                .filter(|c| c.starts_with(start))
+        })
+        .unwrap_or_else(|| panic!("docs/mechanics.md has no command {start}"));
+    let o = Command::new("bash")
+        .arg("-c")
+        .arg(format!(
+            "{} odds dice {line} {} --format json",
+            env!("CARGO_BIN_EXE_hantei"),
+            if exact { "--exact" } else { "" }
+        ))
+        .output()
+        .expect("bash runs");
+    assert!(
+        o.status.success(),
+        "{line}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+/// Issue 30: each variant docs/mechanics.md names has its own command, and
+/// each reads what the rule says. The values are counted by hand (and by a
+/// brute-force enumeration of the faces outside hantei):
+/// * W1 Bless: the natural 1 and 20 are the d20's (1/20 each), not d20 + d4;
+///   d20 2–19 with d20 + d4 ≥ 10 is 50 of 80 pairs.
+/// * W1 advantage: a critical needs either d20 at 20, 1 − (19/20)² = 39/400.
+/// * W4 zero dice: the lower of 2d6; 4+ on both and not two sixes, 8/36.
+/// * W14 advantage: the critical is hope == fear, 12/144, whatever the d6.
+/// * W16: beating 11 is more than 11 (811 of 1280 rolls of d10 d8 d8 d6);
+///   a miss with a hitch is not a success.
+/// * W12: one bonus die at 60, a 00 with a 1 (19/1000 for the critical);
+///   one penalty die, every result ≤ 60: 360 of 1000 (the game command's
+///   `CC(-1)<=60`).
+/// * W15: the mean is that of the net successes: E = 2·5/8 + 10/12 − 2·4/8.
+/// * W24 skill 16: the critical failure is 18 alone, 1/216.
+#[test]
+fn the_mechanics_page_variants_read_the_rules() {
+    let cases: &[(&str, &[(&str, &str)])] = &[
+        (
+            "\"1D20[d20]+5+1D4\"",
+            &[("fumble", "1/20"), ("critical", "1/20"), ("hit", "5/8")],
+        ),
+        (
+            "\"2D20KH1[d20]+5\"",
+            &[("critical", "39/400"), ("fumble", "1/400"), ("hit", "7/10")],
+        ),
+        (
+            "\"2D6KL1\"",
+            &[("full", "1/36"), ("partial", "2/9"), ("bad", "3/4")],
+        ),
+        (
+            "\"1D12[hope]+1D12[fear]+1D6+2\"",
+            &[("critical", "1/12"), ("success with hope", "329/864")],
+        ),
+        ("\"1D12[hope]+1D12[fear]-1D6+2\"", &[("critical", "1/12")]),
+        (
+            "\"{1D{0,2,3,4,5,6,7,8,9,10}",
+            &[
+                ("p_success", "811/1280"),
+                ("miss with a hitch", "197/960"),
+                ("botch", "1/3840"),
+            ],
+        ),
+        (
+            "\"2D{0,10,20,30,40,50,60,70,80,90}KL1[tens]",
+            &[
+                ("critical", "19/1000"),
+                ("fumble", "1/1000"),
+                ("extreme", "41/200"),
+                ("hard", "143/500"),
+                ("regular", "33/100"),
+            ],
+        ),
+        (
+            "\"2D{0,10,20,30,40,50,60,70,80,90}KH1[tens]",
+            &[
+                ("critical", "1/1000"),
+                ("fumble", "19/1000"),
+                ("p_success", "9/25"),
+            ],
+        ),
+        (
+            "\"2D{0,1,1,2,a",
+            &[("mean", "13/12"), ("variance", "703/288")],
+        ),
+        (
+            "\"3D6\" --tier \"critical success:natural<=6\"",
+            &[("critical failure", "1/216"), ("critical success", "5/54")],
+        ),
+    ];
+    for (start, want) in cases {
+        let v = mechanics_json(start, true);
+        for (key, value) in *want {
+            let got = v["outcomes"]
+                .get(*key)
+                .or_else(|| v.get(*key))
+                .unwrap_or_else(|| panic!("{start}: no {key} in {v}"));
+            assert_eq!(got.as_str(), Some(*value), "{start}: {key}");
+        }
+    }
+}
+
+/// Issue 30 (W6): the rote as the page types it (`5D10ro<8!`) rerolls every
+/// die below 8 once, each die a 10 adds included; the rulebook's rote
+/// rerolls only the first roll's failures. Both laws by a recursion on one
+/// die's successes here: the command equals the first (17.05% exceptional at
+/// five dice), the page's 10.93% is the second.
+#[test]
+fn the_rote_command_computes_what_the_page_says() {
+    // Successes of one die: (law with every die rerolled below 8 once,
+    // law with a plain 10-again chain).
+    fn chain(depth: usize, rote: bool) -> Vec<f64> {
+        let mut out = vec![0.0; depth + 2];
+        if depth == 0 {
+            out[0] = 1.0;
+            return out;
+        }
+        let sub = chain(depth - 1, rote);
+        for k in 1..=10 {
+            let p = if !rote {
+                0.1
+            } else if k >= 8 {
+                0.1 + 0.07
+            } else {
+                0.07
+            };
+            if k == 10 {
+                for (y, q) in sub.iter().enumerate() {
+                    out[y + 1] += p * q;
+                }
+            } else {
+                out[usize::from(k >= 8)] += p;
+            }
+        }
+        out
+    }
+    fn faithful(depth: usize) -> Vec<f64> {
+        let plain = chain(depth, false);
+        let mut out = vec![0.0; plain.len() + 1];
+        for k in 1..=10 {
+            let p = if k >= 8 { 0.17 } else { 0.07 };
+            if k == 10 {
+                for (y, q) in plain.iter().enumerate() {
+                    out[y + 1] += p * q;
+                }
+            } else {
+                out[usize::from(k >= 8)] += p;
+            }
+        }
+        out
+    }
+    fn exceptional(die: &[f64], n: usize) -> f64 {
+        let mut pool = vec![1.0];
+        for _ in 0..n {
+            let mut next = vec![0.0; pool.len() + die.len()];
+            for (a, p) in pool.iter().enumerate() {
+                for (b, q) in die.iter().enumerate() {
+                    next[a + b] += p * q;
+                }
+            }
+            pool = next;
+        }
+        pool.iter().skip(5).sum()
+    }
+    let chained = exceptional(&chain(20, true), 5);
+    let first_only = exceptional(&faithful(20), 5);
+    assert!((chained - 0.170466).abs() < 1e-6, "{chained}");
+    assert!((first_only - 0.109307).abs() < 1e-6, "{first_only}");
+    let v = mechanics_json("\"5D10ro<8!\"", false);
+    let got = v["outcomes"]["exceptional"].as_f64().unwrap();
+    assert!((got - chained).abs() < 1e-9, "{got} vs {chained}");
+    let md = std::fs::read_to_string(repo("docs/mechanics.md")).unwrap();
+    assert!(md.contains("17.05% where the rote gives 10.93%"));
 }

@@ -1,6 +1,6 @@
 //! `hantei verify` has power: small wrong rules planted into copies of real
-//! samplers are rejected at the default trial count under the family-wise
-//! correction of a full default run.
+//! samplers are rejected at the thorough run's trial count (`--trials 2000000`) under the family-wise
+//! correction of a full run.
 
 use hantei::systems::hit_pool::{GlitchRule, Roll};
 use hantei::systems::multiplier::{classify, law_for_rate, Options, Outcome, Rate};
@@ -8,7 +8,7 @@ use hantei::tier::Tier;
 use hantei::verify::dice::Dice;
 use hantei::verify::hit_pool::planted::{GlitchOffByOne, HitsOnFourSometimes};
 use hantei::verify::hit_pool::RollSampler;
-use hantei::verify::run::{run_point, DEFAULT_ALPHA, DEFAULT_SEED, DEFAULT_TRIALS};
+use hantei::verify::run::{run_point, DEFAULT_ALPHA, DEFAULT_SEED, THOROUGH_TRIALS};
 use hantei::verify::{default_grid, Point, Sampler};
 use hantei::Exact;
 
@@ -69,14 +69,14 @@ fn pool_point(label: &str, n: i64, sampler: impl FnOnce(RollSampler) -> Box<dyn 
     }
 }
 
-/// Whether `planted` is rejected in a default run of the whole grid plus
-/// it: its p-value at the default trial count must clear the Bonferroni
+/// Whether `planted` is rejected in a thorough run of the whole grid plus
+/// it: its p-value at the thorough trial count must clear the Bonferroni
 /// bar α/m (m = grid size + 1), which is the strictest bar Holm's procedure
 /// can set, so it is rejected whatever the honest points do. (That the
 /// honest grid passes is what `hantei verify` checks in CI.)
 fn planted_is_rejected(planted: Point) -> bool {
     let m = default_grid().len() + 1;
-    let r = run_point(&planted, DEFAULT_TRIALS, DEFAULT_SEED);
+    let r = run_point(&planted, THOROUGH_TRIALS, DEFAULT_SEED);
     println!(
         "{}: p = {:.3e} (bar {:.1e}), chi² = {:.1}, max dev = {:.2}σ",
         r.label,
@@ -112,7 +112,7 @@ fn half_point_shift_of_a_d100_band_is_rejected() {
     assert!(planted_is_rejected(band_point(60, 1, 2)));
 }
 
-/// The smallest planted band shift detected at the default trial count, for
+/// The smallest planted band shift detected at the thorough trial count, for
 /// the record (run with `--ignored --nocapture`).
 #[test]
 #[ignore]

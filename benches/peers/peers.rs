@@ -1,7 +1,7 @@
 //! hantei's side of the peer comparison (`benches/peers/`): the same
 //! workloads as `icepool_workloads.py`, in `f64`, through hantei's library.
 //!
-//! `cargo run --release --example peers -- [--repeat N] WORKLOAD...` prints
+//! `cargo run --release --features peers --example peers -- [--repeat N] WORKLOAD...` prints
 //! one JSON object per workload: `{"workload", "seconds" (the best of N
 //! runs), "values"}`, the values in the order the Python side prints them.
 //! `run.py` runs both and compares.

@@ -5,7 +5,7 @@
 
 Makes a virtualenv in benches/peers/.venv with the pinned icepool
 (requirements.txt) if it is missing, builds hantei's side
-(`cargo build --release --example peers`), then for every workload:
+(`cargo build --release --features peers --example peers`), then for every workload:
 
 * runs icepool in a fresh process (`icepool_workloads.py WORKLOAD`): its
   compute time (perf_counter around the workload, after import) and the
@@ -69,7 +69,7 @@ def setup():
         check=True,
     )
     subprocess.run(
-        ["cargo", "build", "--release", "--example", "peers"], cwd=ROOT, check=True
+        ["cargo", "build", "--release", "--features", "peers", "--example", "peers"], cwd=ROOT, check=True
     )
 
 

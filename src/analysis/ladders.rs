@@ -387,17 +387,30 @@ pub fn chart(a: &Analysis, ladders: &[LadderOdds], lang: Lang) -> Chart {
                     Some(a + (b - a) * f)
                 })
                 .collect();
-            (ladder_name(l, lang), ys)
+            // Each ladder's own steps in its entry: the common axis is
+            // only the position along them.
+            (
+                format!(
+                    "{}: {}",
+                    ladder_name(l, lang),
+                    steps_text(&l.spec.values, lang == super::spec::Lang::Ja)
+                ),
+                ys,
+            )
         })
         .collect();
     Chart {
         title,
         x_label: lang
             .pick(
-                "position on the ladder, easiest → hardest (%)",
-                Some("難易度の位置 (易 → 難, %)"),
+                "each ladder's steps, easiest → hardest (the steps in the legend)",
+                Some("各尺度の段階 (易 → 難、段階は凡例に)"),
             )
             .to_string(),
+        legend_title: Some(
+            lang.pick("ladder: its steps", Some("尺度: その段階"))
+                .to_string(),
+        ),
         y_label: match lang {
             super::spec::Lang::Ja => format!("成功率 (%)、{refname}"),
             super::spec::Lang::En => format!("P(success) (%), {refname} character"),
@@ -410,9 +423,38 @@ pub fn chart(a: &Analysis, ladders: &[LadderOdds], lang: Lang) -> Chart {
     }
 }
 
+/// A ladder's steps for its legend entry: every value up to eight of
+/// them (`5 10 15 20 25 30`), else the first two, `…` and the last
+/// (`2 3 … 20`, with the count).
+fn steps_text(values: &[i64], ja: bool) -> String {
+    let all = |v: &[i64]| v.iter().map(i64::to_string).collect::<Vec<_>>().join(" ");
+    if values.len() <= 8 {
+        all(values)
+    } else {
+        format!(
+            "{} … {} ({} {})",
+            all(&values[..2]),
+            values[values.len() - 1],
+            values.len(),
+            if ja { "段階" } else { "steps" }
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn steps_text_lists_a_ladders_own_steps() {
+        assert_eq!(
+            steps_text(&[5, 10, 15, 20, 25, 30], false),
+            "5 10 15 20 25 30"
+        );
+        let long: Vec<i64> = (2..=20).collect();
+        assert_eq!(steps_text(&long, false), "2 3 … 20 (19 steps)");
+        assert_eq!(steps_text(&long, true), "2 3 … 20 (19 段階)");
+    }
 
     #[test]
     fn helpers() {

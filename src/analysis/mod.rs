@@ -25,7 +25,7 @@ use serde_json::Value;
 use crate::error::{Error, Result};
 use crate::request::Request;
 use metric::Metric;
-use spec::{AxisSpec, Lang, Spec};
+use spec::{AxisSpec, Labels, Lang, Spec};
 
 /// An analysis file, read and checked.
 #[derive(Clone, Debug)]
@@ -49,9 +49,32 @@ impl Analysis {
         })
     }
 
-    /// Label language.
+    /// Label language (`both` writes English first: see
+    /// [`Analysis::languages`]).
     pub fn lang(&self) -> Lang {
-        self.spec.labels
+        match self.spec.labels {
+            Labels::Ja => Lang::Ja,
+            Labels::En | Labels::Both => Lang::En,
+        }
+    }
+
+    /// The analysis once per language it writes: itself, and for `labels =
+    /// "both"` the English one then a Japanese copy named `NAME-ja` (its
+    /// checks and Monte Carlo cross-check are the English one's, not
+    /// repeated).
+    pub fn languages(&self) -> Vec<Analysis> {
+        if self.spec.labels != Labels::Both {
+            return vec![self.clone()];
+        }
+        let mut en = self.clone();
+        en.spec.labels = Labels::En;
+        en.spec.name = Some(self.name());
+        let mut ja = self.clone();
+        ja.spec.labels = Labels::Ja;
+        ja.spec.name = Some(format!("{}-ja", self.name()));
+        ja.spec.check.clear();
+        ja.spec.monte_carlo = None;
+        vec![en, ja]
     }
 
     /// The title in the label language.

@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use super::spec::ChartSpec;
+use super::spec::{ChartSpec, Lang};
 use super::{value_text, Analysis, Grid, Point};
 use crate::chart::{self, Chart, ChartBody};
 use crate::error::Result;
@@ -143,7 +143,15 @@ fn check_filter(a: &Analysis, grid: &Grid, filter: &toml::Table, what: &str) -> 
 pub fn md_header(a: &Analysis) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# {}\n", a.title());
-    if let Some(d) = &a.spec.description {
+    let description = match a.lang() {
+        Lang::Ja => a
+            .spec
+            .description_ja
+            .as_ref()
+            .or(a.spec.description.as_ref()),
+        Lang::En => a.spec.description.as_ref(),
+    };
+    if let Some(d) = description {
         let _ = writeln!(out, "{}\n", d.trim());
     }
     let _ = writeln!(
@@ -493,6 +501,9 @@ pub fn build_chart(a: &Analysis, grid: &Grid, c: &ChartSpec) -> Result<Chart> {
         title,
         x_label: axis_label(x),
         y_label,
+        // The series are the points of the series axis: its name titles
+        // the legend ("skill" over 0…8).
+        legend_title: series_axis.map(axis_label),
         body,
     })
 }

@@ -17,11 +17,15 @@ pub struct Spec {
     pub title: String,
     /// Title (Japanese).
     pub title_ja: Option<String>,
-    /// Label language of tables and charts: `en` (default) or `ja`.
+    /// Label language of tables and charts: `en` (default), `ja`, or
+    /// `both` (the English outputs `NAME.*` and the Japanese `NAME-ja.*`
+    /// from the one file).
     #[serde(default)]
-    pub labels: Lang,
+    pub labels: Labels,
     /// A paragraph for the Markdown output.
     pub description: Option<String>,
+    /// The paragraph in Japanese (the Japanese outputs; English otherwise).
+    pub description_ja: Option<String>,
     /// System id (a variant may override it).
     pub system: Option<String>,
     /// Fixed flags of `hantei odds <system>` (without `--`).
@@ -107,6 +111,19 @@ pub enum Kind {
     Sweep,
     /// Difficulty ladders of several systems compared.
     Ladders,
+}
+
+/// The languages an analysis writes its outputs in (`labels`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Labels {
+    /// English.
+    #[default]
+    En,
+    /// Japanese.
+    Ja,
+    /// Both: `NAME.*` in English and `NAME-ja.*` in Japanese.
+    Both,
 }
 
 /// Label language.

@@ -53,8 +53,18 @@ fn systems(a: &Analysis) -> Vec<String> {
     s
 }
 
-/// Every output file of one analysis, in memory.
+/// Every output file of one analysis, in memory: once per language it
+/// writes (`labels = "both"`: `NAME.*` and `NAME-ja.*`).
 pub fn render(a: &Analysis) -> Result<Vec<OutFile>> {
+    let mut files = Vec::new();
+    for one in a.languages() {
+        files.extend(render_one(&one)?);
+    }
+    Ok(files)
+}
+
+/// The output files of an analysis in its one label language.
+fn render_one(a: &Analysis) -> Result<Vec<OutFile>> {
     let mut files = match a.spec.kind {
         Kind::Sweep => {
             let grid = analysis::sweep(a)?;
@@ -170,6 +180,85 @@ pub fn write_all_or_nothing(files: &[(PathBuf, &Vec<u8>)]) -> Result<()> {
     Ok(())
 }
 
+/// The file in the output directory that lists what `hantei run` wrote
+/// there and for which analysis (`NAME<TAB>ANALYSIS` lines, sorted; the
+/// analysis path relative to the output directory's parent, so the list
+/// reads the same from any working directory).
+pub const MANIFEST: &str = ".hantei-outputs";
+
+/// What a run does to the outputs it wrote before: the files to remove
+/// (listed in the manifest, written by an analysis that is gone, or by an
+/// analysis of this run that no longer writes them) and the new manifest.
+struct Plan {
+    /// Output names to remove, with the analysis that wrote them.
+    remove: Vec<(String, String)>,
+    /// Output names a kept entry of the manifest names, with their analysis
+    /// (written by an analysis this run did not load, which still exists).
+    kept: BTreeMap<String, String>,
+    /// The new manifest's bytes.
+    manifest: Vec<u8>,
+}
+
+/// The directory analysis paths in the manifest are relative to.
+fn manifest_base(out: &Path) -> PathBuf {
+    let out = std::fs::canonicalize(out).unwrap_or_else(|_| out.to_path_buf());
+    out.parent().map(Path::to_path_buf).unwrap_or(out)
+}
+
+/// An analysis file as the manifest names it.
+fn manifest_key(base: &Path, file: &Path) -> String {
+    let abs = std::fs::canonicalize(file).unwrap_or_else(|_| file.to_path_buf());
+    abs.strip_prefix(base)
+        .map(|r| r.to_string_lossy().replace('\\', "/"))
+        .unwrap_or_else(|_| abs.to_string_lossy().into_owned())
+}
+
+/// The manifest's entries (empty when there is none).
+fn read_manifest(out: &Path) -> Vec<(String, String)> {
+    std::fs::read_to_string(out.join(MANIFEST))
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.split_once('\t'))
+        .map(|(n, a)| (n.to_string(), a.to_string()))
+        .collect()
+}
+
+fn plan(out: &Path, files: &[PathBuf], outputs: &BTreeMap<String, (Vec<u8>, PathBuf)>) -> Plan {
+    let base = manifest_base(out);
+    let run: std::collections::BTreeSet<String> =
+        files.iter().map(|f| manifest_key(&base, f)).collect();
+    let mut entries: BTreeMap<String, String> = outputs
+        .iter()
+        .map(|(name, (_, f))| (name.clone(), manifest_key(&base, f)))
+        .collect();
+    let mut remove = Vec::new();
+    let mut kept = BTreeMap::new();
+    for (name, analysis) in read_manifest(out) {
+        if entries.contains_key(&name) {
+            continue;
+        }
+        let gone = run.contains(&analysis) || !base.join(&analysis).is_file();
+        // A name that is not a plain file name is not ours to remove.
+        let plain = !name.contains('/') && !name.contains('\\') && !name.starts_with('.');
+        if gone && plain {
+            remove.push((name, analysis));
+        } else if plain {
+            kept.insert(name.clone(), analysis.clone());
+            entries.insert(name, analysis);
+        }
+    }
+    let manifest = entries
+        .iter()
+        .map(|(n, a)| format!("{n}\t{a}\n"))
+        .collect::<String>()
+        .into_bytes();
+    Plan {
+        remove,
+        kept,
+        manifest,
+    }
+}
+
 /// The analysis files under `paths`; none is an error (exit 2), for `run`
 /// and `check` alike.
 pub fn analysis_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
@@ -227,6 +316,7 @@ pub fn run(args: &Args) -> Result<RunOutput> {
     }
     bar.finish_and_clear();
 
+    let plan = plan(&args.out, &files, &outputs);
     if args.check {
         let mut stale = Vec::new();
         for (name, (bytes, _)) in &outputs {
@@ -242,11 +332,41 @@ pub fn run(args: &Args) -> Result<RunOutput> {
                 let mut orphans: Vec<String> = entries
                     .filter_map(|e| e.ok())
                     .map(|e| e.file_name().to_string_lossy().into_owned())
-                    .filter(|n| !n.starts_with('.') && n != "README.md" && !outputs.contains_key(n))
-                    .map(|n| format!("{} (no analysis writes it)", args.out.join(n).display()))
+                    .filter(|n| {
+                        !n.starts_with('.')
+                            && n != "README.md"
+                            && !outputs.contains_key(n)
+                            && !plan.kept.contains_key(n)
+                    })
+                    .map(|n| {
+                        let path = args.out.join(&n);
+                        // Say the command that removes it: `hantei run`
+                        // for what it wrote (its manifest says so), `rm`
+                        // for a file it did not write.
+                        match plan.remove.iter().find(|(r, _)| *r == n) {
+                            Some((_, a)) => format!(
+                                "{} (written for {a}, which is gone or no longer writes it: `hantei run` removes it)",
+                                path.display()
+                            ),
+                            None => format!(
+                                "{} (no analysis writes it, and hantei run did not write it: remove it with `rm {}`)",
+                                path.display(),
+                                path.display()
+                            ),
+                        }
+                    })
                     .collect();
                 orphans.sort();
                 stale.extend(orphans);
+            }
+            // A missing list is not stale (nothing recorded yet: `hantei
+            // init` and older runs write none); a differing one is.
+            let path = args.out.join(MANIFEST);
+            if std::fs::read(&path).is_ok_and(|cur| cur != plan.manifest) {
+                stale.push(format!(
+                    "{} (the list of what hantei run wrote; differs)",
+                    path.display()
+                ));
             }
         }
         let summary = format!(
@@ -281,21 +401,45 @@ pub fn run(args: &Args) -> Result<RunOutput> {
 
     std::fs::create_dir_all(&args.out)
         .map_err(|e| Error::Io(format!("cannot create {}: {e}", args.out.display())))?;
-    let todo: Vec<(PathBuf, &Vec<u8>)> = outputs
+    let mut todo: Vec<(PathBuf, &Vec<u8>)> = outputs
         .iter()
         .map(|(name, (bytes, _))| (args.out.join(name), bytes))
         .filter(|(path, bytes)| !std::fs::read(path).is_ok_and(|cur| cur == **bytes))
         .collect();
-    write_all_or_nothing(&todo)?;
     let changed = todo.len();
+    let manifest_path = args.out.join(MANIFEST);
+    if !std::fs::read(&manifest_path).is_ok_and(|cur| cur == plan.manifest) {
+        todo.push((manifest_path, &plan.manifest));
+    }
+    write_all_or_nothing(&todo)?;
+    // Then the outputs it wrote for analyses that are gone (or that no
+    // longer write them), and only those: the manifest lists what it wrote.
+    let mut removed = 0;
+    for (name, _) in &plan.remove {
+        match std::fs::remove_file(args.out.join(name)) {
+            Ok(()) => removed += 1,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => {
+                return Err(Error::Io(format!(
+                    "cannot remove {}: {e}",
+                    args.out.join(name).display()
+                )))
+            }
+        }
+    }
     Ok(RunOutput {
         stdout: format!(
-            "{} {} → {} files in {} ({} changed)\n",
+            "{} {} → {} files in {} ({} changed{})\n",
             files.len(),
             plural(files.len(), "analysis", "analyses"),
             outputs.len(),
             args.out.display(),
-            changed
+            changed,
+            if removed > 0 {
+                format!(", {removed} removed: their analyses are gone")
+            } else {
+                String::new()
+            }
         )
         .into_bytes(),
         stderr: Vec::new(),

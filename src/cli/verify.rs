@@ -26,7 +26,8 @@ pub struct Args {
     /// Only this system (multiplier, d20, keep-highest, levels, hit-pool, dice).
     #[arg(long, value_name = "ID")]
     pub system: Option<String>,
-    /// Simulated checks per parameter point.
+    /// Simulated checks per parameter point: the default is the quick run
+    /// (CI's); 2000000 is the thorough one (about ten times longer).
     #[arg(long, default_value_t = DEFAULT_TRIALS, allow_negative_numbers = true,
           value_parser = crate::request::whole_flag("10000..=100000000"))]
     pub trials: u64,
@@ -89,26 +90,79 @@ fn validate(a: &Args) -> crate::Result<Vec<Point>> {
     Ok(points)
 }
 
+/// The line `hantei verify` prints on a terminal before it starts.
+pub fn expected_line(points: usize, trials: u64, threads: usize, seconds: f64) -> String {
+    format!(
+        "hantei verify: {points} points × {} trials on {threads} thread(s), expected about {} (a timing pass of {} trials per point); --trials 10000 is quicker, 2000000 thorough",
+        group(trials),
+        duration(seconds),
+        group(run::PILOT_TRIALS),
+    )
+}
+
+/// `1234567` as `1,234,567`.
+fn group(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A duration as a person reads it: `8 s`, `2 min 5 s`.
+fn duration(seconds: f64) -> String {
+    let s = seconds.ceil().max(1.0) as u64;
+    if s < 60 {
+        format!("{s} s")
+    } else {
+        format!("{} min {} s", s / 60, s % 60)
+    }
+}
+
 /// Run `hantei verify`.
 pub fn run(a: &Args) -> crate::Result<VerifyOutput> {
     let points = validate(a)?;
     let show = std::io::stderr().is_terminal() && std::env::var_os("CI").is_none();
-    let bar = if show {
-        let bar = ProgressBar::new(points.len() as u64);
-        if let Ok(style) =
-            ProgressStyle::with_template("{bar:40} {pos}/{len} points  {elapsed}  {msg}")
-        {
-            bar.set_style(style);
-        }
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
     let go = || {
-        run::run(&points, a.trials, a.seed, a.alpha, |r| {
-            bar.set_message(format!("{} {}", r.system, r.label));
-            bar.inc(1);
-        })
+        // On a terminal: the expected time up front (a timing pass), then a
+        // bar weighted by each point's expected time, so its ETA is honest.
+        let (bar, weights) = if show {
+            let est = run::estimate(&points, a.trials, a.seed);
+            let total: f64 = est.iter().sum();
+            eprintln!(
+                "{}",
+                expected_line(points.len(), a.trials, rayon::current_num_threads(), total)
+            );
+            let weights: Vec<u64> = est.iter().map(|s| (s * 1000.0).ceil() as u64 + 1).collect();
+            let bar = ProgressBar::new(weights.iter().sum());
+            if let Ok(style) = ProgressStyle::with_template(
+                "{bar:40} {percent:>3}%  {elapsed} elapsed, about {eta} left  {msg}",
+            ) {
+                bar.set_style(style);
+            }
+            bar.enable_steady_tick(std::time::Duration::from_millis(200));
+            (bar, weights)
+        } else {
+            (ProgressBar::hidden(), Vec::new())
+        };
+        let mut done = 0usize;
+        let result = run::run(&points, a.trials, a.seed, a.alpha, |r| {
+            bar.set_message(format!(
+                "{}/{} points: {} {}",
+                (done + 1).min(points.len()),
+                points.len(),
+                r.system,
+                r.label
+            ));
+            bar.inc(weights.get(done).copied().unwrap_or(0));
+            done += 1;
+        });
+        bar.finish_and_clear();
+        result
     };
     let result = match a.threads {
         Some(n) => rayon::ThreadPoolBuilder::new()
@@ -118,7 +172,6 @@ pub fn run(a: &Args) -> crate::Result<VerifyOutput> {
             .install(go),
         None => go(),
     };
-    bar.finish_and_clear();
     let stdout = match a.format {
         VerifyFormat::Table => result.to_table(),
         VerifyFormat::Csv => result.to_csv(),

@@ -159,7 +159,10 @@ fn inline_svg(chart: &Chart, label: &str) -> Result<String> {
 /// The sweep's charts with their labels in `lang`.
 fn sweep_charts(a: &Analysis, grid: &Grid, lang: Lang) -> Result<Vec<Chart>> {
     let mut a = a.clone();
-    a.spec.labels = lang;
+    a.spec.labels = match lang {
+        Lang::En => analysis::spec::Labels::En,
+        Lang::Ja => analysis::spec::Labels::Ja,
+    };
     let mut grid = grid.clone();
     for (m, spec) in grid.metrics.iter_mut().zip(&a.spec.metrics) {
         m.1 = spec.label(lang);

@@ -43,8 +43,14 @@ use super::Point;
 
 /// Default family-wise error rate of a run.
 pub const DEFAULT_ALPHA: f64 = 0.01;
-/// Default trials per point.
-pub const DEFAULT_TRIALS: u64 = 2_000_000;
+/// Default trials per point: the quick run (CI's; every system in a few
+/// seconds to a minute), which finds a wrong law of any size worth a table.
+pub const DEFAULT_TRIALS: u64 = 200_000;
+/// Trials per point of the thorough run (`--trials 2000000`): the count at
+/// which `tests/verify_power.rs` shows the planted small errors rejected.
+pub const THOROUGH_TRIALS: u64 = 2_000_000;
+/// Trials per point of the timing pass before a run on a terminal.
+pub const PILOT_TRIALS: u64 = 2_048;
 /// Default seed.
 pub const DEFAULT_SEED: u64 = 20_261_121;
 /// Trials of the confirmation stage, as a multiple of the first stage's.
@@ -119,6 +125,29 @@ pub fn run_point(point: &Point, trials: u64, seed: u64) -> PointResult {
         p_value,
         pass: true,
     }
+}
+
+/// Seconds each point's simulation is expected to take at `trials`
+/// trials on the current rayon pool, from a timing pass of
+/// [`PILOT_TRIALS`] trials per point (its own seed, so the run's counts do
+/// not change). One pilot batch runs on one thread; the run's batches
+/// spread over every thread of the pool.
+pub fn estimate(points: &[Point], trials: u64, seed: u64) -> Vec<f64> {
+    let threads = rayon::current_num_threads().max(1) as f64;
+    let batches = trials.div_ceil(super::runner::BATCH) as f64;
+    let parallel = threads.min(batches).max(1.0);
+    points
+        .iter()
+        .map(|p| {
+            let t = std::time::Instant::now();
+            simulate(
+                &*p.sampler,
+                PILOT_TRIALS,
+                seed ^ CONFIRM_SALT.rotate_left(17),
+            );
+            t.elapsed().as_secs_f64() * trials as f64 / PILOT_TRIALS as f64 / parallel
+        })
+        .collect()
 }
 
 /// Run every point and judge the family. `tick` is called after each point.
