@@ -34,7 +34,9 @@ pub fn glyphs(text: &str) -> Result<Value, String> {
         if out.len() >= MAX_CHARS {
             return Err(format!(
                 "invalid value '{} distinct characters' for text: allowed at most {MAX_CHARS}",
-                text.chars().collect::<std::collections::BTreeSet<_>>().len()
+                text.chars()
+                    .collect::<std::collections::BTreeSet<_>>()
+                    .len()
             ));
         }
         let id = face.glyph_id(c);
