@@ -1384,3 +1384,37 @@ fn compare_distributions_and_export() {
         shot(&c, "laptop-compare-dist.png").await;
     });
 }
+
+/// Before/after a push: Dragonbane (W19), skill 12. Unpushed, a success is
+/// 2–12 on the d20, 11/20; pushed, a failure (13–19, 7/20) is rolled again:
+/// 11/20 + 7/20 × 11/20 = 74.25%.
+#[test]
+fn before_and_after_a_push() {
+    in_chromium("push", |c, base| async move {
+        open(&c, &base, "system=dice&expr=2D6").await;
+        click(&c, "#f-preset option[value=W19]").await;
+        ready(&c).await;
+        let head = texts(js(&c, "return [...document.querySelectorAll('#outcomes thead th')].map(t => t.textContent)").await);
+        assert!(head.contains(&"before the push".to_string()), "{head:?}");
+        let row = wait_content(&c, "#outcomes tr[data-outcome=success] td.before", |t| {
+            !t.is_empty()
+        })
+        .await;
+        assert_eq!(row, pct(11.0 / 20.0));
+        let after = wait_content(
+            &c,
+            "#outcomes tr[data-outcome=success] td.num:not(.before)",
+            |t| !t.is_empty(),
+        )
+        .await;
+        assert!(
+            after.starts_with(&pct(11.0 / 20.0 + 7.0 / 20.0 * 11.0 / 20.0)),
+            "{after}"
+        );
+        let failure = wait_content(&c, "#outcomes tr[data-outcome=failure] td.before", |t| {
+            !t.is_empty()
+        })
+        .await;
+        assert_eq!(failure, pct(7.0 / 20.0));
+    });
+}

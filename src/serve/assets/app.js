@@ -80,6 +80,7 @@ const UI = {
     pins_note: "Four pins at most: remove one (×) to pin another.",
     tier_or_better: "or better", no_success: "no success defined",
     table_view: "table", fraction_show: "show the whole fraction",
+    before_push: "before the push", after_push: "with the push",
   },
   ja: {
     tagline: "TRPG の判定の正確な確率", tab_explore: "計算", tab_analyses: "分析",
@@ -111,6 +112,7 @@ const UI = {
     pins_note: "固定は4つまで: 1つ (×) 外すと次を固定できます。",
     tier_or_better: "以上", no_success: "成功の定義なし",
     table_view: "表", fraction_show: "分数をすべて表示",
+    before_push: "プッシュなし", after_push: "プッシュあり",
   },
 };
 
@@ -533,13 +535,18 @@ async function load() {
   showBusy(true);
   try {
     const statQuery = statRequest(pairs);
-    const [report, statReport] = await Promise.all([
+    // A pushed check: the same check without the push, for before/after.
+    const pushed = state.system === "dice" && pairs.some(([k]) => k === "push");
+    const unpushed = pushed ? encodePairs(pairs.filter(([k]) => k !== "push" && k !== "push_dice")) : null;
+    const [report, statReport, beforePush] = await Promise.all([
       fetchReport(query, state.exact, ctrl.signal),
       statQuery ? fetchReport(statQuery, state.exact, ctrl.signal).catch((e) => ({ error: e.message })) : null,
+      unpushed ? fetchReport(unpushed, state.exact, ctrl.signal).catch(() => null) : null,
     ]);
     if (seq !== state.seq) return;
     state.report = report;
     state.statReport = statReport;
+    state.beforePush = beforePush;
     state.query = query;
     state.reportPairs = pairs;
     $("#error").hidden = true;
@@ -712,15 +719,19 @@ function renderReport() {
   const max = Math.max(...keys.map((k) => prob(o[k])), 1e-12);
   const colors = tierColorMap(r);
   const { success } = tierInfo(r);
+  // Before/after a push: the same check's odds without it, beside.
+  const before = state.beforePush && state.system === "dice" ? outcomesOf(state.beforePush) : null;
   $("#outcomes thead").replaceChildren(el("tr", {},
     el("th", { text: state.lang === "ja" ? "結果" : t("outcome") }), el("th", { text: state.lang === "ja" ? "English" : "和名" }),
-    el("th", { class: "num", text: t("probability") }), el("th", { class: "barcol" })));
+    before ? el("th", { class: "num before", text: t("before_push") }) : null,
+    el("th", { class: "num", text: before ? t("after_push") : t("probability") }), el("th", { class: "barcol" })));
   $("#outcomes tbody").replaceChildren(...keys.map((k) => {
     const v = o[k];
     const [first, second] = names(r, k);
     return el("tr", { "data-outcome": k, "data-success": success ? String(success.has(k)) : "none" },
       el("td", {}, el("span", { class: "swatch", style: `background:${colors[k]}` }), first),
       el("td", { text: second }),
+      before ? el("td", { class: "num before" }, before[k] !== undefined ? pct(before[k]) : "—") : null,
       el("td", { class: "num" }, pct(v), fracEl(v)),
       el("td", {}, el("div", { class: "bar" }, el("i", { style: `width:${(100 * prob(v)) / max}%;background:${colors[k]}` }))));
   }));
@@ -1228,6 +1239,8 @@ async function glyphsFor(texts) {
 async function svgFileText(node) {
   if (!node) return null;
   const copy = node.cloneNode(true);
+  const box = node.viewBox.baseVal;
+  if (box && box.width) { copy.setAttribute("width", box.width); copy.setAttribute("height", box.height); }
   const texts = [...copy.querySelectorAll("text")];
   const cache = await glyphsFor(texts.map((e) => e.textContent));
   const space = 0.25;
