@@ -26,19 +26,16 @@ pub fn glyphs(text: &str) -> Result<Value, String> {
         .map_err(|e| format!("the embedded font cannot be read ({e})"))?;
     let upm = face.units_per_em().unwrap_or(1000.0);
     let k = 1000.0 / upm;
+    let distinct: std::collections::BTreeSet<char> =
+        text.chars().filter(|c| !c.is_control()).collect();
+    if distinct.len() > MAX_CHARS {
+        return Err(format!(
+            "invalid value '{} distinct characters' for text: allowed at most {MAX_CHARS}",
+            distinct.len()
+        ));
+    }
     let mut out = BTreeMap::new();
-    for c in text.chars() {
-        if out.contains_key(&c.to_string()) || c.is_control() {
-            continue;
-        }
-        if out.len() >= MAX_CHARS {
-            return Err(format!(
-                "invalid value '{} distinct characters' for text: allowed at most {MAX_CHARS}",
-                text.chars()
-                    .collect::<std::collections::BTreeSet<_>>()
-                    .len()
-            ));
-        }
+    for c in distinct {
         let id = face.glyph_id(c);
         if id.0 == 0 && c != ' ' {
             continue;
