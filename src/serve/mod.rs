@@ -3,6 +3,7 @@
 //!
 //! * [`router`] — the routes: the page (`/`, `/app.js`, `/app.css`, the
 //!   embedded Japanese font), the JSON API under `/api/` ([`api`]), the
+//!   glyph outlines for saved charts ([`glyphs`]), the
 //!   dice presets of the pickers ([`presets`]), and the bundled analyses
 //!   ([`catalogue`]). Anything else is a 404.
 //! * [`run`] — startup: bind (loopback by default), print the address, serve
@@ -27,6 +28,7 @@
 
 pub mod api;
 pub mod catalogue;
+pub mod glyphs;
 pub mod help_ja;
 pub mod presets;
 pub mod schema;
@@ -145,6 +147,10 @@ pub fn router(state: AppState) -> Router {
         .route(
             "/api/presets",
             get(api::presets).fallback(api::method_not_allowed),
+        )
+        .route(
+            "/api/glyphs",
+            get(glyphs::handler).fallback(api::method_not_allowed),
         )
         .route("/analyses/{name}", get(analysis_file))
         .route("/output/{name}", get(output_file))

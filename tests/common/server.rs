@@ -24,7 +24,12 @@ impl Server {
 
     /// Start the server with extra flags (`--timeout 2`).
     pub fn start_with(extra: &[&str]) -> Server {
-        let bin = assert_cmd::cargo::cargo_bin("hantei");
+        Server::start_bin(&assert_cmd::cargo::cargo_bin("hantei"), extra)
+    }
+
+    /// Start `bin` as the server (a test can run an older build to show a
+    /// fix was needed).
+    pub fn start_bin(bin: &std::path::Path, extra: &[&str]) -> Server {
         let mut child = Command::new(bin)
             .args(["serve", "--port", "0"])
             .args(extra)

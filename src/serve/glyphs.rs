@@ -1,0 +1,141 @@
+//! `GET /api/glyphs?text=…`: the outlines of the embedded font's glyphs for
+//! the characters of `text`, so the page can save a chart as an SVG that
+//! draws its own text (Japanese included) on a machine with no Japanese
+//! font, as `hantei run`'s SVG charts do ([`crate::chart::svg`]).
+//!
+//! The answer is `{"em": 1000, "glyphs": {"判": {"adv": 1000, "d": "M…Z"}, …}}`:
+//! each glyph's advance and its outline as SVG path data in units of 1/1000
+//! em, on a baseline at y = 0 with y down (SVG's direction). A character
+//! the font lacks is left out (the page keeps its text for it).
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use ab_glyph::{Font, FontRef, OutlineCurve};
+use axum::extract::Query;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde_json::{json, Value};
+
+/// Most distinct characters one request may ask for.
+pub const MAX_CHARS: usize = 2000;
+
+/// The glyph outlines of the distinct characters of `text`.
+pub fn glyphs(text: &str) -> Result<Value, String> {
+    let face = FontRef::try_from_slice(crate::chart::FONT_TTF)
+        .map_err(|e| format!("the embedded font cannot be read ({e})"))?;
+    let upm = face.units_per_em().unwrap_or(1000.0);
+    let k = 1000.0 / upm;
+    let distinct: std::collections::BTreeSet<char> =
+        text.chars().filter(|c| !c.is_control()).collect();
+    if distinct.len() > MAX_CHARS {
+        return Err(format!(
+            "invalid value '{} distinct characters' for text: allowed at most {MAX_CHARS}",
+            distinct.len()
+        ));
+    }
+    let mut out = BTreeMap::new();
+    for c in distinct {
+        let id = face.glyph_id(c);
+        if id.0 == 0 && c != ' ' {
+            continue;
+        }
+        let adv = face.h_advance_unscaled(id) * k;
+        let mut d = String::new();
+        if let Some(outline) = face.outline(id) {
+            let p = |q: ab_glyph::Point| ((q.x * k).round() as i32, (-q.y * k).round() as i32);
+            let mut last: Option<ab_glyph::Point> = None;
+            for curve in &outline.curves {
+                let (start, end) = match curve {
+                    OutlineCurve::Line(a, b) => (*a, *b),
+                    OutlineCurve::Quad(a, _, b) => (*a, *b),
+                    OutlineCurve::Cubic(a, _, _, b) => (*a, *b),
+                };
+                if last != Some(start) {
+                    if last.is_some() {
+                        d.push('Z');
+                    }
+                    let (x, y) = p(start);
+                    let _ = write!(d, "M{x} {y}");
+                }
+                match curve {
+                    OutlineCurve::Line(_, b) => {
+                        let (x, y) = p(*b);
+                        let _ = write!(d, "L{x} {y}");
+                    }
+                    OutlineCurve::Quad(_, c1, b) => {
+                        let ((x1, y1), (x, y)) = (p(*c1), p(*b));
+                        let _ = write!(d, "Q{x1} {y1} {x} {y}");
+                    }
+                    OutlineCurve::Cubic(_, c1, c2, b) => {
+                        let ((x1, y1), (x2, y2), (x, y)) = (p(*c1), p(*c2), p(*b));
+                        let _ = write!(d, "C{x1} {y1} {x2} {y2} {x} {y}");
+                    }
+                }
+                last = Some(end);
+            }
+            if last.is_some() {
+                d.push('Z');
+            }
+        }
+        out.insert(c.to_string(), json!({ "adv": adv.round() as i32, "d": d }));
+    }
+    Ok(json!({ "em": 1000, "glyphs": out }))
+}
+
+/// `GET /api/glyphs?text=…`.
+pub async fn handler(query: Query<Vec<(String, String)>>) -> Response {
+    let text: String = query
+        .0
+        .iter()
+        .filter(|(k, _)| k == "text")
+        .map(|(_, v)| v.as_str())
+        .collect();
+    match glyphs(&text) {
+        Ok(v) => axum::Json(v).into_response(),
+        Err(e) => super::api::error_response(StatusCode::BAD_REQUEST, &e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn glyphs_of_latin_and_japanese() {
+        let v = glyphs("判定 A判").unwrap();
+        let g = v["glyphs"].as_object().unwrap();
+        // Distinct characters: 判, 定, space, A.
+        assert_eq!(g.len(), 4);
+        // IPAexGothic's kanji are full width (1 em); the space has no outline.
+        assert_eq!(g["判"]["adv"], 1000);
+        assert!(g["判"]["d"].as_str().unwrap().starts_with('M'));
+        assert_eq!(g[" "]["d"], "");
+        // A Latin capital sits on the baseline: its outline reaches above
+        // it (negative y) and not far below.
+        let d = g["A"]["d"].as_str().unwrap();
+        let ys: Vec<i32> = d
+            .split(|c: char| c.is_ascii_alphabetic())
+            .filter(|s| !s.is_empty())
+            .flat_map(|s| {
+                s.split(' ')
+                    .filter_map(|n| n.parse().ok())
+                    .collect::<Vec<i32>>()
+                    .chunks(2)
+                    .map(|xy| xy[1])
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        assert!(ys.iter().min().unwrap() < &-600, "{d}");
+        assert!(ys.iter().max().unwrap() <= &10, "{d}");
+    }
+
+    #[test]
+    fn too_many_characters_are_refused() {
+        let text: String = (0x4E00u32..0x4E00 + 2100)
+            .filter_map(char::from_u32)
+            .collect();
+        let e = glyphs(&text).unwrap_err();
+        assert!(e.contains("at most 2000"), "{e}");
+    }
+}
