@@ -23,7 +23,7 @@
 //!
 //! **Where things go**: a new algorithm is a variant here, its test of
 //! applicability in [`applies`], its estimate in [`estimate`], its run in
-//! [`super::fold::run`].
+//! `run` in `fold.rs`.
 
 use super::die::DieLaw;
 use super::fold::{order_free, Kind};
