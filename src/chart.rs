@@ -154,6 +154,48 @@ fn xml_escape(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
+/// Append a glyph's outline to the SVG path `d`, each point placed by
+/// `map` (the charts' text, the explorer's glyphs).
+pub fn outline_path<T: std::fmt::Display>(
+    d: &mut String,
+    outline: &ab_glyph::Outline,
+    map: impl Fn(ab_glyph::Point) -> (T, T),
+) {
+    let mut last: Option<ab_glyph::Point> = None;
+    for c in &outline.curves {
+        let (start, end) = match c {
+            OutlineCurve::Line(p0, p1) => (*p0, *p1),
+            OutlineCurve::Quad(p0, _, p2) => (*p0, *p2),
+            OutlineCurve::Cubic(p0, _, _, p3) => (*p0, *p3),
+        };
+        if last != Some(start) {
+            if last.is_some() {
+                d.push('Z');
+            }
+            let (x, y) = map(start);
+            let _ = write!(d, "M{x} {y}");
+        }
+        match c {
+            OutlineCurve::Line(_, p1) => {
+                let (x, y) = map(*p1);
+                let _ = write!(d, "L{x} {y}");
+            }
+            OutlineCurve::Quad(_, p1, p2) => {
+                let ((x1, y1), (x2, y2)) = (map(*p1), map(*p2));
+                let _ = write!(d, "Q{x1} {y1} {x2} {y2}");
+            }
+            OutlineCurve::Cubic(_, p1, p2, p3) => {
+                let ((x1, y1), (x2, y2), (x3, y3)) = (map(*p1), map(*p2), map(*p3));
+                let _ = write!(d, "C{x1} {y1} {x2} {y2} {x3} {y3}");
+            }
+        }
+        last = Some(end);
+    }
+    if last.is_some() {
+        d.push('Z');
+    }
+}
+
 /// SVG for `s`: its glyph outlines as one path, and the text itself
 /// (transparent) for search. `(x, y)` is the anchor, `dx`/`dy` the offset
 /// of the layout box from it, as for the PNG.
@@ -170,39 +212,7 @@ fn svg_text(s: &str, px: f64, color: RGBColor, a: &TextAt, dx: f32, dy: f32) -> 
         };
         let (gx, gy) = (ox + g.position.x, oy + g.position.y);
         let map = |p: ab_glyph::Point| (num(gx + p.x * hs), num(gy - p.y * vs));
-        let mut last: Option<ab_glyph::Point> = None;
-        for c in &outline.curves {
-            let (start, end) = match c {
-                OutlineCurve::Line(p0, p1) => (*p0, *p1),
-                OutlineCurve::Quad(p0, _, p2) => (*p0, *p2),
-                OutlineCurve::Cubic(p0, _, _, p3) => (*p0, *p3),
-            };
-            if last != Some(start) {
-                if last.is_some() {
-                    d.push('Z');
-                }
-                let (x, y) = map(start);
-                let _ = write!(d, "M{x} {y}");
-            }
-            match c {
-                OutlineCurve::Line(_, p1) => {
-                    let (x, y) = map(*p1);
-                    let _ = write!(d, "L{x} {y}");
-                }
-                OutlineCurve::Quad(_, p1, p2) => {
-                    let ((x1, y1), (x2, y2)) = (map(*p1), map(*p2));
-                    let _ = write!(d, "Q{x1} {y1} {x2} {y2}");
-                }
-                OutlineCurve::Cubic(_, p1, p2, p3) => {
-                    let ((x1, y1), (x2, y2), (x3, y3)) = (map(*p1), map(*p2), map(*p3));
-                    let _ = write!(d, "C{x1} {y1} {x2} {y2} {x3} {y3}");
-                }
-            }
-            last = Some(end);
-        }
-        if last.is_some() {
-            d.push('Z');
-        }
+        outline_path(&mut d, &outline, map);
     }
     let fill = format!("#{:02X}{:02X}{:02X}", color.0, color.1, color.2);
     let rotate = match a.rot {

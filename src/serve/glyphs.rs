@@ -9,9 +9,8 @@
 //! the font lacks is left out (the page keeps its text for it).
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 
-use ab_glyph::{Font, FontRef, OutlineCurve};
+use ab_glyph::{Font, FontRef};
 use axum::extract::Query;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -44,39 +43,7 @@ pub fn glyphs(text: &str) -> Result<Value, String> {
         let mut d = String::new();
         if let Some(outline) = face.outline(id) {
             let p = |q: ab_glyph::Point| ((q.x * k).round() as i32, (-q.y * k).round() as i32);
-            let mut last: Option<ab_glyph::Point> = None;
-            for curve in &outline.curves {
-                let (start, end) = match curve {
-                    OutlineCurve::Line(a, b) => (*a, *b),
-                    OutlineCurve::Quad(a, _, b) => (*a, *b),
-                    OutlineCurve::Cubic(a, _, _, b) => (*a, *b),
-                };
-                if last != Some(start) {
-                    if last.is_some() {
-                        d.push('Z');
-                    }
-                    let (x, y) = p(start);
-                    let _ = write!(d, "M{x} {y}");
-                }
-                match curve {
-                    OutlineCurve::Line(_, b) => {
-                        let (x, y) = p(*b);
-                        let _ = write!(d, "L{x} {y}");
-                    }
-                    OutlineCurve::Quad(_, c1, b) => {
-                        let ((x1, y1), (x, y)) = (p(*c1), p(*b));
-                        let _ = write!(d, "Q{x1} {y1} {x} {y}");
-                    }
-                    OutlineCurve::Cubic(_, c1, c2, b) => {
-                        let ((x1, y1), (x2, y2), (x, y)) = (p(*c1), p(*c2), p(*b));
-                        let _ = write!(d, "C{x1} {y1} {x2} {y2} {x} {y}");
-                    }
-                }
-                last = Some(end);
-            }
-            if last.is_some() {
-                d.push('Z');
-            }
+            crate::chart::outline_path(&mut d, &outline, p);
         }
         out.insert(c.to_string(), json!({ "adv": adv.round() as i32, "d": d }));
     }
