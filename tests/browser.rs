@@ -10,76 +10,15 @@
 //! notice and passes, unless `HANTEI_REQUIRE_BROWSER=1` (as `.ci/run` sets),
 //! which makes a missing browser a failure.
 
-use std::net::TcpListener;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
-use fantoccini::{Client, ClientBuilder, Locator};
+use fantoccini::{Client, Locator};
 use serde_json::{json, Value};
 
+use crate::common::chromium::{binaries, screenshots_dir, session, Driver};
 use crate::common::hantei;
 use crate::common::server::Server;
-
-fn which(names: &[&str]) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    for dir in std::env::split_paths(&path) {
-        for name in names {
-            let p = dir.join(name);
-            if p.is_file() {
-                return Some(p);
-            }
-        }
-    }
-    None
-}
-
-/// chromedriver on a free loopback port; killed on drop.
-struct Driver {
-    child: Child,
-    url: String,
-}
-
-impl Driver {
-    fn start(bin: &Path) -> Driver {
-        let port = TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .expect("a free port")
-            .port();
-        let child = Command::new(bin)
-            .arg(format!("--port={port}"))
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start chromedriver");
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(Instant::now() < deadline, "chromedriver did not listen");
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        Driver {
-            child,
-            url: format!("http://127.0.0.1:{port}"),
-        }
-    }
-}
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn screenshots_dir() -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .parent()
-        .expect("target dir")
-        .join("screenshots");
-    std::fs::create_dir_all(&dir).expect("create target/screenshots");
-    dir
-}
 
 async fn shot(c: &Client, name: &str) {
     // Let the embedded Japanese font finish loading first.
@@ -166,17 +105,7 @@ where
     F: FnOnce(Client, String) -> Fut + Send + 'static,
     Fut: std::future::Future<Output = ()> + Send + 'static,
 {
-    let required = std::env::var("HANTEI_REQUIRE_BROWSER").is_ok_and(|v| v == "1");
-    let chromium = which(&["chromium", "chromium-browser", "google-chrome"]);
-    let driver = which(&["chromedriver"]);
-    let (Some(chromium), Some(driver)) = (chromium, driver) else {
-        assert!(
-            !required,
-            "HANTEI_REQUIRE_BROWSER=1 but chromium or chromedriver is not on the PATH (apt-get install -y chromium chromium-driver)"
-        );
-        eprintln!(
-            "browser test skipped: no chromium/chromedriver on the PATH (apt-get install -y chromium chromium-driver; HANTEI_REQUIRE_BROWSER=1 makes this a failure)"
-        );
+    let Some((chromium, driver)) = binaries("browser test") else {
         return;
     };
     let _turn = BROWSER.lock().unwrap_or_else(|e| e.into_inner());
@@ -206,27 +135,7 @@ where
     F: FnOnce(Client, String) -> Fut + Send + 'static,
     Fut: std::future::Future<Output = ()> + Send + 'static,
 {
-    let mut caps = serde_json::Map::new();
-    caps.insert("browserName".into(), json!("chrome"));
-    caps.insert(
-        "goog:chromeOptions".into(),
-        json!({
-            "binary": chromium,
-            "args": [
-                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                "--no-first-run", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync",
-                "--disable-dev-shm-usage", "--hide-scrollbars",
-                format!("--user-data-dir={}", profile.display()),
-                "--window-size=1280,800",
-            ],
-        }),
-    );
-    let c = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-        .capabilities(caps)
-        .connect(&driver.url)
-        .await
-        .expect("a WebDriver session");
+    let c = session(driver, chromium, profile, (1280, 800)).await;
     c.set_window_size(1280, 800).await.expect("window size");
     // Run the steps as a task so that a failed assertion still ends the
     // browser session (and Chromium) before the panic goes on.

@@ -50,21 +50,26 @@ pub fn applies<W: Weight>(law: &DieLaw<W>, ctx: &Ctx) -> bool {
     }
 }
 
-fn classes<W: Weight>(law: &DieLaw<W>, ctx: &Ctx) -> Vec<Class<W>> {
-    let tot = ctx
-        .layout
+/// An outcome's class (what it contributes to every statistic but the
+/// total and the natural dice) and its total (0 where the total is not
+/// carried).
+pub fn split(contrib: &[i64], ctx: &Ctx) -> (Vec<i64>, i64) {
+    let rest = contrib
         .iter()
-        .position(|s| *s == Stat::Total)
-        .unwrap_or(0);
+        .zip(&ctx.layout)
+        .map(|(v, s)| if summed(s) { 0 } else { *v })
+        .collect();
+    let total = match ctx.layout.iter().position(|s| *s == Stat::Total) {
+        Some(i) if ctx.total => contrib[i],
+        _ => 0,
+    };
+    (rest, total)
+}
+
+fn classes<W: Weight>(law: &DieLaw<W>, ctx: &Ctx) -> Vec<Class<W>> {
     let mut out: Vec<Class<W>> = Vec::new();
     for (o, p) in &law.outcomes {
-        let rest: Vec<i64> = o
-            .contrib
-            .iter()
-            .zip(&ctx.layout)
-            .map(|(v, s)| if summed(s) { 0 } else { *v })
-            .collect();
-        let t = if ctx.total { o.contrib[tot] } else { 0 };
+        let (rest, t) = split(&o.contrib, ctx);
         let c = match out.iter_mut().position(|c| c.rest == rest) {
             Some(i) => &mut out[i],
             None => {

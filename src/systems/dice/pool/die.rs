@@ -75,14 +75,15 @@ pub fn contribution(layout: &[Stat], name: Option<&str>, face: i64, score: &Scor
         .collect()
 }
 
-/// Two chain parts combined: the total adds, the rest by their rules.
-pub fn join(layout: &[Stat], a: &[i64], b: &[i64]) -> Key {
-    layout
+/// Two chain parts combined: the total adds, the rest by their rules,
+/// saturated where the context allows.
+pub fn join(ctx: &Ctx, a: &[i64], b: &[i64]) -> Key {
+    ctx.layout
         .iter()
         .enumerate()
         .map(|(i, s)| match s {
             Stat::Total => a[i].saturating_add(b[i]),
-            _ => s.combine(a[i], b[i]),
+            _ => ctx.merged(i, s.combine(a[i], b[i])),
         })
         .collect()
 }
@@ -217,10 +218,7 @@ pub fn die_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<DieLaw<W>> {
                         if p.is_zero() {
                             continue;
                         }
-                        let mut joined = join(layout, acc, c);
-                        for (i, v) in joined.iter_mut().enumerate() {
-                            *v = ctx.merged(i, *v);
-                        }
+                        let joined = join(ctx, acc, c);
                         let target = if cond.holds(s.value) {
                             &mut next
                         } else {

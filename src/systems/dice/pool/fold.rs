@@ -218,8 +218,9 @@ pub fn independent_steps<W: Weight>(
     let mut key = vec![0i64; ctx.layout.len()];
     let mut work: u64 = 0;
     for k in 1..=n {
-        work = work.saturating_add(acc.len() as u64 * die.len() as u64);
-        super::plan::count(acc.len() as u64 * die.len() as u64);
+        let steps = acc.len() as u64 * die.len() as u64;
+        work = work.saturating_add(steps);
+        super::plan::count(steps);
         if work > MAX_WORK {
             return Err(Error::Conflict(format!(
                 "dice: the law of this roll takes more than {MAX_WORK} steps; read fewer statistics or roll fewer dice"

@@ -370,11 +370,8 @@ pub fn bounds<'a>(
         c.thresholds(&mut seen);
     }
     seen.into_iter()
-        .filter(|(s, _)| {
-            !raw.contains(s)
-                && s.saturation() != Saturation::Exact
-                && !matches!(s, Stat::Total | Stat::Natural)
-        })
+        // The total and the natural dice are `Exact`: never saturated.
+        .filter(|(s, _)| !raw.contains(s) && s.saturation() != Saturation::Exact)
         .filter_map(|(s, t)| {
             let t = t?;
             let lo = t.iter().copied().min()?;

@@ -230,25 +230,9 @@ pub fn estimate<W: Weight>(a: Algorithm, t: &PoolTerm, law: &DieLaw<W>, ctx: &Ct
 /// engine holds); each state meets every count `m` of the class and the
 /// span of `m` dice of it (the last class: the one count left).
 fn class_estimate<W: Weight>(law: &DieLaw<W>, ctx: &Ctx, n: u64) -> u64 {
-    let tot = ctx.layout.iter().position(|s| *s == Stat::Total);
     let mut widths: Vec<(Vec<i64>, i64, i64)> = Vec::new();
     for (o, _) in &law.outcomes {
-        let rest: Vec<i64> = o
-            .contrib
-            .iter()
-            .zip(&ctx.layout)
-            .map(|(v, s)| {
-                if matches!(s, Stat::Total | Stat::Natural) {
-                    0
-                } else {
-                    *v
-                }
-            })
-            .collect();
-        let t = match tot {
-            Some(i) if ctx.total => o.contrib[i],
-            _ => 0,
-        };
+        let (rest, t) = super::classes::split(&o.contrib, ctx);
         match widths.iter_mut().find(|(r, _, _)| *r == rest) {
             Some((_, lo, hi)) => {
                 *lo = (*lo).min(t);
