@@ -241,12 +241,7 @@ fn cmap4(map: &BTreeMap<u16, u16>, new_id: impl Fn(u16) -> u16) -> Vec<u8> {
     ends.push(0xFFFF);
     deltas.push(1);
     let segs = starts.len() as u16;
-    let mut pow = 1u16;
-    let mut log = 0u16;
-    while pow * 2 <= segs {
-        pow *= 2;
-        log += 1;
-    }
+    let (pow, log) = search_range(segs);
     let mut sub = Vec::new();
     let len = 16 + 8 * segs as usize;
     for v in [
@@ -274,6 +269,19 @@ fn cmap4(map: &BTreeMap<u16, u16>, new_id: impl Fn(u16) -> u16) -> Vec<u8> {
     out
 }
 
+/// The largest power of two not above `n` and its log, from which the
+/// binary-search fields of the table directory and of `cmap` format 4 are
+/// made.
+fn search_range(n: u16) -> (u16, u16) {
+    let mut pow = 1u16;
+    let mut log = 0u16;
+    while pow * 2 <= n {
+        pow *= 2;
+        log += 1;
+    }
+    (pow, log)
+}
+
 fn checksum(d: &[u8]) -> u32 {
     d.chunks(4).fold(0u32, |s, c| {
         let mut w = [0u8; 4];
@@ -286,12 +294,7 @@ fn checksum(d: &[u8]) -> u32 {
 /// `head` checksum adjustment.
 fn assemble(tables: &[([u8; 4], Vec<u8>)]) -> Vec<u8> {
     let n = tables.len() as u16;
-    let mut pow = 1u16;
-    let mut log = 0u16;
-    while pow * 2 <= n {
-        pow *= 2;
-        log += 1;
-    }
+    let (pow, log) = search_range(n);
     let mut out = Vec::new();
     out.extend(0x0001_0000u32.to_be_bytes());
     for v in [n, pow * 16, log, n * 16 - pow * 16] {
