@@ -160,7 +160,14 @@ fn default_tail_eps() -> f64 {
 impl Params {
     /// The parameters as a [`Check`].
     pub fn check(&self) -> crate::Result<Check> {
-        let mut check = Check::new(&self.expr)?;
+        let mut check = match &self.game {
+            // A chain under a game reads its stages as the game does.
+            Some(id) if dice::chained::is_chain(&self.expr) => Check::of(dice::parse::parse_in(
+                &self.expr,
+                Some(dice::games::find(id)?),
+            )?),
+            _ => Check::new(&self.expr)?,
+        };
         check.tiers = self
             .tier
             .iter()

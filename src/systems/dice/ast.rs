@@ -5,6 +5,8 @@
 
 use std::fmt;
 
+pub use super::chained::Chained;
+
 /// A comparison (比較記号).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Cmp {
@@ -234,6 +236,11 @@ pub enum Node {
     Pool(Box<PoolTerm>),
     /// `{A,B,…}KHn`: a group of items kept across by their totals.
     Group(Box<GroupTerm>),
+    /// A roll decided by another roll ([`Chained`]): a follow-up per tier
+    /// `(A -> COND: B; C)`, a rolled count `(3B6>=4)D6`, repeats
+    /// `3D(EXPR)`, a command's result `(2B6>=4)`, a game command, or the
+    /// first roll's result inside a follow-up (`result`, `達成値`).
+    Chain(Box<Chained>),
 }
 
 impl Node {
@@ -242,6 +249,8 @@ impl Node {
         match self {
             Node::Num(_) => false,
             Node::Dice(_) | Node::Pool(_) | Node::Group(_) => true,
+            // The first roll's result varies as dice do.
+            Node::Chain(_) => true,
             Node::Neg(b) | Node::Paren(b) => b.has_dice(),
             Node::Bin(_, a, b) => a.has_dice() || b.has_dice(),
         }
@@ -251,7 +260,7 @@ impl Node {
     pub fn eval_const(&self) -> Option<i64> {
         match self {
             Node::Num(v) => Some(*v),
-            Node::Dice(_) | Node::Pool(_) | Node::Group(_) => None,
+            Node::Dice(_) | Node::Pool(_) | Node::Group(_) | Node::Chain(_) => None,
             Node::Neg(b) => b.eval_const()?.checked_neg(),
             Node::Paren(b) => b.eval_const(),
             Node::Bin(op, a, b) => op.apply(a.eval_const()?, b.eval_const()?),
@@ -267,7 +276,7 @@ impl Node {
 
     fn collect_terms(&self, out: &mut Vec<DiceTerm>) {
         match self {
-            Node::Num(_) | Node::Pool(_) | Node::Group(_) => {}
+            Node::Num(_) | Node::Pool(_) | Node::Group(_) | Node::Chain(_) => {}
             Node::Dice(t) => out.push(*t),
             Node::Neg(b) | Node::Paren(b) => b.collect_terms(out),
             Node::Bin(_, a, b) => {
@@ -296,6 +305,7 @@ impl fmt::Display for Node {
             Node::Paren(b) => write!(f, "({b})"),
             Node::Pool(t) => write!(f, "{t}"),
             Node::Group(g) => write!(f, "{g}"),
+            Node::Chain(c) => write!(f, "{c}"),
             Node::Bin(op, a, b) => match op {
                 Op::Add => write!(f, "{a}+{b}"),
                 Op::Sub => write!(f, "{a}-{b}"),

@@ -46,6 +46,9 @@ pub enum Expr {
     Or(Box<Expr>, Box<Expr>),
     /// `not a`.
     Not(Box<Expr>),
+    /// A yes/no fact read by its name (a chain's first roll: `success`,
+    /// `critical`, a game's word such as `extreme`): true when not 0.
+    Flag(String),
 }
 
 impl Expr {
@@ -54,6 +57,7 @@ impl Expr {
         match self {
             Expr::Num(v) => *v,
             Expr::Stat(s) => get(s),
+            Expr::Flag(n) => i64::from(get(&Stat::Named(n.clone())) != 0),
             Expr::Neg(a) => a.eval(get).saturating_neg(),
             Expr::Arith(op, a, b) => {
                 let (x, y) = (a.eval(get), b.eval(get));
@@ -89,6 +93,12 @@ impl Expr {
             Expr::Stat(s) => {
                 if !out.contains(s) {
                     out.push(s.clone())
+                }
+            }
+            Expr::Flag(n) => {
+                let s = Stat::Named(n.clone());
+                if !out.contains(&s) {
+                    out.push(s)
                 }
             }
             Expr::Neg(a) | Expr::Not(a) => a.collect(out),
@@ -149,6 +159,7 @@ impl Expr {
         match self {
             Expr::Num(_) => {}
             Expr::Stat(s) => note(out, s, None),
+            Expr::Flag(n) => note(out, &Stat::Named(n.clone()), None),
             Expr::Cmp(c, a, b, _) => match (&**a, &**b, number(a), number(b)) {
                 (Expr::Stat(s), _, _, Some(t)) => note(out, s, Some(edges(*c, t, true))),
                 (_, Expr::Stat(s), Some(t), _) => note(out, s, Some(edges(*c, t, false))),
@@ -173,6 +184,7 @@ impl Expr {
                 | Expr::And(..)
                 | Expr::Or(..)
                 | Expr::Not(..)
+                | Expr::Flag(_)
                 | Expr::Stat(Stat::AllEqual | Stat::Pushed)
         )
     }
@@ -228,7 +240,7 @@ impl Expr {
                     }
                 )))
             }
-            Expr::Num(_) | Expr::Stat(_) => Ok(()),
+            Expr::Num(_) | Expr::Stat(_) | Expr::Flag(_) => Ok(()),
             Expr::Neg(a) | Expr::Not(a) => a.resolve(terms, units, text),
             Expr::Arith(_, a, b) | Expr::Cmp(_, a, b, _) | Expr::And(a, b) | Expr::Or(a, b) => {
                 a.resolve(terms, units, text)?;
@@ -264,6 +276,7 @@ impl fmt::Display for Expr {
         match self {
             Expr::Num(v) => write!(f, "{v}"),
             Expr::Stat(s) => write!(f, "{s}"),
+            Expr::Flag(n) => f.write_str(n),
             Expr::Neg(a) => {
                 f.write_str("-")?;
                 wrap(f, a, 8)
@@ -427,6 +440,8 @@ struct P<'a> {
     src: &'a str,
     toks: Vec<(Tok, usize)>,
     i: usize,
+    /// Names read as yes/no facts ([`Expr::Flag`]).
+    flags: &'a [String],
 }
 
 impl P<'_> {
@@ -556,6 +571,9 @@ impl P<'_> {
                             }
                         ));
                     }
+                    _ if self.flags.iter().any(|f| f.eq_ignore_ascii_case(&name)) => {
+                        return Ok(Expr::Flag(low));
+                    }
                     _ => Stat::Named(name),
                 }))
             }
@@ -616,6 +634,12 @@ impl P<'_> {
 
 /// Parse a condition (full-width characters read as half-width).
 pub fn parse(input: &str) -> Result<Expr> {
+    parse_with(input, &[])
+}
+
+/// [`parse`] with `flags`: names read as yes/no facts (a chain's first
+/// roll: `success`, `critical`, a game's words).
+pub fn parse_with(input: &str, flags: &[String]) -> Result<Expr> {
     let src = normalize_width(input.trim());
     if src.is_empty() {
         return Err(notation_error(
@@ -636,6 +660,7 @@ pub fn parse(input: &str) -> Result<Expr> {
         src: &src,
         toks,
         i: 0,
+        flags,
     };
     // A leading comparison reads the result: `>=10`.
     let e = if let Tok::Cmp(c) = *p.peek() {
@@ -677,6 +702,7 @@ pub fn parse_stat(text: &str) -> Option<Stat> {
         src: &src,
         toks,
         i: 0,
+        flags: &[],
     };
     match p.unary().ok()? {
         Expr::Stat(s) if *p.peek() == Tok::End => Some(s),
@@ -693,6 +719,7 @@ pub fn parse_face(text: &str) -> std::result::Result<FaceCond, String> {
         src: &src,
         toks,
         i: 0,
+        flags: &[],
     };
     let face = if let Tok::Cmp(c) = *p.peek() {
         p.i += 1;

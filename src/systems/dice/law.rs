@@ -617,7 +617,7 @@ pub fn node<W: Weight>(n: &Node) -> Result<Pmf<W>> {
     let law = match n {
         Node::Num(v) => Pmf::point(*v),
         Node::Dice(t) => term(t)?,
-        Node::Pool(_) | Node::Group(_) => super::pool::law::<W>(n, &[], super::DEFAULT_TAIL_EPS)?
+        Node::Pool(_) | Node::Group(_) | Node::Chain(_) => super::pool::law::<W>(n, &[], super::DEFAULT_TAIL_EPS)?
             .marginal(&super::pool::Stat::Total),
         Node::Neg(b) => node::<W>(b)?.map(|x| -x),
         Node::Paren(b) => node(b)?,
@@ -636,7 +636,7 @@ pub fn joint<W: Weight>(n: &Node) -> Result<BTreeMap<(i64, i64), W>> {
             .filter(|(_, p)| !p.is_zero())
             .map(|(x, p)| ((x, x), p.clone()))
             .collect(),
-        Node::Pool(_) | Node::Group(_) => {
+        Node::Pool(_) | Node::Group(_) | Node::Chain(_) => {
             let stats = [super::pool::Stat::Natural];
             let j = super::pool::law::<W>(n, &stats, super::DEFAULT_TAIL_EPS)?;
             j.cells
@@ -1026,7 +1026,7 @@ impl Cost {
 fn node_work<W: Weight>(n: &Node, cost: &mut Cost) -> Result<()> {
     match n {
         // The pool engine estimates its own folds before it starts.
-        Node::Num(_) | Node::Pool(_) | Node::Group(_) => Ok(()),
+        Node::Num(_) | Node::Pool(_) | Node::Group(_) | Node::Chain(_) => Ok(()),
         Node::Neg(b) | Node::Paren(b) => node_work::<W>(b, cost),
         Node::Bin(_, a, b) => {
             node_work::<W>(a, cost)?;

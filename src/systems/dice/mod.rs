@@ -43,6 +43,7 @@
 //! and races of two commands; the math is [`crate::rounds`].
 
 pub mod ast;
+pub mod chained;
 pub mod cond;
 pub mod games;
 pub mod hints;
@@ -283,8 +284,13 @@ pub struct Check {
 impl Check {
     /// A check of `expr` with no tiers.
     pub fn new(expr: &str) -> Result<Check> {
-        Ok(Check {
-            command: parse(expr)?,
+        Ok(Check::of(parse(expr)?))
+    }
+
+    /// A check of a parsed command with no tiers.
+    pub fn of(command: Command) -> Check {
+        Check {
+            command,
             tiers: Vec::new(),
             success_tiers: None,
             vs: None,
@@ -292,7 +298,7 @@ impl Check {
             lower_wins: false,
             tail_eps: DEFAULT_TAIL_EPS,
             push: None,
-        })
+        }
     }
 
     /// The expression of a 加算ダイス command.

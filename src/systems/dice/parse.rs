@@ -6,6 +6,7 @@
 //! and says what was expected there.
 
 use super::ast::*;
+use super::chained;
 use super::pool;
 use crate::error::{Error, Result};
 
@@ -51,6 +52,14 @@ enum Tok {
     BangBang,
     /// `[name]`: a term's name (raw text).
     Name(String),
+    /// `->` or `→`: a chain's first roll leads to its branches.
+    Arrow,
+    /// `;` between a chain's branches.
+    Semi,
+    /// `&` or `|` (read only inside a branch's condition: `&&`, `||`).
+    Logic(char),
+    /// A word in other scripts (`達成値`).
+    Word(String),
     End,
 }
 
@@ -83,12 +92,42 @@ pub fn notation_error(src: &str, pos: usize, message: impl Into<String>) -> Erro
 
 fn lex(src: &str) -> Result<Vec<Token>> {
     let chars: Vec<char> = src.chars().collect();
+    // A chain may be spaced for reading (`1D20+5 -> >=15: 1D8+4; 0`);
+    // elsewhere a space ends a BCDice command.
+    let chain = src.contains("->") || src.contains('→');
     let mut out = Vec::new();
     let mut i = 0;
     while i < chars.len() {
         let c = chars[i];
         let start = i;
         let tok = match c {
+            c if c.is_whitespace() && chain => {
+                i += 1;
+                continue;
+            }
+            '-' if chars.get(i + 1) == Some(&'>') => {
+                i += 2;
+                out.push(Token {
+                    tok: Tok::Arrow,
+                    pos: start,
+                });
+                continue;
+            }
+            '→' => Tok::Arrow,
+            ';' => Tok::Semi,
+            '&' | '|' => Tok::Logic(c),
+            c if c.is_alphabetic() && !c.is_ascii() => {
+                let mut j = i;
+                while j < chars.len() && chars[j].is_alphabetic() && !chars[j].is_ascii() {
+                    j += 1;
+                }
+                out.push(Token {
+                    tok: Tok::Word(chars[i..j].iter().collect()),
+                    pos: start,
+                });
+                i = j;
+                continue;
+            }
             '0'..='9' => {
                 let mut v: i64 = 0;
                 while i < chars.len() && chars[i].is_ascii_digit() {
@@ -215,12 +254,22 @@ struct Parser<'a> {
     src: &'a str,
     toks: Vec<Token>,
     i: usize,
+    /// The game whose commands a chain's stages may be (`--game`).
+    game: Option<&'static super::games::Game>,
+    /// Inside a chain's follow-up: `result` and `natural` read the first roll.
+    facts: bool,
 }
 
 /// Parse a BCDice command (case-insensitive; full-width characters are
 /// read as half-width; a leading `S` (secret roll) is accepted and has no
 /// effect on the odds).
 pub fn parse(input: &str) -> Result<Command> {
+    parse_in(input, None)
+}
+
+/// [`parse`] under a game: a chain's stages may be the game's commands
+/// (`CC<=50 -> extreme: 1D8+8; success: 1D8; 0` under Cthulhu7th).
+pub fn parse_in(input: &str, game: Option<&'static super::games::Game>) -> Result<Command> {
     let (src, toks) = tokens(
         input,
         "an empty expression: give one like 2D6+1>=7",
@@ -230,6 +279,8 @@ pub fn parse(input: &str) -> Result<Command> {
         src: &src,
         toks,
         i: 0,
+        game,
+        facts: false,
     };
     // A leading S is BCDice's secret roll: no other command starts with S.
     let secret = p.is_letter("S");
@@ -249,6 +300,8 @@ pub fn parse_constant(input: &str) -> Result<i64> {
         src: &src,
         toks,
         i: 0,
+        game: None,
+        facts: false,
     };
     let value = p.arith()?;
     if *p.peek() != Tok::End {
@@ -331,7 +384,17 @@ impl<'a> Parser<'a> {
                 }
             }
         }
+        let mut depth = 0i32;
         for (k, t) in toks.iter().enumerate() {
+            match t.tok {
+                Tok::LParen | Tok::LBrace => depth += 1,
+                Tok::RParen | Tok::RBrace => depth -= 1,
+                _ => {}
+            }
+            // A command in parentheses is a term (`(3B6>=4)D6`).
+            if depth > 0 {
+                continue;
+            }
             if let Tok::Letter(c @ ('B' | 'R' | 'U')) = t.tok {
                 let before = k > 0
                     && matches!(toks[k - 1].tok, Tok::Num(_) | Tok::RParen)
@@ -354,6 +417,22 @@ impl<'a> Parser<'a> {
     }
 
     fn command(&mut self) -> Result<Command> {
+        let end = self.toks.len() - 1;
+        if let Some(k) = self.depth0(self.i, end, &Tok::Arrow) {
+            let at = self.pos();
+            let node = self.chain(self.i, k, end)?;
+            self.i = end;
+            if !node.has_dice() {
+                return self.err_at(at, "no dice: a command rolls at least one die");
+            }
+            return Ok(Command {
+                body: Body::Add(AddCommand {
+                    expr: node,
+                    target: None,
+                }),
+                secret: false,
+            });
+        }
         let body = match self.kind() {
             Kind::D66 => {
                 self.i += 2;
@@ -379,6 +458,330 @@ impl<'a> Parser<'a> {
             body,
             secret: false,
         })
+    }
+
+    /// The first token in `[a, b)` equal to `t` outside any brackets.
+    fn depth0(&self, a: usize, b: usize, t: &Tok) -> Option<usize> {
+        let mut depth = 0i32;
+        for k in a..b {
+            let tok = &self.toks[k].tok;
+            if depth == 0 && tok == t {
+                return Some(k);
+            }
+            match tok {
+                Tok::LParen | Tok::LBrace | Tok::LBracket => depth += 1,
+                Tok::RParen | Tok::RBrace | Tok::RBracket => depth -= 1,
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// Whether `[a, b)` holds a comparison outside any brackets.
+    fn cmp_at_depth0(&self, a: usize, b: usize) -> bool {
+        let mut depth = 0i32;
+        for k in a..b {
+            match self.toks[k].tok {
+                Tok::LParen | Tok::LBrace | Tok::LBracket => depth += 1,
+                Tok::RParen | Tok::RBrace | Tok::RBracket => depth -= 1,
+                Tok::Cmp(_) if depth == 0 => return true,
+                _ => {}
+            }
+        }
+        false
+    }
+
+    /// The index of the `)` closing the `(` at `a`.
+    fn closing(&self, a: usize) -> Option<usize> {
+        let mut depth = 0i32;
+        for k in a..self.toks.len() {
+            match self.toks[k].tok {
+                Tok::LParen | Tok::LBrace | Tok::LBracket => depth += 1,
+                Tok::RParen | Tok::RBrace | Tok::RBracket => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(k);
+                    }
+                }
+                Tok::End => return None,
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// The text of tokens `[a, b)` as written.
+    fn text(&self, a: usize, b: usize) -> String {
+        let (from, to) = (self.toks[a].pos, self.toks[b].pos);
+        self.src.chars().skip(from).take(to - from).collect()
+    }
+
+    /// A parser of tokens `[a, b)` alone (positions stay the expression's).
+    fn sub(&self, a: usize, b: usize) -> Parser<'a> {
+        let mut toks = self.toks[a..b].to_vec();
+        toks.push(Token {
+            tok: Tok::End,
+            pos: self.toks[b].pos,
+        });
+        Parser {
+            src: self.src,
+            toks,
+            i: 0,
+            game: self.game,
+            facts: self.facts,
+        }
+    }
+
+    /// The game's own command written in `[a, b)`, if it is one.
+    fn game_term(&self, a: usize, b: usize) -> Result<Option<chained::GameTerm>> {
+        let Some(game) = self.game else {
+            return Ok(None);
+        };
+        if a >= b {
+            return Ok(None);
+        }
+        let text = self.text(a, b).trim().to_string();
+        match game.own(&text) {
+            Ok(Some(cmd)) => Ok(Some(chained::GameTerm::new(game, &text.to_ascii_uppercase(), cmd)?)),
+            Ok(None) => Ok(None),
+            // Not the game's: read as a common command if it is one.
+            Err(e) => {
+                if self.sub(a, b).command().is_ok() {
+                    Ok(None)
+                } else {
+                    Err(e)
+                }
+            }
+        }
+    }
+
+    /// A whole command in `[a, b)`.
+    fn command_in(&self, a: usize, b: usize) -> Result<Command> {
+        let mut p = self.sub(a, b);
+        p.command()
+    }
+
+    /// An expression in `[a, b)` (the follow-up of a branch, with facts).
+    fn expr_in(&self, a: usize, b: usize, facts: bool) -> Result<Node> {
+        if let Some(g) = self.game_term(a, b)? {
+            return Ok(Node::Chain(Box::new(Chained::Game(g))));
+        }
+        let mut p = self.sub(a, b);
+        p.facts = facts;
+        if p.peek() == &Tok::End {
+            return p.err("a branch needs a roll or a number after ':' (e.g. >=15: 1D8+4)");
+        }
+        let node = p.add(true)?;
+        if p.peek() != &Tok::End {
+            return p.err(match p.peek() {
+                Tok::Cmp(_) => "a follow-up is a roll, not a check: to compare a chain's result, put the chain in parentheses and the comparison after it ((A -> B)>=10) or use --tier",
+                _ => "unexpected text after the follow-up (branches are separated by ';')",
+            });
+        }
+        Ok(node)
+    }
+
+    /// `FIRST -> COND: THEN; …; ELSE` in `[a, b)`, its arrow at `k`.
+    fn chain(&self, a: usize, k: usize, b: usize) -> Result<Node> {
+        let at = self.toks[a].pos;
+        if a == k {
+            return self.err_at(at, "a chain starts with the first roll: A -> COND: B; C");
+        }
+        let first = match self.game_term(a, k)? {
+            Some(g) => chained::Stage::Game(g),
+            None => chained::Stage::Command(self.command_in(a, k)?),
+        };
+        let (terms, units, flags) = first.names();
+        let mut branches: Vec<chained::Branch> = Vec::new();
+        let mut p = k + 1;
+        if p >= b {
+            return self.err_at(self.toks[k].pos, "the arrow leads nowhere: write the branches after it (A -> >=15: 1D8+4; 0)");
+        }
+        while p < b {
+            let q = self.depth0(p, b, &Tok::Semi).unwrap_or(b);
+            if let Some(done) = branches.last().filter(|br| br.cond.is_none()) {
+                let _ = done;
+                return self.err_at(self.toks[p].pos, "a branch without a condition takes the rest, so it must be the last");
+            }
+            let (cond, then_at) = match self.depth0(p, q, &Tok::Colon) {
+                Some(c) => (
+                    Some(self.branch_cond(p, c, &first, (&terms, &units, &flags))?),
+                    c + 1,
+                ),
+                None => (None, p),
+            };
+            let then = self.expr_in(then_at, q, true)?;
+            self.check_follow_up(&then, &first, self.toks[then_at].pos)?;
+            branches.push(chained::Branch { cond, then });
+            p = q + 1;
+            if q < b && p >= b {
+                return self.err_at(self.toks[q].pos, "a ';' with no branch after it");
+            }
+        }
+        if branches.len() > super::MAX_TIERS {
+            return self.err_at(at, format!("{} branches: a chain has at most {}", branches.len(), super::MAX_TIERS));
+        }
+        Ok(Node::Chain(Box::new(Chained::Branch(chained::Branching {
+            first,
+            branches,
+        }))))
+    }
+
+    /// A branch's condition in `[a, c)`, read against the first roll.
+    fn branch_cond(
+        &self,
+        a: usize,
+        c: usize,
+        first: &chained::Stage,
+        (terms, units, flags): (&[String], &[String], &[String]),
+    ) -> Result<super::cond::Expr> {
+        let raw = self.text(a, c);
+        let lead = raw.len() - raw.trim_start().len();
+        let offset = self.toks[a].pos + raw[..lead].chars().count();
+        let text = raw.trim();
+        let mut e = match super::cond::parse_with(text, flags) {
+            Ok(e) => e,
+            Err(Error::Notation { pos, message, .. }) => {
+                return self.err_at(offset + pos, format!("in a branch's condition: {message}"))
+            }
+            Err(e) => return Err(e),
+        };
+        if !e.is_bool() {
+            return self.err_at(offset, format!("the condition '{text}' is a number, not true or false: compare it (>=15, natural==20)"));
+        }
+        e.resolve(terms, units, text)
+            .map_err(|err| notation_error(self.src, offset, err.to_string()))?;
+        for s in e.stats() {
+            let flag = matches!(&s, pool::Stat::Named(n) if !first.term_names().contains(n));
+            let ok = match &s {
+                pool::Stat::Total => true,
+                _ if flag => true,
+                pool::Stat::Pushed => false,
+                _ => first.has_dice_facts(),
+            };
+            if !ok {
+                return self.err_at(offset, format!("the first roll ({first}) gives its result{} to the branches, not {s}", if first.has_dice_facts() { " and its dice's statistics" } else { " and its flags" }));
+            }
+        }
+        Ok(e)
+    }
+
+    /// A follow-up reads only what its first roll gives, and names no term.
+    fn check_follow_up(&self, then: &Node, first: &chained::Stage, at: usize) -> Result<()> {
+        let mut bad: Option<String> = None;
+        let mut facts = Vec::new();
+        chained::facts_of(then, &mut facts);
+        for s in facts {
+            if s == pool::Stat::Natural && !first.has_dice_facts() {
+                bad = Some(format!("'natural' reads the dice of a 加算ダイス first roll; {first} gives only its result"));
+            }
+        }
+        if let Some(n) = pool::term_names(then).first() {
+            bad = Some(format!("the term name [{n}] inside a follow-up is never read (a chain's statistics are its dice's): drop it"));
+        }
+        match bad {
+            Some(m) => self.err_at(at, m),
+            None => Ok(()),
+        }
+    }
+
+    /// `(…)` at token `a`: a chain, a whole command, a game command, or an
+    /// expression in parentheses.
+    fn paren(&mut self, dice: bool) -> Result<Node> {
+        let a = self.i;
+        let Some(b) = self.closing(a) else {
+            self.i += 1;
+            let inner = self.add(dice)?;
+            self.expect(&Tok::RParen, "')'")?;
+            return Ok(Node::Paren(Box::new(inner)));
+        };
+        if dice {
+            if let Some(k) = self.depth0(a + 1, b, &Tok::Arrow) {
+                let node = self.chain(a + 1, k, b)?;
+                self.i = b + 1;
+                return Ok(node);
+            }
+            if let Some(g) = self.game_term(a + 1, b)? {
+                self.i = b + 1;
+                return Ok(Node::Chain(Box::new(Chained::Game(g))));
+            }
+            // A whole command: xB/xR/xU, or a compared sum (1 or 0).
+            let inner = self.sub(a + 1, b);
+            let compared = self.cmp_at_depth0(a + 1, b);
+            if !matches!(inner.kind(), Kind::Add) || compared {
+                let cmd = self.command_in(a + 1, b)?;
+                self.i = b + 1;
+                return Ok(Node::Chain(Box::new(Chained::Command(cmd))));
+            }
+        }
+        self.i += 1;
+        let inner = self.add(dice)?;
+        self.expect(&Tok::RParen, "')'")?;
+        Ok(Node::Paren(Box::new(inner)))
+    }
+
+    /// A word at a term's start: `result` (`total`, `達成値`), `natural`
+    /// inside a follow-up; `max(…)`, `min(…)`.
+    fn word(&mut self) -> Result<Option<Node>> {
+        let at = self.pos();
+        let mut w = String::new();
+        let mut k = 0;
+        match self.peek() {
+            Tok::Word(x) => {
+                w = x.clone();
+                k = 1;
+            }
+            _ => {
+                while let Some(Tok::Letter(c)) = self.peek_at(k) {
+                    w.push(*c);
+                    k += 1;
+                }
+            }
+        }
+        let fact = match w.as_str() {
+            "RESULT" | "TOTAL" | "達成値" | "結果" => Some(pool::Stat::Total),
+            "NATURAL" | "出目" => Some(pool::Stat::Natural),
+            _ => None,
+        };
+        if let Some(s) = fact {
+            if !self.facts {
+                return self.err_at(at, format!("'{}' reads the first roll of a chain: use it after a branch's ':' (A -> >=15: (result/10+1)D10)", w.to_lowercase()));
+            }
+            self.i += k;
+            return Ok(Some(Node::Chain(Box::new(Chained::Fact(s)))));
+        }
+        let high = match w.as_str() {
+            "MAX" => true,
+            "MIN" => false,
+            _ => return Ok(None),
+        };
+        if self.peek_at(k) != Some(&Tok::LParen) {
+            return self.err_at(at, format!("{w} as a function takes its values in parentheses: {}(0, 2D6-3)", w.to_lowercase()));
+        }
+        self.i += k + 1;
+        let mut items = Vec::new();
+        loop {
+            items.push(self.add(true)?);
+            if self.eat(&Tok::Comma) {
+                continue;
+            }
+            self.expect(&Tok::RParen, "',' or ')' (max(0, 2D6-3))")?;
+            break;
+        }
+        if items.len() < 2 || items.len() > MAX_GROUP_ITEMS {
+            return self.err_at(at, format!("{}(…) takes 2 to {MAX_GROUP_ITEMS} values, got {}", w.to_lowercase(), items.len()));
+        }
+        if !items.iter().any(Node::has_dice) {
+            let v = items.iter().filter_map(Node::eval_const);
+            let v = if high { v.max() } else { v.min() };
+            return Ok(Some(Node::Num(v.unwrap_or(0))));
+        }
+        let filter = if high { Filter::KeepHighest } else { Filter::KeepLowest };
+        Ok(Some(Node::Group(Box::new(GroupTerm {
+            items,
+            filter: Some((filter, 1)),
+            name: None,
+        }))))
     }
 
     // ---- 加算ダイス ------------------------------------------------------
@@ -503,9 +906,19 @@ impl<'a> Parser<'a> {
         }
         let d_pos = self.pos();
         self.i += 1;
+        // A count that rolls: one pool of that many dice, or that many
+        // rolls of an expression (`(3B6>=4)D6`, `(1D3)D(…)`).
+        let rolled = times.as_ref().is_some_and(Node::has_dice);
         let count = match &times {
-            Some(t) => self.count(t, start)?,
-            None => 1,
+            Some(t) if !rolled => self.count(t, start)?,
+            _ => 1,
+        };
+        let repeat = |body: Node, pool: bool| {
+            Node::Chain(Box::new(Chained::Repeat(chained::Repeat {
+                count: times.clone().unwrap_or(Node::Num(1)),
+                body,
+                pool,
+            })))
         };
         // Sides: a term, `F` (Fate), `{faces}`, or implicit (6, BCDice's
         // DiceBot default) before a filter or at the end of a term.
@@ -515,10 +928,12 @@ impl<'a> Parser<'a> {
             Tok::Num(_) | Tok::LParen => {
                 let t = self.term(true)?;
                 if t.has_dice() {
-                    return self.err_at(
-                        sides_pos,
-                        "the sides cannot roll dice (BCDice: (1D6)D6 is not a command)",
-                    );
+                    // `3D(EXPR)`: the expression rolled 3 times, added.
+                    let count_node = times.clone().unwrap_or(Node::Num(1));
+                    if !rolled {
+                        self.count(&count_node, start)?;
+                    }
+                    return Ok(repeat(t, false));
                 }
                 let s = self.constant(&t, sides_pos)?;
                 if times.is_none() && matches!(t, Node::Num(66)) {
@@ -577,11 +992,12 @@ impl<'a> Parser<'a> {
         let name = self.opt_name()?;
         let plain = faces.is_none() && scores.is_empty() && mods.is_empty() && name.is_none();
         if plain {
-            return Ok(Node::Dice(DiceTerm {
+            let node = Node::Dice(DiceTerm {
                 count,
                 sides,
                 filter,
-            }));
+            });
+            return Ok(if rolled { repeat(node, true) } else { node });
         }
         let faces = match (faces, sides) {
             (Some(f), _) => f,
@@ -613,7 +1029,8 @@ impl<'a> Parser<'a> {
             }
         }
         pool::check_term(&term).map_err(|m| notation_error(self.src, start, m))?;
-        Ok(Node::Pool(Box::new(term)))
+        let node = Node::Pool(Box::new(term));
+        Ok(if rolled { repeat(node, true) } else { node })
     }
 
     /// `{item,item,…}KHn[name]`.
@@ -623,16 +1040,16 @@ impl<'a> Parser<'a> {
         let mut items = Vec::new();
         loop {
             let at = self.pos();
-            let item = self.add(true)?;
-            if !item.has_dice() {
-                return self.err_at(at, "a group's item rolls dice ({1D8!,1D6!}KH1)");
-            }
-            items.push(item);
+            let _ = at;
+            items.push(self.add(true)?);
             if self.eat(&Tok::Comma) {
                 continue;
             }
             self.expect(&Tok::RBrace, "',' or '}' (a group is {1D8!,1D6!}KH1)")?;
             break;
+        }
+        if !items.iter().any(Node::has_dice) {
+            return self.err_at(start, "a group rolls dice in at least one item ({1D8!,1D6!}KH1, {0,2D6-3}KH1)");
         }
         if items.len() > MAX_GROUP_ITEMS {
             return self.err_at(
@@ -928,12 +1345,11 @@ impl<'a> Parser<'a> {
                 self.i += 1;
                 Ok(Node::Num(v))
             }
-            Tok::LParen => {
-                self.i += 1;
-                let inner = self.add(dice)?;
-                self.expect(&Tok::RParen, "')'")?;
-                Ok(Node::Paren(Box::new(inner)))
-            }
+            Tok::LParen => self.paren(dice),
+            Tok::Letter(_) | Tok::Word(_) if dice => match self.word()? {
+                Some(n) => Ok(n),
+                None => self.err("expected a number, a die (xDy) or '('"),
+            },
             Tok::End => self.err("the expression ends here: expected a number, a die (xDy) or '('"),
             _ => self.err("expected a number, a die (xDy) or '('"),
         }

@@ -60,7 +60,7 @@ impl<F: Faces> AddRoll<'_, F> {
             Node::Neg(b) => -self.eval(b),
             Node::Paren(b) => self.eval(b),
             // Rolled by `roll_facts` (Command::roll sends them there).
-            Node::Pool(_) | Node::Group(_) => 0,
+            Node::Pool(_) | Node::Group(_) | Node::Chain(_) => 0,
             Node::Bin(op, a, b) => {
                 let x = self.eval(a);
                 let y = self.eval(b);
@@ -320,6 +320,15 @@ type Rolled1 = Vec<(i64, Score)>;
 #[derive(Clone, Debug, Default)]
 struct Table {
     terms: Vec<Vec<Rolled1>>,
+    /// Chained parts, rolled stage by stage as they came.
+    chained: Vec<Facts>,
+}
+
+/// Where evaluation is in a [`Table`].
+#[derive(Default)]
+struct Cursor {
+    term: usize,
+    chained: usize,
 }
 
 fn roll_side<F: Faces>(t: &PoolTerm, sides: &[Score], faces: &mut F) -> Score {
@@ -437,11 +446,12 @@ fn roll_table<F: Faces>(n: &Node, faces: &mut F, table: &mut Table) {
                 roll_table(it, faces, table);
             }
         }
+        Node::Chain(c) => table.chained.push(super::chained::roll(c, faces)),
     }
 }
 
 /// Evaluate the expression on rolled dice: (value, natural).
-fn eval_table(n: &Node, table: &Table, next: &mut usize, facts: &mut Facts) -> (i64, i64) {
+fn eval_table(n: &Node, table: &Table, next: &mut Cursor, facts: &mut Facts) -> (i64, i64) {
     match n {
         Node::Num(v) => (*v, 0),
         Node::Neg(b) => {
@@ -455,8 +465,8 @@ fn eval_table(n: &Node, table: &Table, next: &mut usize, facts: &mut Facts) -> (
             (op.apply(x, y).unwrap_or(i64::MAX), nx + ny)
         }
         Node::Dice(_) | Node::Pool(_) => {
-            let dice = &table.terms[*next];
-            *next += 1;
+            let dice = &table.terms[next.term];
+            next.term += 1;
             let (filter, name) = match n {
                 Node::Dice(t) => (t.filter, None),
                 Node::Pool(t) => (t.filter, t.name.clone()),
@@ -524,12 +534,18 @@ fn eval_table(n: &Node, table: &Table, next: &mut usize, facts: &mut Facts) -> (
             // A group's natural is its kept items' total.
             (value, value)
         }
+        Node::Chain(_) => {
+            let f = &table.chained[next.chained];
+            next.chained += 1;
+            facts.dice.extend(f.dice.iter().cloned());
+            (f.total, f.natural)
+        }
     }
 }
 
 fn facts_of(expr: &Node, table: &Table) -> Facts {
     let mut facts = Facts::default();
-    let mut next = 0;
+    let mut next = Cursor::default();
     let (v, nat) = eval_table(expr, table, &mut next, &mut facts);
     facts.total = v;
     facts.natural = nat;
@@ -551,7 +567,7 @@ fn term_specs(n: &Node, out: &mut Vec<Option<String>>) {
                 term_specs(it, out);
             }
         }
-        Node::Num(_) => {}
+        Node::Num(_) | Node::Chain(_) => {}
     }
 }
 
@@ -568,7 +584,7 @@ fn term_nodes<'a>(n: &'a Node, out: &mut Vec<&'a Node>) {
                 term_nodes(it, out);
             }
         }
-        Node::Num(_) => {}
+        Node::Num(_) | Node::Chain(_) => {}
     }
 }
 

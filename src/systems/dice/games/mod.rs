@@ -525,9 +525,23 @@ pub enum Parsed {
 }
 
 impl Game {
+    /// The game's own command `text` (not a common one), if it is one.
+    pub fn own(&self, text: &str) -> Result<Option<GameCmd>> {
+        let text = super::parse::normalize_width(text.trim()).to_ascii_uppercase();
+        if text.is_empty() || text.contains(char::is_whitespace) {
+            return Ok(None);
+        }
+        (self.parse)(&text)
+    }
+
     /// Read `expr` as this game reads it. A command neither the game nor
     /// the common bot knows is refused naming the game and its commands.
-    pub fn parse(&self, expr: &str) -> Result<Parsed> {
+    /// A chain (`A -> COND: B; C`) is read whole, its stages as the game
+    /// reads them ([`super::parse::parse_in`]).
+    pub fn parse(&'static self, expr: &str) -> Result<Parsed> {
+        if super::chained::is_chain(expr) {
+            return super::parse::parse_in(expr, Some(self)).map(Parsed::Plain);
+        }
         let text = super::parse::normalize_width(expr.trim()).to_ascii_uppercase();
         // BCDice reads the command up to its first space.
         let text = text.split_whitespace().next().unwrap_or("").to_string();
@@ -612,7 +626,7 @@ fn eval_with(n: &Node, x: i64) -> Option<i64> {
         Node::Paren(b) => eval_with(b, x),
         Node::Bin(op, a, b) => op.apply(eval_with(a, x)?, eval_with(b, x)?),
         // The pool engine's terms are no plain xD6 sum.
-        Node::Pool(_) | Node::Group(_) => None,
+        Node::Pool(_) | Node::Group(_) | Node::Chain(_) => None,
     }
 }
 

@@ -569,7 +569,7 @@ fn single_pool(expr: &Node) -> bool {
                 ok = false;
             }
         }
-        Node::Group(_) => ok = false,
+        Node::Group(_) | Node::Chain(_) => ok = false,
         _ => {}
     });
     ok && dice_terms == 1
@@ -650,7 +650,7 @@ pub fn check_names(expr: &Node) -> Result<()> {
 pub fn uses_engine(expr: &Node) -> bool {
     let mut yes = false;
     visit(expr, &mut |n| {
-        if matches!(n, Node::Pool(_) | Node::Group(_)) {
+        if matches!(n, Node::Pool(_) | Node::Group(_) | Node::Chain(_)) {
             yes = true;
         }
     });
@@ -661,6 +661,9 @@ pub fn uses_engine(expr: &Node) -> bool {
 pub fn explodes(expr: &Node) -> bool {
     let mut yes = false;
     visit(expr, &mut |n| {
+        if let Node::Chain(c) = n {
+            yes |= c.explodes();
+        }
         if let Node::Pool(t) = n {
             if t.explosion().is_some() {
                 yes = true;
@@ -847,6 +850,7 @@ pub fn node_law<W: Weight>(n: &Node, ctx: &Ctx) -> Result<Map<W>> {
         },
         Node::Pool(t) => fold::term_law(t, ctx)?,
         Node::Group(g) => fold::group_law(g, ctx)?,
+        Node::Chain(c) => super::chained::node_law(c, ctx)?,
         Node::Neg(b) => node_law::<W>(b, ctx)?
             .into_iter()
             .map(|(mut k, w)| {

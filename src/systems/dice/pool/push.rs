@@ -172,6 +172,11 @@ fn pair_law<W: Weight>(n: &Node, ctx: &Ctx, rules: &[PushRule], first: &[bool]) 
                 "dice: a push rerolls dice of pool terms; a group ({…}) cannot be pushed".into(),
             ))
         }
+        Node::Chain(_) => {
+            return Err(Error::Conflict(
+                "dice: a push rerolls dice of pool terms; a chained roll (A -> B, (N)D6, 3D(…)) cannot be pushed".into(),
+            ))
+        }
         Node::Neg(b) => pair_law::<W>(b, ctx, rules, first)?
             .into_iter()
             .map(|(mut k, w)| {

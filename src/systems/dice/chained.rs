@@ -1,0 +1,738 @@
+//! Chained rolls (連続ロール): a roll whose result decides the next.
+//!
+//! | written | what it rolls |
+//! |---|---|
+//! | `(1D20+5 -> natural==20: 2D8+4; >=15: 1D8+4; 0)` | the first roll, then the follow-up of the first branch whose condition it meets (the last branch without a condition takes the rest; without one, the rest gives 0) |
+//! | `(5DX7+4 -> >=15: (result/10+1)D10+8; 0)` | a follow-up that reads the first roll: `result` (`total`, `達成値`) and `natural` are its values |
+//! | `(2D6+5>=11 -> success: 1D8; 0)` | a first roll with a target: `success` is whether it met it; a game command's first roll gives `success`, `critical`, `fumble` and its words (`extreme`, `hard` for CoC 7th) |
+//! | `(3B6>=4)D6`, `(1D4)D6KH2` | a pool whose size is rolled: that many dice, read as one pool |
+//! | `3D(1D20+5 -> …)`, `(1D3)D(…)` | a roll repeated (a round of attacks): the results added, every statistic combined as the dice's are |
+//! | `(2B6>=4)`, `(1D20>=15)` | a command's result as a number: successes of `xB`/`xR`/`xU`, 1 or 0 for a compared sum |
+//! | `max(0, 2D6-3)`, `min(10, 1D6+1D10)` | clamps (a group kept by its highest or lowest item, `{0,2D6-3}KH1`) |
+//!
+//! A chain's statistics (what `--tier` reads: `count(6)`, `max`, `natural`)
+//! are those of the roll that gives its result: the follow-up taken, the
+//! repeated rolls together, the dice of a rolled-size pool; the first roll
+//! and a rolled count are read only by the chain itself. Names inside a
+//! follow-up are not read from outside, so they are refused there.
+//!
+//! **The law** is exact and built from the laws of the stages, never by
+//! enumerating rolls: the first roll's joint law of what the branches read
+//! (the pool engine, or a game's law), then per cell the follow-up's law
+//! under the caller's statistics, weighted and added. Follow-ups that read
+//! the first roll are substituted and folded to constants, and equal ones
+//! are computed once (`(34/10+1)D10` and `(35/10+1)D10` are one law). A
+//! rolled count's law is taken first; the pool of each size it can show is
+//! then the engine's law of that many dice. **The plain rule**
+//! ([`roll`]) rolls the stages one after another, as a table does.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use super::ast::{Body, Command, Node};
+use super::cond;
+use super::games::{self, GameCmd};
+use super::pool::{self, add_to, Ctx, Map, Stat};
+use super::roll::{Facts, Faces};
+use crate::error::{Error, Result};
+use crate::pmf::Pmf;
+use crate::weight::Weight;
+
+/// Most distinct follow-up laws one chain computes (each a law of its own).
+pub const MAX_FOLLOW_UPS: usize = 20_000;
+
+/// The flags a first roll with a target, or a game command, offers to its
+/// branches' conditions.
+pub const FLAGS: &[&str] = &["success", "critical", "fumble"];
+
+/// Whether `text` is written as a chain (`A -> …`).
+pub fn is_chain(text: &str) -> bool {
+    let t = super::parse::normalize_width(text);
+    t.contains("->") || t.contains('→')
+}
+
+/// A roll decided by another roll.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Chained {
+    /// `(FIRST -> COND: THEN; …; ELSE)`.
+    Branch(Branching),
+    /// `(COUNT)D6…` or `COUNT D(EXPR)`.
+    Repeat(Repeat),
+    /// `(2B6>=4)`: a command's result as a number.
+    Command(Command),
+    /// A game command's printed value, `(K20+5@10)`.
+    Game(GameTerm),
+    /// The first roll's statistic, inside a follow-up: `result`, `natural`.
+    Fact(Stat),
+}
+
+/// A first roll and the follow-ups its tiers lead to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Branching {
+    /// What is rolled first.
+    pub first: Stage,
+    /// The branches, in order; the first whose condition holds is taken.
+    pub branches: Vec<Branch>,
+}
+
+/// The first roll of a chain.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stage {
+    /// A common command (`1D20+5`, `2D6+5>=11`, `3B6>=4`).
+    Command(Command),
+    /// A game command (`CC<=50`, `5DX7+4`).
+    Game(GameTerm),
+}
+
+/// `COND: THEN` (or the last `THEN` alone, taking the rest).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Branch {
+    /// When the branch is taken (`None`: always).
+    pub cond: Option<cond::Expr>,
+    /// The follow-up roll.
+    pub then: Node,
+}
+
+/// A roll repeated a (possibly rolled) number of times.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Repeat {
+    /// How many (a rolled or constant expression).
+    pub count: Node,
+    /// What is rolled: a dice term of one die (`pool`), or an expression.
+    pub body: Node,
+    /// `(COUNT)D6…`: one pool of COUNT dice (keep/drop across them);
+    /// otherwise `COUNT D(EXPR)`: COUNT rolls of the expression, added.
+    pub pool: bool,
+}
+
+/// A game command inside a dice expression.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameTerm {
+    /// The game's BCDice id.
+    pub game: &'static str,
+    /// The command as written (upper case, half-width).
+    pub text: String,
+    /// The command.
+    pub cmd: GameCmd,
+    /// Its result words' keys.
+    pub words: Vec<&'static str>,
+    /// Whether its law is cut below `--tail-eps` (a chain of rerolls).
+    pub cuts: bool,
+}
+
+impl GameTerm {
+    /// The command `text` of `game`, with the words its law can give.
+    pub fn new(game: &'static games::Game, text: &str, cmd: GameCmd) -> Result<GameTerm> {
+        let law = cmd.law::<f64>(super::DEFAULT_TAIL_EPS)?;
+        Ok(GameTerm {
+            game: game.id,
+            text: text.to_string(),
+            words: law.outcomes.iter().map(|o| o.key).collect(),
+            cuts: law.tail.is_some(),
+            cmd,
+        })
+    }
+}
+
+impl fmt::Display for Chained {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Chained::Branch(b) => {
+                write!(f, "({} -> ", b.first)?;
+                for (i, br) in b.branches.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str("; ")?;
+                    }
+                    if let Some(c) = &br.cond {
+                        write!(f, "{c}: ")?;
+                    }
+                    write!(f, "{}", br.then)?;
+                }
+                f.write_str(")")
+            }
+            Chained::Repeat(r) => {
+                match &r.count {
+                    Node::Num(v) => write!(f, "{v}")?,
+                    c @ (Node::Paren(_) | Node::Chain(_)) => write!(f, "{c}")?,
+                    c => write!(f, "({c})")?,
+                }
+                if r.pool {
+                    // The term as written for one die, without its count.
+                    let one = r.body.to_string();
+                    f.write_str(one.strip_prefix('1').unwrap_or(&one))
+                } else {
+                    match &r.body {
+                        b @ (Node::Paren(_) | Node::Chain(_)) => write!(f, "D{b}"),
+                        b => write!(f, "D({b})"),
+                    }
+                }
+            }
+            Chained::Command(c) => write!(f, "({c})"),
+            Chained::Game(g) => write!(f, "({})", g.text),
+            Chained::Fact(Stat::Total) => f.write_str("result"),
+            Chained::Fact(s) => write!(f, "{s}"),
+        }
+    }
+}
+
+impl fmt::Display for Stage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Stage::Command(c) => write!(f, "{c}"),
+            Stage::Game(g) => f.write_str(&g.text),
+        }
+    }
+}
+
+impl Stage {
+    /// The named terms and scores its branches' conditions may read, and
+    /// its yes/no flags (`success` of a target; a game's flags and words).
+    pub fn names(&self) -> (Vec<String>, Vec<String>, Vec<String>) {
+        match self {
+            Stage::Command(c) => {
+                let (terms, units) = match &c.body {
+                    Body::Add(a) => (pool::term_names(&a.expr), pool::unit_names(&a.expr)),
+                    _ => (Vec::new(), Vec::new()),
+                };
+                let flags = if has_target(c) {
+                    vec!["success".to_string()]
+                } else {
+                    Vec::new()
+                };
+                (terms, units, flags)
+            }
+            Stage::Game(g) => {
+                let mut flags: Vec<String> = FLAGS.iter().map(|s| s.to_string()).collect();
+                for w in &g.words {
+                    if !flags.iter().any(|t| t == w) {
+                        flags.push(w.to_string());
+                    }
+                }
+                (Vec::new(), Vec::new(), flags)
+            }
+        }
+    }
+
+    /// The named terms of a 加算ダイス first roll.
+    pub fn term_names(&self) -> Vec<String> {
+        match self {
+            Stage::Command(Command {
+                body: Body::Add(a), ..
+            }) => pool::term_names(&a.expr),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Whether the stage gives statistics beyond its result (a 加算ダイス).
+    pub fn has_dice_facts(&self) -> bool {
+        matches!(self, Stage::Command(Command { body: Body::Add(_), .. }))
+    }
+}
+
+fn has_target(c: &Command) -> bool {
+    match &c.body {
+        Body::Add(a) => a.target.is_some(),
+        Body::Barabara(b) => b.target.is_some(),
+        Body::Reroll(r) => r.target.is_some(),
+        Body::Upper(u) => u.target.is_some(),
+        Body::D66(_) => false,
+    }
+}
+
+/// A flag or word read by name (not a named term of the first roll).
+fn flag_name(stage: &Stage, s: &Stat) -> Option<String> {
+    let Stat::Named(n) = s else { return None };
+    (!stage.term_names().contains(n)).then(|| n.clone())
+}
+
+impl Chained {
+    /// Whether any part of it may cut an exploding tail.
+    pub fn explodes(&self) -> bool {
+        match self {
+            Chained::Branch(b) => {
+                let first = match &b.first {
+                    Stage::Command(c) => command_explodes(c),
+                    Stage::Game(g) => g.cuts,
+                };
+                first || b.branches.iter().any(|br| pool::explodes(&br.then))
+            }
+            Chained::Repeat(r) => pool::explodes(&r.count) || pool::explodes(&r.body),
+            Chained::Command(c) => command_explodes(c),
+            Chained::Game(g) => g.cuts,
+            Chained::Fact(_) => false,
+        }
+    }
+
+}
+
+/// The statistics of the first roll a follow-up reads (`result`,
+/// `natural`), in order of appearance.
+pub fn facts_of(n: &Node, out: &mut Vec<Stat>) {
+    visit_own(n, &mut |c| {
+        if let Chained::Fact(s) = c {
+            if !out.contains(s) {
+                out.push(s.clone());
+            }
+        }
+    });
+}
+
+fn command_explodes(c: &Command) -> bool {
+    match &c.body {
+        Body::Add(a) => pool::explodes(&a.expr),
+        Body::Reroll(_) | Body::Upper(_) => true,
+        _ => false,
+    }
+}
+
+/// Visit the chained parts of `n` that belong to the chain `n` is a
+/// follow-up of: everything but the branches of a nested chain (whose
+/// facts are its own first roll's).
+fn visit_own(n: &Node, f: &mut dyn FnMut(&Chained)) {
+    match n {
+        Node::Num(_) | Node::Dice(_) | Node::Pool(_) => {}
+        Node::Neg(b) | Node::Paren(b) => visit_own(b, f),
+        Node::Bin(_, a, b) => {
+            visit_own(a, f);
+            visit_own(b, f);
+        }
+        Node::Group(g) => {
+            for it in &g.items {
+                visit_own(it, f);
+            }
+        }
+        Node::Chain(c) => {
+            f(c);
+            match &**c {
+                Chained::Branch(b) => {
+                    if let Stage::Command(Command {
+                        body: Body::Add(a), ..
+                    }) = &b.first
+                    {
+                        visit_own(&a.expr, f);
+                    }
+                }
+                Chained::Repeat(r) => {
+                    visit_own(&r.count, f);
+                    visit_own(&r.body, f);
+                }
+                Chained::Command(Command {
+                    body: Body::Add(a), ..
+                }) => visit_own(&a.expr, f),
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Whether `n` reads a first roll's statistic of its own chain.
+pub fn reads_facts(n: &Node) -> bool {
+    let mut found = false;
+    visit_own(n, &mut |c| found |= matches!(c, Chained::Fact(_)));
+    found
+}
+
+/// `n` with its chain's facts replaced by their values and the constant
+/// parts folded (so that equal follow-ups are one law).
+pub fn substitute(n: &Node, get: &dyn Fn(&Stat) -> i64) -> Node {
+    let out = match n {
+        Node::Num(_) | Node::Dice(_) | Node::Pool(_) => n.clone(),
+        Node::Neg(b) => Node::Neg(Box::new(substitute(b, get))),
+        Node::Paren(b) => Node::Paren(Box::new(substitute(b, get))),
+        Node::Bin(op, a, b) => {
+            Node::Bin(*op, Box::new(substitute(a, get)), Box::new(substitute(b, get)))
+        }
+        Node::Group(g) => {
+            let mut g = (**g).clone();
+            for it in g.items.iter_mut() {
+                *it = substitute(it, get);
+            }
+            Node::Group(Box::new(g))
+        }
+        Node::Chain(c) => match &**c {
+            Chained::Fact(s) => Node::Num(get(s)),
+            Chained::Branch(b) => {
+                let mut b = b.clone();
+                if let Stage::Command(Command {
+                    body: Body::Add(a), ..
+                }) = &mut b.first
+                {
+                    a.expr = substitute(&a.expr, get);
+                }
+                Node::Chain(Box::new(Chained::Branch(b)))
+            }
+            Chained::Repeat(r) => {
+                let count = substitute(&r.count, get);
+                let body = substitute(&r.body, get);
+                Node::Chain(Box::new(Chained::Repeat(Repeat {
+                    count,
+                    body,
+                    pool: r.pool,
+                })))
+            }
+            Chained::Command(cmd) => {
+                let mut cmd = cmd.clone();
+                if let Body::Add(a) = &mut cmd.body {
+                    a.expr = substitute(&a.expr, get);
+                }
+                Node::Chain(Box::new(Chained::Command(cmd)))
+            }
+            Chained::Game(_) => n.clone(),
+        },
+    };
+    match out.eval_const() {
+        Some(v) if !matches!(out, Node::Num(_)) => Node::Num(v),
+        _ => out,
+    }
+}
+
+/// The dice term `body` (one die) as a pool of `n`.
+fn with_count(body: &Node, n: i64) -> Node {
+    match body {
+        Node::Dice(t) => Node::Dice(super::ast::DiceTerm { count: n, ..*t }),
+        Node::Pool(t) => {
+            let mut t = (**t).clone();
+            t.count = n;
+            Node::Pool(Box::new(t))
+        }
+        other => other.clone(),
+    }
+}
+
+// ---- The exact law ----------------------------------------------------
+
+/// The law of a value alone (a rolled count, a command's result).
+fn value_law<W: Weight>(n: &Node, eps: f64) -> Result<Pmf<W>> {
+    Ok(pool::law::<W>(n, &[Stat::Total], eps)?.marginal(&Stat::Total))
+}
+
+/// A command's result as a number: `xB`/`xR`/`xU` their successes (or
+/// sums), a compared 加算ダイス 1 or 0, D66 its value.
+fn command_values<W: Weight>(c: &Command, eps: f64) -> Result<Vec<(i64, W)>> {
+    let law = super::law::law::<W>(c, eps)?;
+    let pairs = law.value.iter().filter(|(_, w)| !w.is_zero());
+    Ok(match &c.body {
+        Body::Add(a) if a.target.is_some() => {
+            let (cmp, t) = a.target.expect("checked");
+            let (mut yes, mut no) = (W::zero(), W::zero());
+            for (x, w) in pairs {
+                if cmp.holds(x, t) {
+                    yes += w.clone();
+                } else {
+                    no += w.clone();
+                }
+            }
+            vec![(0, no), (1, yes)]
+        }
+        _ => pairs.map(|(x, w)| (x, w.clone())).collect(),
+    })
+}
+
+/// A map holding only totals (every other statistic neutral).
+fn totals<W: Weight>(values: impl IntoIterator<Item = (i64, W)>, ctx: &Ctx) -> Map<W> {
+    let mut m = Map::default();
+    let mut key = ctx.neutral();
+    for (v, w) in values {
+        if w.is_zero() {
+            continue;
+        }
+        key[0] = if ctx.total { v } else { 0 };
+        add_to(&mut m, &key, w);
+    }
+    m
+}
+
+/// The first roll's cells: the values of `reads` (flags as 1 or 0).
+fn stage_cells<W: Weight>(s: &Stage, reads: &[Stat], eps: f64) -> Result<Vec<(Vec<i64>, W)>> {
+    match s {
+        Stage::Command(c) => match &c.body {
+            Body::Add(a) => {
+                let engine: Vec<Stat> = reads
+                    .iter()
+                    .filter(|r| flag_name(s, r).is_none())
+                    .cloned()
+                    .collect();
+                let joint = pool::law::<W>(&a.expr, &engine, eps)?;
+                let slots: Vec<Option<usize>> = reads.iter().map(|r| joint.index(r)).collect();
+                Ok(joint
+                    .cells
+                    .iter()
+                    .map(|(k, w)| {
+                        let vals = reads
+                            .iter()
+                            .zip(&slots)
+                            .map(|(r, i)| match (i, flag_name(s, r)) {
+                                (Some(i), _) => k[*i],
+                                (None, Some(n)) if n == "success" => {
+                                    i64::from(a.target.is_some_and(|(c, t)| c.holds(k[0], t)))
+                                }
+                                _ => 0,
+                            })
+                            .collect();
+                        (vals, w.clone())
+                    })
+                    .collect())
+            }
+            _ => {
+                let law = super::law::law::<W>(c, eps)?;
+                let target = has_target(c);
+                Ok(law
+                    .value
+                    .iter()
+                    .filter(|(_, w)| !w.is_zero())
+                    .map(|(x, w)| {
+                        let vals = reads
+                            .iter()
+                            .map(|r| match r {
+                                Stat::Total | Stat::Natural => x,
+                                Stat::Named(n) if n == "success" => i64::from(target && x >= 1),
+                                _ => 0,
+                            })
+                            .collect();
+                        (vals, w.clone())
+                    })
+                    .collect())
+            }
+        },
+        Stage::Game(g) => {
+            let law = g.cmd.law::<W>(eps)?;
+            Ok(law
+                .cells
+                .iter()
+                .map(|((v, word), w)| {
+                    let o = word.map(|i| law.outcomes[i]);
+                    let vals = reads
+                        .iter()
+                        .map(|r| match r {
+                            Stat::Named(n) => i64::from(o.is_some_and(|o| word_holds(&o, n))),
+                            _ => *v,
+                        })
+                        .collect();
+                    (vals, w.clone())
+                })
+                .collect())
+        }
+    }
+}
+
+/// Whether a game's result word is read as `name`: its flags, its key.
+fn word_holds(o: &games::Outcome, name: &str) -> bool {
+    match name {
+        "success" => o.success,
+        "critical" => o.critical,
+        "fumble" => o.fumble,
+        n => o.key == n,
+    }
+}
+
+/// The law of a chained part under the caller's statistics.
+pub fn node_law<W: Weight>(c: &Chained, ctx: &Ctx) -> Result<Map<W>> {
+    let eps = ctx.die_eps;
+    match c {
+        Chained::Fact(s) => Err(Error::Conflict(format!(
+            "dice: '{}' reads the first roll of a chain (A -> COND: B), and here there is none",
+            Chained::Fact(s.clone())
+        ))),
+        Chained::Command(cmd) => Ok(totals(command_values::<W>(cmd, eps)?, ctx)),
+        Chained::Game(g) => Ok(totals(g.cmd.law::<W>(eps)?.value_map(), ctx)),
+        Chained::Repeat(r) => repeat_law(r, ctx),
+        Chained::Branch(b) => branch_law(b, ctx),
+    }
+}
+
+fn branch_law<W: Weight>(b: &Branching, ctx: &Ctx) -> Result<Map<W>> {
+    // What the branches read of the first roll: the result, their
+    // conditions' statistics, the facts their follow-ups use.
+    let mut reads = vec![Stat::Total];
+    for br in &b.branches {
+        if let Some(c) = &br.cond {
+            for s in c.stats() {
+                if !reads.contains(&s) {
+                    reads.push(s);
+                }
+            }
+        }
+        facts_of(&br.then, &mut reads);
+    }
+    let cells = stage_cells::<W>(&b.first, &reads, ctx.die_eps)?;
+    let mut memo: HashMap<(usize, String), Map<W>> = HashMap::new();
+    let mut out = Map::default();
+    let mut none = W::zero();
+    for (vals, p) in cells {
+        let get = |s: &Stat| reads.iter().position(|r| r == s).map_or(0, |i| vals[i]);
+        let taken = b
+            .branches
+            .iter()
+            .position(|br| br.cond.as_ref().is_none_or(|c| c.holds(&get)));
+        let Some(i) = taken else {
+            none += p;
+            continue;
+        };
+        let then = &b.branches[i].then;
+        let node = if reads_facts(then) {
+            substitute(then, &get)
+        } else {
+            then.clone()
+        };
+        let key = (i, node.to_string());
+        if !memo.contains_key(&key) {
+            if memo.len() >= MAX_FOLLOW_UPS {
+                return Err(Error::Conflict(format!(
+                    "dice: the chain's follow-ups read the first roll into more than {MAX_FOLLOW_UPS} different rolls; read fewer of its values (e.g. result/10 rather than result)"
+                )));
+            }
+            let law = pool::node_law::<W>(&node, ctx)?;
+            memo.insert(key.clone(), law);
+        }
+        for (k, w) in &memo[&key] {
+            add_to(&mut out, k, p.clone() * w);
+        }
+    }
+    if !none.is_zero() {
+        // No branch taken: the result is 0 and no die is rolled.
+        let mut key = ctx.neutral();
+        key[0] = 0;
+        add_to(&mut out, &key, none);
+    }
+    Ok(out)
+}
+
+fn repeat_law<W: Weight>(r: &Repeat, ctx: &Ctx) -> Result<Map<W>> {
+    let counts = value_law::<W>(&r.count, ctx.die_eps)?;
+    let max = counts.iter().filter(|(_, w)| !w.is_zero()).map(|(n, _)| n).max().unwrap_or(0);
+    check_count(&r.count, max)?;
+    let mut out = Map::default();
+    let weights: Vec<(i64, W)> = counts
+        .iter()
+        .filter(|(_, w)| !w.is_zero())
+        .map(|(n, w)| (n.max(0), w.clone()))
+        .collect();
+    if r.pool {
+        for (n, p) in weights {
+            let law = pool::node_law::<W>(&with_count(&r.body, n), ctx)?;
+            for (k, w) in &law {
+                add_to(&mut out, k, p.clone() * w);
+            }
+        }
+        return Ok(out);
+    }
+    // n rolls of the body, built up one roll at a time.
+    let body = pool::node_law::<W>(&r.body, ctx)?;
+    let mut acc: Map<W> = Map::default();
+    add_to(&mut acc, &ctx.neutral(), W::one());
+    let top = weights.iter().map(|(n, _)| *n).max().unwrap_or(0);
+    for k in 0..=top {
+        if k > 0 {
+            acc = pool::combine(super::ast::Op::Add, &acc, &body, ctx)?;
+        }
+        for (n, p) in &weights {
+            if *n == k {
+                for (key, w) in &acc {
+                    add_to(&mut out, key, p.clone() * w);
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Refuse a count that can reach past the dice limit.
+pub fn check_count(count: &Node, max: i64) -> Result<()> {
+    if max > super::parse::MAX_DICE {
+        return Err(Error::Conflict(format!(
+            "dice: the count {count} can reach {max}: a rolled count is at most {} dice or rolls",
+            super::parse::MAX_DICE
+        )));
+    }
+    Ok(())
+}
+
+// ---- The plain rule ---------------------------------------------------
+
+/// Roll a chained part by the plain rule, stage after stage: the facts of
+/// the roll that gives its result (its total, natural dice and dice).
+pub fn roll<F: Faces>(c: &Chained, faces: &mut F) -> Facts {
+    match c {
+        Chained::Fact(_) => Facts::default(),
+        Chained::Command(cmd) => {
+            let r = cmd.roll(faces);
+            let v = match &cmd.body {
+                Body::Add(a) if a.target.is_some() => i64::from(r.success == Some(true)),
+                _ => r.value,
+            };
+            Facts {
+                total: v,
+                ..Facts::default()
+            }
+        }
+        Chained::Game(g) => Facts {
+            total: g.cmd.roll(faces).value.unwrap_or(0),
+            ..Facts::default()
+        },
+        Chained::Repeat(r) => {
+            let n = super::roll::roll_facts(&r.count, faces, None).total.max(0);
+            if r.pool {
+                let mut f = super::roll::roll_facts(&with_count(&r.body, n), faces, None);
+                f.named.clear();
+                return f;
+            }
+            let mut all = Facts::default();
+            for _ in 0..n {
+                let f = super::roll::roll_facts(&r.body, faces, None);
+                all.total = all.total.saturating_add(f.total);
+                all.natural = all.natural.saturating_add(f.natural);
+                all.dice.extend(f.dice);
+            }
+            all
+        }
+        Chained::Branch(b) => {
+            let (facts, flags): (Facts, Box<dyn Fn(&str) -> bool>) = match &b.first {
+                Stage::Command(cmd) => match &cmd.body {
+                    Body::Add(a) => {
+                        let f = super::roll::roll_facts(&a.expr, faces, None);
+                        let ok = a.target.is_some_and(|(c, t)| c.holds(f.total, t));
+                        (f, Box::new(move |n: &str| n == "success" && ok))
+                    }
+                    _ => {
+                        let r = cmd.roll(faces);
+                        let ok = has_target(cmd) && r.value >= 1;
+                        let f = Facts {
+                            total: r.value,
+                            natural: r.value,
+                            ..Facts::default()
+                        };
+                        (f, Box::new(move |n: &str| n == "success" && ok))
+                    }
+                },
+                Stage::Game(g) => {
+                    let r = g.cmd.roll(faces);
+                    let f = Facts {
+                        total: r.value.unwrap_or(0),
+                        natural: r.value.unwrap_or(0),
+                        ..Facts::default()
+                    };
+                    let o = r.outcome;
+                    (
+                        f,
+                        Box::new(move |n: &str| o.is_some_and(|o| word_holds(&o, n))),
+                    )
+                }
+            };
+            let get = |s: &Stat| match flag_name(&b.first, s) {
+                Some(n) => i64::from(flags(&n)),
+                None => facts.stat(s),
+            };
+            let taken = b
+                .branches
+                .iter()
+                .find(|br| br.cond.as_ref().is_none_or(|c| c.holds(&get)));
+            let Some(br) = taken else {
+                return Facts::default();
+            };
+            let node = substitute(&br.then, &get);
+            let mut f = super::roll::roll_facts(&node, faces, None);
+            f.named.clear();
+            f
+        }
+    }
+}
