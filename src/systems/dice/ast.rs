@@ -436,12 +436,16 @@ impl DieFaces {
 /// A per-die modifier.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DieMod {
-    /// `rCOND` (until the face fails COND) or `roCOND` (once).
+    /// `rCOND` (until the face fails COND), `roCOND` (once) or `riCOND`
+    /// (once, the die's initial face only: the dice an explosion adds are
+    /// not rerolled; L5R's emphasis, CofD's rote).
     Reroll {
         /// Faces that are rerolled.
         cond: FaceCond,
-        /// `ro`: reroll once, keep the second face.
+        /// `ro`, `ri`: reroll once, keep the second face.
         once: bool,
+        /// `ri`: only the die's initial face.
+        first: bool,
     },
     /// `!` / `!COND` (each explosion adds a die to the pool) or `!!` /
     /// `!!COND` (compounding: added into the same die). Without COND, on
@@ -509,9 +513,16 @@ impl PoolTerm {
     /// The reroll, if any.
     pub fn reroll(&self) -> Option<(FaceCond, bool)> {
         self.mods.iter().find_map(|m| match m {
-            DieMod::Reroll { cond, once } => Some((*cond, *once)),
+            DieMod::Reroll { cond, once, .. } => Some((*cond, *once)),
             DieMod::Explode { .. } => None,
         })
+    }
+
+    /// Whether the reroll takes the die's initial face only (`ri`).
+    pub fn rerolls_first_only(&self) -> bool {
+        self.mods
+            .iter()
+            .any(|m| matches!(m, DieMod::Reroll { first: true, .. }))
     }
 }
 
@@ -535,9 +546,15 @@ impl fmt::Display for PoolTerm {
         }
         for m in &self.mods {
             match m {
-                DieMod::Reroll { cond, once } => {
-                    write!(f, "{}{cond}", if *once { "ro" } else { "r" })?
-                }
+                DieMod::Reroll { cond, once, first } => write!(
+                    f,
+                    "{}{cond}",
+                    match (*once, *first) {
+                        (_, true) => "ri",
+                        (true, false) => "ro",
+                        (false, false) => "r",
+                    }
+                )?,
                 DieMod::Explode { cond, compound } => {
                     f.write_str(if *compound { "!!" } else { "!" })?;
                     match cond {

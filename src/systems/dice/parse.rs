@@ -1255,12 +1255,13 @@ impl<'a> Parser<'a> {
             let m = match self.peek() {
                 Tok::Letter('R') => {
                     self.i += 1;
-                    let once = self.is_letter("O");
+                    let first = self.is_letter("I");
+                    let once = first || self.is_letter("O");
                     if once {
                         self.i += 1;
                     }
                     let cond = self.face_cond()?;
-                    DieMod::Reroll { cond, once }
+                    DieMod::Reroll { cond, once, first }
                 }
                 Tok::Bang | Tok::BangBang => {
                     let compound = self.peek() == &Tok::BangBang;

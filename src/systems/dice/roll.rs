@@ -331,10 +331,13 @@ struct Cursor {
     chained: usize,
 }
 
-fn roll_side<F: Faces>(t: &PoolTerm, sides: &[Score], faces: &mut F) -> Score {
+/// One roll of a side of `t`'s die; `initial`: the die's first roll (an
+/// `ri` reroll takes only that one).
+fn roll_side<F: Faces>(t: &PoolTerm, sides: &[Score], faces: &mut F, initial: bool) -> Score {
     let n = sides.len() as i64;
     let mut s = sides[(faces.die(n) - 1) as usize].clone();
-    if let Some((cond, once)) = t.reroll() {
+    let reroll = t.reroll().filter(|_| initial || !t.rerolls_first_only());
+    if let Some((cond, once)) = reroll {
         let mut k = 0;
         while cond.holds(s.value) && k < MAX_ROLLED {
             s = sides[(faces.die(n) - 1) as usize].clone();
@@ -364,13 +367,13 @@ fn roll_pool_die<F: Faces>(t: &PoolTerm, faces: &mut F) -> Rolled1 {
     let sides = t.faces.sides();
     match explode_cond(t) {
         None => {
-            let s = roll_side(t, &sides, faces);
+            let s = roll_side(t, &sides, faces, true);
             vec![(s.value, super::pool::die::score_of(t, &s))]
         }
         Some((cond, true)) => {
             let mut sum = Score::default();
-            for _ in 0..MAX_ROLLED {
-                let s = roll_side(t, &sides, faces);
+            for k in 0..MAX_ROLLED {
+                let s = roll_side(t, &sides, faces, k == 0);
                 add_units(&mut sum, &s);
                 if !cond.holds(s.value) {
                     break;
@@ -386,8 +389,8 @@ fn roll_pool_die<F: Faces>(t: &PoolTerm, faces: &mut F) -> Rolled1 {
         }
         Some((cond, false)) => {
             let mut out = Vec::new();
-            for _ in 0..MAX_ROLLED {
-                let s = roll_side(t, &sides, faces);
+            for k in 0..MAX_ROLLED {
+                let s = roll_side(t, &sides, faces, k == 0);
                 let again = cond.holds(s.value);
                 out.push((s.value, super::pool::die::score_of(t, &s)));
                 if !again {

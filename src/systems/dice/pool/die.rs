@@ -7,6 +7,8 @@
 //!   scores; a face no rule holds scores 0. Everything else (counts, max,
 //!   min, natural, keep order) reads the face.
 //! * `roCOND`: a face meeting COND is rerolled once, the second face kept;
+//!   `riCOND` the same for the die's initial face only (the dice an
+//!   explosion adds roll plain: L5R's emphasis, CofD's rote);
 //!   `rCOND`: rerolled until it fails COND (the law given ¬COND).
 //! * `!!COND` (compounding): while the last face meets COND (default: the
 //!   die's highest face) another die is rolled and added into the same
@@ -128,6 +130,14 @@ pub fn explode_cond(t: &PoolTerm) -> Option<(FaceCond, bool)> {
 pub fn die_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<DieLaw<W>> {
     let sides = t.faces.sides();
     let weights = side_weights::<W>(t);
+    // An `ri` reroll takes the initial face only: an explosion's dice roll
+    // plain.
+    let later = if t.rerolls_first_only() {
+        let n = sides.len() as i64;
+        vec![W::ratio(1, n); sides.len()]
+    } else {
+        weights.clone()
+    };
     let name = t.name.as_deref();
     let layout = &ctx.layout;
     // Keyed by [order, contribution…]: faces that contribute alike but sort
@@ -158,8 +168,9 @@ pub fn die_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<DieLaw<W>> {
             while !active.is_empty() {
                 depth += 1;
                 let mut next: std::collections::BTreeMap<Score, W> = Default::default();
+                let weights = if depth == 1 { &weights } else { &later };
                 for (acc, w) in &active {
-                    for (s, p) in sides.iter().zip(&weights) {
+                    for (s, p) in sides.iter().zip(weights) {
                         if p.is_zero() {
                             continue;
                         }
@@ -213,8 +224,9 @@ pub fn die_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<DieLaw<W>> {
             while !active.is_empty() {
                 depth += 1;
                 let mut next: Map<W> = Map::default();
+                let weights = if depth == 1 { &weights } else { &later };
                 for (acc, w) in super::sorted(&active) {
-                    for ((s, p), c) in sides.iter().zip(&weights).zip(&per_side) {
+                    for ((s, p), c) in sides.iter().zip(weights).zip(&per_side) {
                         if p.is_zero() {
                             continue;
                         }
