@@ -147,6 +147,13 @@ pub struct Params {
     #[serde(default)]
     #[arg(long, value_name = "ID")]
     pub game: Option<String>,
+    /// Outcomes by the values of a statistic (repeatable): one outcome per
+    /// value, or tuple of values, the roll shows, greatest first, in place
+    /// of --tier: width and height (One-Roll Engine sets: --outcomes-by
+    /// width --outcomes-by height), count(6), max, result.
+    #[serde(default, deserialize_with = "de::strings")]
+    #[arg(long = "outcomes-by", value_name = "STAT")]
+    pub outcomes_by: Vec<String>,
     /// List the game systems --game takes, with their commands.
     #[serde(skip)]
     #[arg(long)]
@@ -208,6 +215,20 @@ impl Params {
         check.tie = self.tie_rule.unwrap_or_default();
         check.lower_wins = self.lower_wins;
         check.tail_eps = self.tail_eps;
+        let by = self
+            .outcomes_by
+            .iter()
+            .map(|t| {
+                dice::cond::parse_stat(t).ok_or_else(|| {
+                    crate::Error::param(
+                        "--outcomes-by",
+                        t,
+                        "allowed: one statistic (result, natural, max, min, count(6), width, height, a named term or score)",
+                    )
+                })
+            })
+            .collect::<crate::Result<Vec<_>>>()?;
+        check.outcomes_by(by)?;
         Ok(check)
     }
 

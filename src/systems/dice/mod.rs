@@ -71,8 +71,10 @@ pub const ID: &str = "dice";
 pub const JA: &str = "ダイス表記 (BCDice コマンド)";
 /// Default bound on the probability cut from exploding dice.
 pub const DEFAULT_TAIL_EPS: f64 = 1e-15;
-/// Most tiers.
-pub const MAX_TIERS: usize = 20;
+/// Most tiers (`--tier`) and most branches of a chain.
+pub const MAX_TIERS: usize = 100;
+/// Most outcomes of `--outcomes-by` (one per value the statistics take).
+pub const MAX_OUTCOMES: usize = 1000;
 
 /// Who takes a tied contest.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -279,6 +281,9 @@ pub struct Check {
     pub tail_eps: f64,
     /// A whole-check push.
     pub push: Option<Push>,
+    /// `--outcomes-by`: the statistics whose values name the outcomes (the
+    /// tiers are then one per value, built by [`Check::outcomes_by`]).
+    pub outcomes_by: Vec<pool::Stat>,
 }
 
 impl Check {
@@ -298,7 +303,93 @@ impl Check {
             lower_wins: false,
             tail_eps: DEFAULT_TAIL_EPS,
             push: None,
+            outcomes_by: Vec::new(),
         }
+    }
+
+    /// Outcomes by the values of `stats` (`--outcomes-by width
+    /// --outcomes-by height`): one tier per value, or tuple of values, the
+    /// roll can show, greatest first — the One-Roll Engine's sets, a
+    /// count's every value — in place of `--tier`.
+    pub fn outcomes_by(&mut self, stats: Vec<pool::Stat>) -> Result<()> {
+        if stats.is_empty() {
+            return Ok(());
+        }
+        if !self.tiers.is_empty() {
+            return Err(Error::Conflict(
+                "--outcomes-by names the outcomes by values: give it or --tier, not both".into(),
+            ));
+        }
+        let Some(expr) = self.expr() else {
+            return Err(Error::Conflict(
+                "--outcomes-by reads the statistics of a 加算ダイス (xDy) command; xB, xR, xU and D66 have only their result (use result)".into(),
+            ));
+        };
+        let units = pool::unit_names(expr);
+        let stats: Vec<pool::Stat> = stats
+            .into_iter()
+            .map(|s| match s {
+                pool::Stat::Named(n) if units.contains(&n) => pool::Stat::Unit(n),
+                s => s,
+            })
+            .collect();
+        let law = pool::facts::<f64>(expr, &stats, self.tail_eps)?;
+        let slots: Vec<usize> = stats
+            .iter()
+            .map(|s| law.index(s).unwrap_or(0))
+            .collect();
+        let mut values: Vec<Vec<i64>> = law
+            .cells
+            .iter()
+            .filter(|(_, w)| *w > 0.0)
+            .map(|(k, _)| slots.iter().map(|&i| k[i]).collect())
+            .collect();
+        values.sort_unstable_by(|a, b| b.cmp(a));
+        values.dedup();
+        if values.len() > MAX_OUTCOMES {
+            return Err(Error::param(
+                "--outcomes-by",
+                stats.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(","),
+                format!(
+                    "the statistics take {} values together (at most {MAX_OUTCOMES} outcomes); read fewer or use --tier",
+                    values.len()
+                ),
+            ));
+        }
+        let last = values.len().saturating_sub(1);
+        self.tiers = values
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                let name = stats
+                    .iter()
+                    .zip(v)
+                    .map(|(s, x)| format!("{s}={x}"))
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                let cond = stats
+                    .iter()
+                    .zip(v)
+                    .map(|(s, x)| {
+                        cond::Expr::Cmp(
+                            ast::Cmp::Eq,
+                            Box::new(cond::Expr::Stat(s.clone())),
+                            Box::new(cond::Expr::Num(*x)),
+                            false,
+                        )
+                    })
+                    .reduce(|a, b| cond::Expr::And(Box::new(a), Box::new(b)));
+                // The last value takes the rest when nothing is cut.
+                let cond = if i == last && !law.explodes { None } else { cond };
+                TierSpec {
+                    name,
+                    cond,
+                    mark: None,
+                }
+            })
+            .collect();
+        self.outcomes_by = stats;
+        Ok(())
     }
 
     /// The expression of a 加算ダイス command.
@@ -327,7 +418,7 @@ impl Check {
                 "allowed above 0 and below 0.001",
             ));
         }
-        if self.tiers.len() > MAX_TIERS {
+        if self.tiers.len() > MAX_TIERS && self.outcomes_by.is_empty() {
             return Err(Error::param(
                 "--tier",
                 self.tiers.len(),
@@ -469,7 +560,17 @@ impl Check {
     /// `--until` refuses it, so its reports leave it out).
     pub fn write_params<W: Weight>(&self, mut r: Report<W>, lower_wins: bool) -> Report<W> {
         r = r.param("expr", self.command.to_string());
-        if !self.tiers.is_empty() {
+        if !self.outcomes_by.is_empty() {
+            r = r.param(
+                "outcomes_by",
+                serde_json::Value::from(
+                    self.outcomes_by
+                        .iter()
+                        .map(|s| s.to_string())
+                        .collect::<Vec<_>>(),
+                ),
+            );
+        } else if !self.tiers.is_empty() {
             r = r.param(
                 "tier",
                 serde_json::Value::from(
@@ -860,6 +961,10 @@ pub fn report<W: Weight>(check: &Check) -> Result<Report<W>> {
             .filter(|(n, _)| check.is_success_tier(n))
             .fold(W::zero(), |acc, (_, p)| acc + p);
         report = Report::bare(ID, JA, success);
+        if !check.outcomes_by.is_empty() && check.success_tiers.is_none() {
+            // Outcomes by value judge nothing unless told which succeed.
+            report = report.without_success();
+        }
         if let Some(p) = cmp_p.clone() {
             fields.push(("p_target".into(), Field::Prob(p)));
         }
