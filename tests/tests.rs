@@ -4,6 +4,7 @@ mod common;
 
 mod analysis;
 mod browser;
+mod chain;
 mod check;
 mod cli;
 mod dice;
