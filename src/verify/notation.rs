@@ -243,12 +243,23 @@ pub fn exact_values(cmd: &Command) -> (Vec<(i64, f64)>, f64) {
 
 /// A point of the value law of `expr`.
 pub fn value_point(expr: &str) -> Point {
-    let cmd = dice::parse(expr).unwrap_or_else(|e| panic!("grid expression {expr}: {e}"));
+    value_point_in(expr, None)
+}
+
+/// A point of the value law of `expr` read under `game` (a chain whose
+/// stages are the game's commands).
+pub fn value_point_in(expr: &str, game: Option<&str>) -> Point {
+    let g = game.map(|id| dice::games::find(id).unwrap_or_else(|e| panic!("{id}: {e}")));
+    let cmd = dice::parse::parse_in(expr, g)
+        .unwrap_or_else(|e| panic!("grid expression {expr}: {e}"));
     let (law, tail) = exact_values(&cmd);
     let (cells, exact, ranges) = value_cells(&law, tail);
     Point {
         system: SYSTEM,
-        label: format!("{cmd}"),
+        label: match game {
+            Some(id) => format!("{cmd} --game {id}"),
+            None => format!("{cmd}"),
+        },
         cells,
         exact,
         sampler: Box::new(ValueSampler::new(cmd, ranges)),
@@ -427,6 +438,22 @@ pub const GRID_EXPRS: &[&str] = &[
     "{1D8!,1D6!}KH1",
     "5D10!!KH3",
     "{1D10,1D8,1D8,1D6}KH2",
+    // Chained rolls: each stage really rolled after the last.
+    "1D20+5->natural==20:2D8+4;>=15:1D8+4;0",
+    "(3B6>=4)D6",
+    "2D(1D20+5->>=15:1D8+4;0)",
+    "((10D6{6:2,3..5:1})D6{>=4:1})D6{<=2:1}",
+    "(1D6->>=4:(result)D4;0)",
+    "max(0,2D6-5)",
+    "7D10ri1!!KH5",
+    "5D10{>=8:1}ri<8!",
+];
+
+/// Chained rolls whose stages are a game's commands: (expression, game).
+pub const GAME_CHAINS: &[(&str, &str)] = &[
+    ("5DX7+4->>=15:(result/10+1)D10+8;0", "DoubleCross"),
+    ("CC<=50->critical or extreme:8+1D8;success:1D8;0", "Cthulhu7th"),
+    ("2D6+5>=11->success:max(0,(K20+5@10)-3);0", "SwordWorld2.5"),
 ];
 
 /// Tier points of the pool engine's statistics: the mechanics of
@@ -528,6 +555,11 @@ fn engine_points() -> Vec<Point> {
 /// 成功/失敗 of comparisons, and contests.
 pub fn grid() -> Vec<Point> {
     let mut points: Vec<Point> = GRID_EXPRS.iter().map(|e| value_point(e)).collect();
+    points.extend(GAME_CHAINS.iter().map(|(e, g)| value_point_in(e, Some(g))));
+    points.push(tier_point(
+        "1D20+5->natural==20:2D8+4;>=15:1D8+4;0",
+        &["dead:>=12", "hurt:>=1", "missed"],
+    ));
     points.push(tier_point(
         "1D20+5",
         &[

@@ -540,6 +540,45 @@ pub fn node_law<W: Weight>(c: &Chained, ctx: &Ctx) -> Result<Map<W>> {
     }
 }
 
+/// The probability that each branch is taken (in order; a last `None`:
+/// no branch, when every branch has a condition), each labelled by its
+/// condition (`else` for the last without one).
+pub fn branch_probs<W: Weight>(b: &Branching, eps: f64) -> Result<Vec<(String, W)>> {
+    let mut reads = vec![Stat::Total];
+    for c in b.branches.iter().filter_map(|br| br.cond.as_ref()) {
+        for s in c.stats() {
+            if !reads.contains(&s) {
+                reads.push(s);
+            }
+        }
+    }
+    let cells = stage_cells::<W>(&b.first, &reads, eps)?;
+    let mut out: Vec<(String, W)> = b
+        .branches
+        .iter()
+        .map(|br| {
+            let label = br.cond.as_ref().map_or("else".to_string(), |c| c.to_string());
+            (label, W::zero())
+        })
+        .collect();
+    let mut none = W::zero();
+    for (vals, p) in cells {
+        let get = |s: &Stat| reads.iter().position(|r| r == s).map_or(0, |i| vals[i]);
+        match b
+            .branches
+            .iter()
+            .position(|br| br.cond.as_ref().is_none_or(|c| c.holds(&get)))
+        {
+            Some(i) => out[i].1 += p,
+            None => none += p,
+        }
+    }
+    if b.branches.last().is_some_and(|br| br.cond.is_some()) {
+        out.push(("none".to_string(), none));
+    }
+    Ok(out)
+}
+
 fn branch_law<W: Weight>(b: &Branching, ctx: &Ctx) -> Result<Map<W>> {
     // What the branches read of the first roll: the result, their
     // conditions' statistics, the facts their follow-ups use.

@@ -1030,6 +1030,21 @@ pub fn report<W: Weight>(check: &Check) -> Result<Report<W>> {
     for (k, f) in fields {
         report = report.field(&k, f);
     }
+    // A chain: how often the first roll takes each branch (crit, hit, miss).
+    if let Some(Node::Chain(c)) = check.expr() {
+        if let chained::Chained::Branch(b) = &**c {
+            let probs = chained::branch_probs::<W>(b, check.tail_eps)?;
+            report = report.field(
+                "branches",
+                Field::Object(
+                    probs
+                        .into_iter()
+                        .map(|(k, p)| (k, Field::Prob(p)))
+                        .collect(),
+                ),
+            );
+        }
+    }
     if check.command.secret {
         report =
             report.note("S (secret roll) hides the result at the table; the odds are the same");
