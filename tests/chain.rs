@@ -148,6 +148,11 @@ fn worked_values_by_hand() {
     // wounds on 4+ (1/2), saves 3+ fail on 1–2 (1/3): 12·5/6·1/2·1/3 = 5/3.
     let (m, _) = mean_var("((12D6{6:2,3..5:1})D6{>=4:1})D6{<=2:1}", None);
     assert_eq!(m, Exact::ratio(5, 3));
+    // Hit 3+, wound 4+, save fails on 1–3: each attack wounds with
+    // 4/6·3/6·3/6 = 1/6, so no wound in 10 attacks is (5/6)^10.
+    let c = check_in("((10D6{3..6:1})D6{4..6:1})D6{1..3:1}", None, &[]);
+    let l = law::law::<Exact>(&c.command, 1e-12).unwrap();
+    assert_eq!(l.value.p(0), Exact::ratio(9_765_625, 60_466_176));
     // 40 attacks in floating point: 50/9.
     let c = check_in("((40D6{6:2,3..5:1})D6{>=4:1})D6{<=2:1}", None, &[]);
     let l = law::law::<f64>(&c.command, 1e-12).unwrap();
@@ -165,6 +170,12 @@ fn worked_values_by_hand() {
     let (m3, v3) = mean_var("3D(1D20+5 -> natural==20: 2D8+4; >=15: 1D8+4; 0)", None);
     assert_eq!(m3, m1 * &Exact::int(3));
     assert_eq!(v3, v1 * &Exact::int(3));
+    // The branches taken: a natural 20 (1/20), 10..19 (10/20), a miss.
+    let c = check_in("1D20+5 -> natural==20: 2D8+4; >=15: 1D8+4", None, &[]);
+    let r = dice::report::<Exact>(&c).unwrap().to_json();
+    assert_eq!(r["branches"]["natural=20"], "1/20");
+    assert_eq!(r["branches"][">=15"], "1/2");
+    assert_eq!(r["branches"]["none"], "9/20");
 }
 
 #[test]

@@ -489,11 +489,11 @@ fn the_mechanics_page_variants_read_the_rules() {
     }
 }
 
-/// Issue 30 (W6): the rote as the page types it (`5D10ro<8!`) rerolls every
-/// die below 8 once, each die a 10 adds included; the rulebook's rote
-/// rerolls only the first roll's failures. Both laws by a recursion on one
-/// die's successes here: the command equals the first (17.05% exceptional at
-/// five dice), the page's 10.93% is the second.
+/// Issue 30 (W6): `5D10ro<8!` rerolls every die below 8 once, each die a
+/// 10 adds included; the rulebook's rote rerolls only the first roll's
+/// failures, which `5D10ri<8!` does (issue 28). Both laws by a recursion on
+/// one die's successes here: `ro` equals the first (17.05% exceptional at
+/// five dice), `ri` the second (10.93%).
 #[test]
 fn the_rote_command_computes_what_the_page_says() {
     // Successes of one die: (law with every die rerolled below 8 once,
@@ -558,6 +558,10 @@ fn the_rote_command_computes_what_the_page_says() {
     let v = mechanics_json("\"5D10ro<8!\"", false);
     let got = v["outcomes"]["exceptional"].as_f64().unwrap();
     assert!((got - chained).abs() < 1e-9, "{got} vs {chained}");
+    // Issue 28: the faithful rote, `ri` (the initial face only).
+    let v = mechanics_json("\"5D10ri<8!\"", false);
+    let got = v["outcomes"]["exceptional"].as_f64().unwrap();
+    assert!((got - first_only).abs() < 1e-9, "{got} vs {first_only}");
     let md = std::fs::read_to_string(repo("docs/mechanics.md")).unwrap();
     assert!(md.contains("17.05% where the rote gives 10.93%"));
 }
