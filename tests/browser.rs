@@ -349,6 +349,19 @@ async fn steps(c: &Client, base: &str) {
     let preset = js(c, "return document.querySelector('#f-preset').value").await;
     assert_eq!(preset, json!(""));
     shot(c, "laptop-dice-preset.png").await;
+    // A chained roll (issue 28): D&D attack → damage. The branches of the
+    // first roll show: a natural 20 is 1/20, a +5 hit (d20 10–19) 1/2.
+    click(c, "#f-preset option[value=C1]").await;
+    wait_text(c, "#branches tr[data-branch='natural=20'] td.num", |t| {
+        t.starts_with("5.00%")
+    })
+    .await;
+    wait_text(c, "#branches tr[data-branch='>=15'] td.num", |t| {
+        t.starts_with("50.00%")
+    })
+    .await;
+    let cli = wait_text(c, "#cli-line", |t| t.contains("->")).await;
+    assert!(cli.contains("2D8+4"), "{cli}");
 
     // Phone width: same view, no sideways scrolling.
     c.set_window_size(390, 844).await.unwrap();

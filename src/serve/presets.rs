@@ -5,6 +5,9 @@
 //!   section, read from the page itself (embedded at build time), so the
 //!   explorer loads exactly the commands that `cargo test` runs and
 //!   compares (`tests/guide.rs`). Nothing is typed twice.
+//! * **Chained rolls** — every command of the page's "Chained rolls"
+//!   section (attack → damage, a round to 30 HP, DX3 達成値 → ダメージ, …),
+//!   titled by [`CHAIN_TITLES`].
 //! * **Games** — each BCDice game system's main checks ([`GAME_PRESETS`]),
 //!   run with `--game ID`; a test holds every game of
 //!   [`crate::systems::dice::games::GAMES`] to at least one.
@@ -198,12 +201,74 @@ pub const GAME_PRESETS: &[(&str, &str, &str, &str)] = &[
     ),
 ];
 
-/// Every preset (computed once): mechanics W1–W24, then the games.
+/// The titles (English, Japanese) of the commands of the page's "Chained
+/// rolls" section, in order (a test holds the count to the page's).
+pub const CHAIN_TITLES: &[(&str, &str)] = &[
+    ("D&D 5e attack → damage", "D&D 第5版 攻撃 → ダメージ"),
+    (
+        "two attacks a round: rounds to drop 30 HP",
+        "1ラウンド2回攻撃: HP 30 を削るラウンド数",
+    ),
+    (
+        "damage minus armour, at least 0",
+        "ダメージ − 装甲 (0 未満は 0)",
+    ),
+    (
+        "Double Cross: damage dice from the achievement",
+        "ダブルクロス: 達成値からダメージダイス",
+    ),
+    (
+        "Call of Cthulhu 7th: an extreme success impales",
+        "クトゥルフ神話TRPG 第7版: イクストリーム成功で貫通",
+    ),
+    (
+        "Sword World 2.5: hit check → power table − armour",
+        "ソード・ワールド2.5: 命中判定 → 威力表 − 防護点",
+    ),
+];
+
+/// The commands of the page's "Chained rolls" section as presets.
+fn chains(dice: &Command) -> Vec<Preset> {
+    let Some(section) = MECHANICS_MD
+        .split("\n## ")
+        .find(|s| s.starts_with("Chained rolls"))
+    else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut about = String::new();
+    for line in section.lines().skip(1) {
+        if let Some(words) = line
+            .strip_prefix("$ hantei odds dice ")
+            .and_then(split_words)
+        {
+            let k = out.len();
+            let (title, title_ja) = CHAIN_TITLES.get(k).copied().unwrap_or(("", ""));
+            out.push(Preset {
+                id: format!("C{}", k + 1),
+                group: "chains",
+                game: None,
+                title: title.to_string(),
+                title_ja: title_ja.to_string(),
+                about: about.clone(),
+                command: command_line(&words),
+                pairs: pairs(dice, &words).unwrap_or_default(),
+            });
+        } else if !line.trim().is_empty() && !line.starts_with("```") && !line.starts_with("  ") {
+            about = line.trim_end_matches(':').to_string();
+        }
+    }
+    out
+}
+
+/// Every preset (computed once): mechanics W1–W24, the chained rolls, then
+/// the games.
 pub fn presets() -> &'static [Preset] {
     static PRESETS: OnceLock<Vec<Preset>> = OnceLock::new();
     PRESETS.get_or_init(|| {
         let dice = dice_command();
         let mut out = mechanics(&dice);
+        out.extend(chains(&dice));
         for (i, &(game, expr, title, title_ja)) in GAME_PRESETS.iter().enumerate() {
             let n = GAME_PRESETS[..i].iter().filter(|p| p.0 == game).count() + 1;
             let words = vec![expr.to_string(), "--game".to_string(), game.to_string()];
@@ -424,6 +489,23 @@ mod tests {
         // The command line reads back to the same words.
         let words = split_words(w4.command.strip_prefix("hantei odds dice ").unwrap()).unwrap();
         assert_eq!(pairs(&dice_command(), &words).unwrap(), w4.pairs);
+    }
+
+    #[test]
+    fn every_chained_roll_of_the_page_is_a_titled_preset() {
+        let c: Vec<_> = presets().iter().filter(|p| p.group == "chains").collect();
+        assert_eq!(c.len(), CHAIN_TITLES.len());
+        assert!(c.iter().all(|p| !p.title.is_empty() && !p.pairs.is_empty()));
+        assert_eq!(
+            c[0].pairs[0],
+            (
+                "expr".to_string(),
+                "1D20+5 -> natural==20: 2D8+4; >=15: 1D8+4; 0".to_string()
+            )
+        );
+        assert!(c[3]
+            .pairs
+            .contains(&("game".to_string(), "DoubleCross".to_string())));
     }
 
     #[test]

@@ -63,7 +63,7 @@ const UI = {
     distribution: "Distribution", hits: "hits", result: "result", analysis_file: "Analysis file", outputs: "Outputs",
     chart_title: "P(outcome)", ladder_title: "Outcome ladders (best tier on the left)",
     one_per_line: "one per line", list_hint: "comma list",
-    preset: "Preset", preset_custom: "(your own check)", preset_mechanics: "Mechanics W1–W24",
+    preset: "Preset", preset_custom: "(your own check)", preset_mechanics: "Mechanics W1–W24", preset_chains: "Chained rolls (attack → damage)", branch: "branch of the first roll (連続ロールの分岐)",
     preset_help: "Load a mechanic (as docs/mechanics.md types it) or a game's main check, then change it.",
     busy: "Computing…", cancel: "Cancel", cancelled: "Cancelled: the result shown is for the previous settings.",
     stale_error: "The result below is for the previous settings (dimmed); fix the value above to update it.",
@@ -95,7 +95,7 @@ const UI = {
     distribution: "分布", hits: "ヒット数", result: "出目", analysis_file: "分析ファイル", outputs: "出力",
     chart_title: "結果の確率", ladder_title: "結果のはしご (左が最良の段階)",
     one_per_line: "1行に1つ", list_hint: "カンマ区切り",
-    preset: "プリセット", preset_custom: "(自分の判定)", preset_mechanics: "メカニクス W1–W24",
+    preset: "プリセット", preset_custom: "(自分の判定)", preset_mechanics: "メカニクス W1–W24", preset_chains: "連続ロール (攻撃 → ダメージ)", branch: "1回目のロールの分岐 (branch)",
     preset_help: "メカニクス (docs/mechanics.md の表記) やゲームの主な判定を読み込んでから、書き換えられます。",
     busy: "計算中…", cancel: "中止", cancelled: "中止しました: 表示中の結果は前の設定のものです。",
     stale_error: "下の結果は前の設定のものです (薄く表示)。上の値を直すと更新されます。",
@@ -411,6 +411,7 @@ function presetControl() {
   const select = el("select", { id: "f-preset", name: "preset", onchange: (e) => loadPreset(e.target.value) },
     el("option", { value: "", text: t("preset_custom") }),
     el("optgroup", { label: t("preset_mechanics") }, state.presets.filter((p) => p.group === "mechanics").map(option)),
+    el("optgroup", { label: t("preset_chains") }, state.presets.filter((p) => p.group === "chains").map(option)),
     games.map((g) => el("optgroup", { label: gameLabel(g) }, state.presets.filter((p) => p.game === g).map(option))));
   select.value = cur ? cur.id : "";
   return el("div", { class: "field preset", "data-field": "preset" },
@@ -736,10 +737,17 @@ function renderReport() {
       el("td", {}, el("div", { class: "bar" }, el("i", { style: `width:${(100 * prob(v)) / max}%;background:${colors[k]}` }))));
   }));
   $("#notes").replaceChildren(...(r.notes || []).map((n) => el("li", { text: n })));
+  // A chained roll: how often its first roll takes each branch.
+  const br = r.branches && typeof r.branches === "object" ? Object.entries(r.branches) : [];
+  $("#branches").hidden = br.length === 0;
+  $("#branches tbody").replaceChildren(...br.map(([k, v]) => el("tr", { "data-branch": k },
+    el("td", { text: k === "else" ? (state.lang === "ja" ? "それ以外 (else)" : "else") : k === "none" ? (state.lang === "ja" ? "どれでもない (none: 0)" : "none (0)") : k }),
+    el("td", { class: "num" }, pct(v), fracEl(v)),
+    el("td", {}, el("div", { class: "bar" }, el("i", { style: `width:${100 * prob(v)}%` }))))));
   // charts (a check with no tiers, plain dice: only its distribution)
   const none = keys.length === 0;
   $("#chart-panel").hidden = none;
-  $("#table-panel").hidden = none && !(r.notes || []).length;
+  $("#table-panel").hidden = none && !(r.notes || []).length && br.length === 0;
   $("#outcomes").hidden = none;
   $("#chart").replaceChildren(...(none ? [] : [outcomeChart(r)]));
   renderDistribution();
