@@ -70,9 +70,15 @@ fn every_chained_construct_equals_enumeration() {
     let cases: &[(&str, &[&str])] = &[
         // A follow-up per tier, reading the first roll's natural die.
         ("1D6+1 -> natural==6: 2D3+1; >=5: 1D3; 0", &[]),
-        ("1D6 -> >=5: 1D4+1; natural==1: 1D2-5; 0", &["big:>=4", "hurt:<0", "rest"]),
+        (
+            "1D6 -> >=5: 1D4+1; natural==1: 1D2-5; 0",
+            &["big:>=4", "hurt:<0", "rest"],
+        ),
         // No branch taken gives 0; statistics of the follow-up taken.
-        ("1D4 -> >=3: 2D4", &["two:count(4)>=1", "max3:max>=3", "rest"]),
+        (
+            "1D4 -> >=3: 2D4",
+            &["two:count(4)>=1", "max3:max>=3", "rest"],
+        ),
         // The first roll's result decides the follow-up's dice.
         ("1D6 -> >=3: (result/2)D4; 0", &[]),
         ("1D4 -> >=2: result+1D4; natural", &[]),
@@ -216,7 +222,10 @@ fn first_roll_rerolls_equal_enumeration() {
             let got = dist[x.to_string()].as_f64().unwrap_or(0.0);
             diff += (got - p.to_f64()).abs();
         }
-        assert!(diff <= bound + 1e-9, "{expr}: differs by {diff}, cut {bound}");
+        assert!(
+            diff <= bound + 1e-9,
+            "{expr}: differs by {diff}, cut {bound}"
+        );
     }
     assert_eq!(
         dice::parse("2D4ri1").unwrap().to_string(),
@@ -267,10 +276,7 @@ fn outcomes_by_value_equal_enumeration() {
         assert_eq!(r.outcome(&name), Some(p), "{name}");
     }
     // Four of a kind: 6/1296 over the six heights.
-    assert_eq!(
-        r.outcome("width=4 height=6"),
-        Some(&Exact::ratio(1, 1296))
-    );
+    assert_eq!(r.outcome("width=4 height=6"), Some(&Exact::ratio(1, 1296)));
 }
 
 #[test]
@@ -284,10 +290,7 @@ fn bad_chains_are_refused_at_once() {
         (vec!["max(0,2B6>=4)"], "expected ','"),
         (vec!["1D6 -> >=3: 1D4>=2; 0"], "not a check"),
         (vec!["1D6 ->"], "leads nowhere"),
-        (
-            vec!["1D6 -> >=7: 1; 0", "--until", "5"],
-            "never",
-        ),
+        (vec!["1D6 -> >=7: 1; 0", "--until", "5"], "never"),
     ] {
         let t = Instant::now();
         let out = hantei()
@@ -298,7 +301,11 @@ fn bad_chains_are_refused_at_once() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
         assert!(err.contains(says), "{args:?}: {err}");
-        assert!(t.elapsed() < Duration::from_secs(1), "{args:?} took {:?}", t.elapsed());
+        assert!(
+            t.elapsed() < Duration::from_secs(1),
+            "{args:?} took {:?}",
+            t.elapsed()
+        );
     }
 }
 
@@ -323,7 +330,12 @@ fn chain_expr() -> impl Strategy<Value = String> {
         Just("1D3+1".to_string()),
         Just("2D2".to_string()),
     ];
-    let branch = (first, cond.clone(), atom.clone(), proptest::option::of(atom.clone()))
+    let branch = (
+        first,
+        cond.clone(),
+        atom.clone(),
+        proptest::option::of(atom.clone()),
+    )
         .prop_map(|(a, c, b, e)| match e {
             Some(e) => format!("({a} -> {c}: {b}; {e})"),
             None => format!("({a} -> {c}: {b})"),

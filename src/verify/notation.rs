@@ -250,8 +250,8 @@ pub fn value_point(expr: &str) -> Point {
 /// stages are the game's commands).
 pub fn value_point_in(expr: &str, game: Option<&str>) -> Point {
     let g = game.map(|id| dice::games::find(id).unwrap_or_else(|e| panic!("{id}: {e}")));
-    let cmd = dice::parse::parse_in(expr, g)
-        .unwrap_or_else(|e| panic!("grid expression {expr}: {e}"));
+    let cmd =
+        dice::parse::parse_in(expr, g).unwrap_or_else(|e| panic!("grid expression {expr}: {e}"));
     let (law, tail) = exact_values(&cmd);
     let (cells, exact, ranges) = value_cells(&law, tail);
     Point {
@@ -452,7 +452,10 @@ pub const GRID_EXPRS: &[&str] = &[
 /// Chained rolls whose stages are a game's commands: (expression, game).
 pub const GAME_CHAINS: &[(&str, &str)] = &[
     ("5DX7+4->>=15:(result/10+1)D10+8;0", "DoubleCross"),
-    ("CC<=50->critical or extreme:8+1D8;success:1D8;0", "Cthulhu7th"),
+    (
+        "CC<=50->critical or extreme:8+1D8;success:1D8;0",
+        "Cthulhu7th",
+    ),
     ("2D6+5>=11->success:max(0,(K20+5@10)-3);0", "SwordWorld2.5"),
 ];
 

@@ -33,7 +33,7 @@ use super::ast::{Body, Command, Node};
 use super::cond;
 use super::games::{self, GameCmd};
 use super::pool::{self, add_to, Ctx, Map, Stat};
-use super::roll::{Facts, Faces};
+use super::roll::{Faces, Facts};
 use crate::error::{Error, Result};
 use crate::pmf::Pmf;
 use crate::weight::Weight;
@@ -225,7 +225,13 @@ impl Stage {
 
     /// Whether the stage gives statistics beyond its result (a 加算ダイス).
     pub fn has_dice_facts(&self) -> bool {
-        matches!(self, Stage::Command(Command { body: Body::Add(_), .. }))
+        matches!(
+            self,
+            Stage::Command(Command {
+                body: Body::Add(_),
+                ..
+            })
+        )
     }
 }
 
@@ -262,7 +268,6 @@ impl Chained {
             Chained::Fact(_) => false,
         }
     }
-
 }
 
 /// The statistics of the first roll a follow-up reads (`result`,
@@ -339,9 +344,11 @@ pub fn substitute(n: &Node, get: &dyn Fn(&Stat) -> i64) -> Node {
         Node::Num(_) | Node::Dice(_) | Node::Pool(_) => n.clone(),
         Node::Neg(b) => Node::Neg(Box::new(substitute(b, get))),
         Node::Paren(b) => Node::Paren(Box::new(substitute(b, get))),
-        Node::Bin(op, a, b) => {
-            Node::Bin(*op, Box::new(substitute(a, get)), Box::new(substitute(b, get)))
-        }
+        Node::Bin(op, a, b) => Node::Bin(
+            *op,
+            Box::new(substitute(a, get)),
+            Box::new(substitute(b, get)),
+        ),
         Node::Group(g) => {
             let mut g = (**g).clone();
             for it in g.items.iter_mut() {
@@ -557,7 +564,10 @@ pub fn branch_probs<W: Weight>(b: &Branching, eps: f64) -> Result<Vec<(String, W
         .branches
         .iter()
         .map(|br| {
-            let label = br.cond.as_ref().map_or("else".to_string(), |c| c.to_string());
+            let label = br
+                .cond
+                .as_ref()
+                .map_or("else".to_string(), |c| c.to_string());
             (label, W::zero())
         })
         .collect();
@@ -638,7 +648,12 @@ fn branch_law<W: Weight>(b: &Branching, ctx: &Ctx) -> Result<Map<W>> {
 
 fn repeat_law<W: Weight>(r: &Repeat, ctx: &Ctx) -> Result<Map<W>> {
     let counts = value_law::<W>(&r.count, ctx.die_eps)?;
-    let max = counts.iter().filter(|(_, w)| !w.is_zero()).map(|(n, _)| n).max().unwrap_or(0);
+    let max = counts
+        .iter()
+        .filter(|(_, w)| !w.is_zero())
+        .map(|(n, _)| n)
+        .max()
+        .unwrap_or(0);
     check_count(&r.count, max)?;
     let mut out = Map::default();
     let weights: Vec<(i64, W)> = counts
@@ -646,7 +661,14 @@ fn repeat_law<W: Weight>(r: &Repeat, ctx: &Ctx) -> Result<Map<W>> {
         .filter(|(_, w)| !w.is_zero())
         .map(|(n, w)| (n.max(0), w.clone()))
         .collect();
-    if r.pool {
+    // A pool with keep/drop reads its dice together: the engine's law of
+    // each size. Without one, n dice are n rolls of one die, added.
+    let filtered = match &r.body {
+        Node::Dice(t) => t.filter.is_some(),
+        Node::Pool(t) => t.filter.is_some(),
+        _ => false,
+    };
+    if r.pool && filtered {
         for (n, p) in weights {
             let law = pool::node_law::<W>(&with_count(&r.body, n), ctx)?;
             for (k, w) in &law {
@@ -655,11 +677,33 @@ fn repeat_law<W: Weight>(r: &Repeat, ctx: &Ctx) -> Result<Map<W>> {
         }
         return Ok(out);
     }
-    // n rolls of the body, built up one roll at a time.
+    // n rolls of the body, built up one roll at a time: the work, counted
+    // before it is done, is the sum over k of (values of k rolls) × (the
+    // body's values).
     let body = pool::node_law::<W>(&r.body, ctx)?;
+    let top = weights.iter().map(|(n, _)| *n).max().unwrap_or(0);
+    let (lo, hi) = body
+        .keys()
+        .map(|k| k[0])
+        .fold((i64::MAX, i64::MIN), |(a, b), x| (a.min(x), b.max(x)));
+    let span = if body.is_empty() {
+        0.0
+    } else {
+        (hi - lo) as f64 + 1.0
+    };
+    let others = (body.len() as f64 / span.max(1.0)).max(1.0);
+    let work: f64 = (1..=top)
+        .map(|k| (k as f64 * (span - 1.0) + 1.0) * others * body.len() as f64)
+        .sum();
+    if work > pool::MAX_WORK as f64 {
+        return Err(Error::Conflict(format!(
+            "dice: rolling {} up to {top} times takes about {work:.1e} steps (at most {}); roll it fewer times or read fewer statistics",
+            r.body,
+            pool::MAX_WORK
+        )));
+    }
     let mut acc: Map<W> = Map::default();
     add_to(&mut acc, &ctx.neutral(), W::one());
-    let top = weights.iter().map(|(n, _)| *n).max().unwrap_or(0);
     for k in 0..=top {
         if k > 0 {
             acc = pool::combine(super::ast::Op::Add, &acc, &body, ctx)?;
@@ -725,12 +769,13 @@ pub fn roll<F: Faces>(c: &Chained, faces: &mut F) -> Facts {
             all
         }
         Chained::Branch(b) => {
-            let (facts, flags): (Facts, Box<dyn Fn(&str) -> bool>) = match &b.first {
+            // The first roll's facts, and the flags that hold on it.
+            let (facts, flags): (Facts, Vec<&str>) = match &b.first {
                 Stage::Command(cmd) => match &cmd.body {
                     Body::Add(a) => {
                         let f = super::roll::roll_facts(&a.expr, faces, None);
                         let ok = a.target.is_some_and(|(c, t)| c.holds(f.total, t));
-                        (f, Box::new(move |n: &str| n == "success" && ok))
+                        (f, if ok { vec!["success"] } else { Vec::new() })
                     }
                     _ => {
                         let r = cmd.roll(faces);
@@ -740,7 +785,7 @@ pub fn roll<F: Faces>(c: &Chained, faces: &mut F) -> Facts {
                             natural: r.value,
                             ..Facts::default()
                         };
-                        (f, Box::new(move |n: &str| n == "success" && ok))
+                        (f, if ok { vec!["success"] } else { Vec::new() })
                     }
                 },
                 Stage::Game(g) => {
@@ -750,15 +795,20 @@ pub fn roll<F: Faces>(c: &Chained, faces: &mut F) -> Facts {
                         natural: r.value.unwrap_or(0),
                         ..Facts::default()
                     };
-                    let o = r.outcome;
-                    (
-                        f,
-                        Box::new(move |n: &str| o.is_some_and(|o| word_holds(&o, n))),
-                    )
+                    let flags = match r.outcome {
+                        Some(o) => FLAGS
+                            .iter()
+                            .copied()
+                            .chain(std::iter::once(o.key))
+                            .filter(|n| word_holds(&o, n))
+                            .collect(),
+                        None => Vec::new(),
+                    };
+                    (f, flags)
                 }
             };
             let get = |s: &Stat| match flag_name(&b.first, s) {
-                Some(n) => i64::from(flags(&n)),
+                Some(n) => i64::from(flags.contains(&n.as_str())),
                 None => facts.stat(s),
             };
             let taken = b

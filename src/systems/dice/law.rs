@@ -617,8 +617,10 @@ pub fn node<W: Weight>(n: &Node) -> Result<Pmf<W>> {
     let law = match n {
         Node::Num(v) => Pmf::point(*v),
         Node::Dice(t) => term(t)?,
-        Node::Pool(_) | Node::Group(_) | Node::Chain(_) => super::pool::law::<W>(n, &[], super::DEFAULT_TAIL_EPS)?
-            .marginal(&super::pool::Stat::Total),
+        Node::Pool(_) | Node::Group(_) | Node::Chain(_) => {
+            super::pool::law::<W>(n, &[], super::DEFAULT_TAIL_EPS)?
+                .marginal(&super::pool::Stat::Total)
+        }
         Node::Neg(b) => node::<W>(b)?.map(|x| -x),
         Node::Paren(b) => node(b)?,
         Node::Bin(op, a, b) => combine(*op, &node(a)?, &node(b)?)?,

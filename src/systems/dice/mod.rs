@@ -334,10 +334,7 @@ impl Check {
             })
             .collect();
         let law = pool::facts::<f64>(expr, &stats, self.tail_eps)?;
-        let slots: Vec<usize> = stats
-            .iter()
-            .map(|s| law.index(s).unwrap_or(0))
-            .collect();
+        let slots: Vec<usize> = stats.iter().map(|s| law.index(s).unwrap_or(0)).collect();
         let mut values: Vec<Vec<i64>> = law
             .cells
             .iter()
@@ -380,7 +377,11 @@ impl Check {
                     })
                     .reduce(|a, b| cond::Expr::And(Box::new(a), Box::new(b)));
                 // The last value takes the rest when nothing is cut.
-                let cond = if i == last && !law.explodes { None } else { cond };
+                let cond = if i == last && !law.explodes {
+                    None
+                } else {
+                    cond
+                };
                 TierSpec {
                     name,
                     cond,

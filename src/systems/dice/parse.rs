@@ -542,7 +542,11 @@ impl<'a> Parser<'a> {
         }
         let text = self.text(a, b).trim().to_string();
         match game.own(&text) {
-            Ok(Some(cmd)) => Ok(Some(chained::GameTerm::new(game, &text.to_ascii_uppercase(), cmd)?)),
+            Ok(Some(cmd)) => Ok(Some(chained::GameTerm::new(
+                game,
+                &text.to_ascii_uppercase(),
+                cmd,
+            )?)),
             Ok(None) => Ok(None),
             // Not the game's: read as a common command if it is one.
             Err(e) => {
@@ -595,13 +599,19 @@ impl<'a> Parser<'a> {
         let mut branches: Vec<chained::Branch> = Vec::new();
         let mut p = k + 1;
         if p >= b {
-            return self.err_at(self.toks[k].pos, "the arrow leads nowhere: write the branches after it (A -> >=15: 1D8+4; 0)");
+            return self.err_at(
+                self.toks[k].pos,
+                "the arrow leads nowhere: write the branches after it (A -> >=15: 1D8+4; 0)",
+            );
         }
         while p < b {
             let q = self.depth0(p, b, &Tok::Semi).unwrap_or(b);
             if let Some(done) = branches.last().filter(|br| br.cond.is_none()) {
                 let _ = done;
-                return self.err_at(self.toks[p].pos, "a branch without a condition takes the rest, so it must be the last");
+                return self.err_at(
+                    self.toks[p].pos,
+                    "a branch without a condition takes the rest, so it must be the last",
+                );
             }
             let (cond, then_at) = match self.depth0(p, q, &Tok::Colon) {
                 Some(c) => (
@@ -619,7 +629,14 @@ impl<'a> Parser<'a> {
             }
         }
         if branches.len() > super::MAX_TIERS {
-            return self.err_at(at, format!("{} branches: a chain has at most {}", branches.len(), super::MAX_TIERS));
+            return self.err_at(
+                at,
+                format!(
+                    "{} branches: a chain has at most {}",
+                    branches.len(),
+                    super::MAX_TIERS
+                ),
+            );
         }
         Ok(Node::Chain(Box::new(Chained::Branch(chained::Branching {
             first,
@@ -660,7 +677,17 @@ impl<'a> Parser<'a> {
                 _ => first.has_dice_facts(),
             };
             if !ok {
-                return self.err_at(offset, format!("the first roll ({first}) gives its result{} to the branches, not {s}", if first.has_dice_facts() { " and its dice's statistics" } else { " and its flags" }));
+                return self.err_at(
+                    offset,
+                    format!(
+                        "the first roll ({first}) gives its result{} to the branches, not {s}",
+                        if first.has_dice_facts() {
+                            " and its dice's statistics"
+                        } else {
+                            " and its flags"
+                        }
+                    ),
+                );
             }
         }
         Ok(e)
@@ -756,7 +783,13 @@ impl<'a> Parser<'a> {
             _ => return Ok(None),
         };
         if self.peek_at(k) != Some(&Tok::LParen) {
-            return self.err_at(at, format!("{w} as a function takes its values in parentheses: {}(0, 2D6-3)", w.to_lowercase()));
+            return self.err_at(
+                at,
+                format!(
+                    "{w} as a function takes its values in parentheses: {}(0, 2D6-3)",
+                    w.to_lowercase()
+                ),
+            );
         }
         self.i += k + 1;
         let mut items = Vec::new();
@@ -769,14 +802,25 @@ impl<'a> Parser<'a> {
             break;
         }
         if items.len() < 2 || items.len() > MAX_GROUP_ITEMS {
-            return self.err_at(at, format!("{}(…) takes 2 to {MAX_GROUP_ITEMS} values, got {}", w.to_lowercase(), items.len()));
+            return self.err_at(
+                at,
+                format!(
+                    "{}(…) takes 2 to {MAX_GROUP_ITEMS} values, got {}",
+                    w.to_lowercase(),
+                    items.len()
+                ),
+            );
         }
         if !items.iter().any(Node::has_dice) {
             let v = items.iter().filter_map(Node::eval_const);
             let v = if high { v.max() } else { v.min() };
             return Ok(Some(Node::Num(v.unwrap_or(0))));
         }
-        let filter = if high { Filter::KeepHighest } else { Filter::KeepLowest };
+        let filter = if high {
+            Filter::KeepHighest
+        } else {
+            Filter::KeepLowest
+        };
         Ok(Some(Node::Group(Box::new(GroupTerm {
             items,
             filter: Some((filter, 1)),
@@ -1049,7 +1093,10 @@ impl<'a> Parser<'a> {
             break;
         }
         if !items.iter().any(Node::has_dice) {
-            return self.err_at(start, "a group rolls dice in at least one item ({1D8!,1D6!}KH1, {0,2D6-3}KH1)");
+            return self.err_at(
+                start,
+                "a group rolls dice in at least one item ({1D8!,1D6!}KH1, {0,2D6-3}KH1)",
+            );
         }
         if items.len() > MAX_GROUP_ITEMS {
             return self.err_at(
