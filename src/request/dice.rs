@@ -36,10 +36,15 @@ pub struct Params {
     /// "3U6>=10@6", D66; the pool engine's "{1D8!,1D6!}KH1", "4DF+2",
     /// named terms. Case-insensitive. Required (only --list-games goes
     /// without it).
+    // `required` (not `required_unless_present`) so that the help shows
+    // `<EXPR>`: clap draws an argument that is not `required` as `[EXPR]`.
+    // `--list-games` still goes alone as it conflicts with EXPR (clap lets a
+    // required argument be missing when a conflicting one is given). The
+    // hidden empty default is only what the derive reads then.
     #[arg(
         value_name = "EXPR",
         allow_hyphen_values = true,
-        required_unless_present = "list_games",
+        required = true,
         default_value = "",
         hide_default_value = true
     )]
@@ -149,7 +154,7 @@ pub struct Params {
     pub game: Option<String>,
     /// List the game systems --game takes, with their commands.
     #[serde(skip)]
-    #[arg(long)]
+    #[arg(long, conflicts_with = "expr")]
     pub list_games: bool,
 }
 
