@@ -260,11 +260,14 @@ impl Params {
     }
 
     /// Everything refused without computing, in a few milliseconds: the
-    /// command (or the game's command), the tiers and flags, and with
-    /// `exact` the estimated work of the exact law ([`dice::law::check_work`]).
-    /// `hantei serve` checks this before a request waits for a worker, so a
-    /// bad request is refused at once. `Ok` does not promise the report:
-    /// floating-point limits are checked as the law is built.
+    /// command (or the game's command), the tiers and flags, and the
+    /// estimated work of the law in the weight the report is computed in
+    /// ([`dice::law::check_work`], exact fractions with `exact`, else
+    /// floating point). `hantei serve` checks this before a request waits
+    /// for a worker, so a bad request is refused at once. `Ok` does not
+    /// promise the report: what the estimate does not cover is checked as
+    /// the law is built (today `check_work` estimates only exact work; its
+    /// floating-point limits are met as the law is built, in the worker).
     pub fn preflight(&self, exact: bool) -> crate::Result<()> {
         if let Some(id) = &self.game {
             if self.until.is_some() {
@@ -297,12 +300,10 @@ impl Params {
             None => check.validate()?,
         }
         if exact {
-            dice::law::check_work::<crate::weight::Exact>(&check.command, check.tail_eps)?;
-            if let Some(vs) = &check.vs {
-                dice::law::check_work::<crate::weight::Exact>(vs, check.tail_eps)?;
-            }
+            check_work::<crate::weight::Exact>(&check)
+        } else {
+            check_work::<f64>(&check)
         }
-        Ok(())
     }
 
     /// The report for these flags.
@@ -321,6 +322,16 @@ impl Params {
             None => dice::report(&check),
         }
     }
+}
+
+/// The estimated work of a check's laws (its command's and its opponent's)
+/// in weight `W`, before any is done.
+fn check_work<W: Weight>(check: &Check) -> crate::Result<()> {
+    dice::law::check_work::<W>(&check.command, check.tail_eps)?;
+    if let Some(vs) = &check.vs {
+        dice::law::check_work::<W>(vs, check.tail_eps)?;
+    }
+    Ok(())
 }
 
 /// The report of `hantei odds dice EXPR --game ID`: the game's own law
