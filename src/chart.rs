@@ -99,6 +99,31 @@ pub enum ChartBody {
         tiers: Vec<String>,
         values: Vec<Vec<f64>>,
     },
+    /// Small multiples: one panel per [`Panel`], each with its own x
+    /// categories (a difficulty ladder's own steps) under its own title,
+    /// all on one shared y axis, with one legend of `series` names for
+    /// every panel (series `i` has the same colour and marker in each).
+    /// With `y_percent` the values are probabilities (`0..=1`) on a
+    /// 0%–100% axis.
+    Panels {
+        panels: Vec<Panel>,
+        series: Vec<String>,
+        y_percent: bool,
+    },
+}
+
+/// One panel of [`ChartBody::Panels`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Panel {
+    /// Drawn above the panel (wrapped onto more lines, never cut).
+    pub title: String,
+    /// Drawn under the panel's tick labels: what its steps are (e.g. "DC").
+    pub x_label: String,
+    /// The panel's own x categories, left to right: its tick labels.
+    pub categories: Vec<String>,
+    /// The lines: (index into the body's `series`, one value per
+    /// category; `None` = a gap).
+    pub lines: Vec<(usize, Vec<Option<f64>>)>,
 }
 
 /// The `font-family` of every SVG text element. Its first entry is the font
@@ -803,6 +828,35 @@ fn validate(chart: &Chart) -> Result<()> {
                 }
             }
         }
+        ChartBody::Panels { panels, series, .. } => {
+            for panel in panels {
+                for (i, ys) in &panel.lines {
+                    if *i >= series.len() {
+                        return Err(shape_err(
+                            chart,
+                            format!(
+                                "panel {:?} has a line of series {} but there are {} series",
+                                panel.title,
+                                i + 1,
+                                series.len()
+                            ),
+                        ));
+                    }
+                    if ys.len() != panel.categories.len() {
+                        return Err(shape_err(
+                            chart,
+                            format!(
+                                "panel {:?}: line {:?} has {} values but there are {} categories",
+                                panel.title,
+                                series[*i],
+                                ys.len(),
+                                panel.categories.len()
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
     }
     Ok(())
 }
@@ -810,6 +864,7 @@ fn validate(chart: &Chart) -> Result<()> {
 fn canvas_size(chart: &Chart) -> Result<(u32, u32)> {
     match &chart.body {
         ChartBody::Heatmap { .. } => Ok(heatmap_layout(chart)?.canvas),
+        ChartBody::Panels { .. } => Ok(panels_layout(chart)?.canvas),
         _ => Ok((W, H)),
     }
 }
@@ -1077,9 +1132,6 @@ const LEGEND_SWATCH: i32 = 34;
 const LEGEND_MAX_TEXT: i32 = 240;
 const LEGEND_GAP: i32 = 24;
 
-/// Most lines of one legend entry: a longer one is wrapped, not cut.
-const LEGEND_MAX_LINES: usize = 3;
-
 /// Width of the legend column for `names` and its title (0 when there is
 /// no entry), including the gap to the plot.
 fn legend_width(names: &[&str], title: Option<&str>) -> Result<i32> {
@@ -1093,19 +1145,19 @@ fn legend_width(names: &[&str], title: Option<&str>) -> Result<i32> {
         }
     }
     let body = LEGEND_SWATCH + 10 + w;
-    let head = match title {
-        Some(t) => measure(t, LEGEND_PX)?
-            .0
-            .min(LEGEND_SWATCH + 10 + LEGEND_MAX_TEXT),
-        None => 0,
-    };
+    let mut head = 0;
+    if let Some(t) = title {
+        for line in wrap_text(t, LEGEND_PX, LEGEND_SWATCH + 10 + LEGEND_MAX_TEXT)? {
+            head = head.max(measure(&line, LEGEND_PX)?.0);
+        }
+    }
     Ok(LEGEND_GAP + body.max(head))
 }
 
 /// `text` in lines of at most `max_w` pixels, broken between words (or
 /// between characters for a word, or a Japanese phrase, wider than a
-/// line); at most [`LEGEND_MAX_LINES`] lines, the last cut with "…" only
-/// beyond that.
+/// line). Every character is kept: a long text takes more lines, it is
+/// never cut.
 fn wrap_text(text: &str, px: f64, max_w: i32) -> Result<Vec<String>> {
     if measure(text, px)?.0 <= max_w {
         return Ok(vec![text.to_string()]);
@@ -1139,11 +1191,6 @@ fn wrap_text(text: &str, px: f64, max_w: i32) -> Result<Vec<String>> {
     if !cur.is_empty() {
         lines.push(cur);
     }
-    if lines.len() > LEGEND_MAX_LINES {
-        let rest = lines[LEGEND_MAX_LINES - 1..].join(" ");
-        lines.truncate(LEGEND_MAX_LINES - 1);
-        lines.push(fit_text(&rest, px, max_w)?);
-    }
     Ok(lines)
 }
 
@@ -1161,24 +1208,33 @@ fn draw_legend<DB: DrawingBackend>(
         .iter()
         .map(|(n, _)| wrap_text(n, LEGEND_PX, LEGEND_MAX_TEXT))
         .collect::<Result<_>>()?;
-    let title = title.filter(|t| !t.is_empty() && !entries.is_empty());
-    let lines: usize = wrapped.iter().map(Vec::len).sum::<usize>() + usize::from(title.is_some());
+    let title = match title.filter(|t| !t.is_empty() && !entries.is_empty()) {
+        Some(t) => wrap_text(t, LEGEND_PX, LEGEND_SWATCH + 10 + LEGEND_MAX_TEXT)?,
+        None => Vec::new(),
+    };
+    let lines: usize = wrapped.iter().map(Vec::len).sum::<usize>() + title.len();
     // Tighter rows when many entries would run off the canvas.
     let room = p.size().1 - MARGIN - y;
     let row = (room / lines.max(1) as i32).clamp(LEGEND_PX as i32 + 2, LEGEND_ROW);
+    // Lines of one entry (or of the title) sit closer than entries.
+    let line_h = (LEGEND_PX as i32 + 4).min(row);
     let mut top = y;
-    if let Some(t) = title {
-        let t = fit_text(t, LEGEND_PX, LEGEND_SWATCH + 10 + LEGEND_MAX_TEXT)?;
+    for (k, t) in title.iter().enumerate() {
         p.text(
-            &t,
+            t,
             LEGEND_PX,
             INK,
-            at(x, top + row / 2, HPos::Left, VPos::Center),
+            at(
+                x,
+                top + row / 2 + k as i32 * line_h,
+                HPos::Left,
+                VPos::Center,
+            ),
         )?;
-        top += row;
     }
-    // Lines of one entry sit closer than entries.
-    let line_h = (LEGEND_PX as i32 + 4).min(row);
+    if !title.is_empty() {
+        top += row + (title.len() as i32 - 1) * line_h;
+    }
     for ((_, swatch), text) in entries.iter().zip(&wrapped) {
         let extra = (text.len() as i32 - 1) * line_h;
         let cy = top + row / 2;
@@ -1375,6 +1431,7 @@ fn render<DB: DrawingBackend>(p: &Painter<'_, DB>, chart: &Chart) -> Result<()> 
             tiers,
             values,
         } => render_stacked(p, chart, top, categories, tiers, values),
+        ChartBody::Panels { panels, series, .. } => render_panels(p, chart, panels, series),
     }
 }
 
@@ -1654,6 +1711,303 @@ struct HeatLayout {
     /// Decimals of the values printed in cells, if they are.
     cell_dec: Option<usize>,
     cell_px: f64,
+}
+
+// ---------------------------------------------------------------------------
+// Small multiples (panels)
+
+const PANEL_TITLE_PX: f64 = 16.0;
+const PANEL_LABEL_PX: f64 = 14.0;
+const PANEL_GAP_X: i32 = 22;
+const PANEL_GAP_Y: i32 = 18;
+const PANEL_MIN_W: i32 = 200;
+const PANEL_MIN_PLOT_H: i32 = 170;
+/// Below this plot height a percent axis is labelled every 20%, not 10%.
+const PANEL_FINE_TICKS_H: i32 = 240;
+/// A panel's markers are drawn where its steps are at least this far apart.
+const PANEL_MARKER_SLOT: f64 = 16.0;
+
+/// Where everything of a [`ChartBody::Panels`] chart goes.
+struct PanelLayout {
+    canvas: (u32, u32),
+    cols: usize,
+    /// x of the first column's plot; y of the first row's titles.
+    left: i32,
+    top: i32,
+    panel_w: i32,
+    /// Height of one row of panels, and of its parts.
+    block_h: i32,
+    title_h: i32,
+    plot_h: i32,
+    /// From the plot's bottom to the panel's x label.
+    tick_h: i32,
+    /// Each panel's title and x label in lines, and its tick labels.
+    titles: Vec<Vec<String>>,
+    x_labels: Vec<Vec<String>>,
+    ticks: Vec<CatLabels>,
+    caption: Vec<String>,
+    y: (f64, f64),
+    yt: Vec<(f64, String)>,
+}
+
+/// Lines of `px` text one under the other.
+fn lines_h(n: usize, px: f64) -> i32 {
+    n as i32 * (px as i32 + 4)
+}
+
+fn panels_layout(chart: &Chart) -> Result<PanelLayout> {
+    let ChartBody::Panels {
+        panels,
+        series,
+        y_percent,
+    } = &chart.body
+    else {
+        return Err(shape_err(chart, "not a panels chart".to_string()));
+    };
+    let names: Vec<&str> = series.iter().map(String::as_str).collect();
+    let legend_w = legend_width(&names, chart.legend_title.as_deref())?;
+    let y = value_axis(
+        panels
+            .iter()
+            .flat_map(|p| p.lines.iter().flat_map(|l| l.1.iter().flatten().copied())),
+        *y_percent,
+    );
+    let mut yt = y_ticks(y.0, y.1, *y_percent);
+    let mut tick_w = 0;
+    for (_, l) in &yt {
+        tick_w = tick_w.max(measure(l, TICK_PX)?.0);
+    }
+    let left = MARGIN + DESC_PX as i32 + 14 + tick_w + 10;
+    let top = MARGIN + TITLE_PX as i32 + 22;
+    let n = panels.len().max(1);
+    let cols = match n {
+        1..=3 => n,
+        4 => 2,
+        5 | 6 => 3,
+        _ => 4,
+    };
+    let rows = n.div_ceil(cols) as i32;
+    let gaps = (cols as i32 - 1) * PANEL_GAP_X;
+    let w = (W as i32).max(left + cols as i32 * PANEL_MIN_W + gaps + legend_w + MARGIN);
+    let panel_w = (w - left - legend_w - MARGIN - gaps) / cols as i32;
+    let mut titles = Vec::with_capacity(panels.len());
+    let mut x_labels = Vec::with_capacity(panels.len());
+    let mut ticks = Vec::with_capacity(panels.len());
+    let (mut title_n, mut label_n, mut extent) = (1, 1, TICK_PX as i32);
+    for p in panels {
+        let t = wrap_text(&p.title, PANEL_TITLE_PX, panel_w)?;
+        let l = wrap_text(&p.x_label, PANEL_LABEL_PX, panel_w)?;
+        let slot = panel_w as f64 / p.categories.len().max(1) as f64;
+        let mut cl = cat_labels(&p.categories, slot)?;
+        // Thinned labels end on the last step too where a step up to
+        // twice as wide allows it (2 8 14 20 rather than 2 6 10 14 18).
+        let last = p.categories.len().saturating_sub(1);
+        if cl.step > 1 && last % cl.step != 0 {
+            if let Some(s) = (cl.step + 1..=2 * cl.step).find(|s| last % s == 0) {
+                cl.step = s;
+            }
+        }
+        title_n = title_n.max(t.len());
+        label_n = label_n.max(l.len());
+        extent = extent.max(cl.extent);
+        titles.push(t);
+        x_labels.push(l);
+        ticks.push(cl);
+    }
+    let title_h = lines_h(title_n, PANEL_TITLE_PX) + 6;
+    let tick_h = 9 + extent + 6;
+    let fixed = title_h + tick_h + lines_h(label_n, PANEL_LABEL_PX) + PANEL_GAP_Y;
+    // The caption under the panels, wrapped on the canvas's width.
+    let caption = wrap_text(&chart.x_label, DESC_PX, w - 2 * MARGIN)?;
+    let footer = lines_h(caption.len().max(1), DESC_PX) + 10 + MARGIN;
+    let plot_h = ((H as i32 - top - footer) / rows - fixed).max(PANEL_MIN_PLOT_H);
+    let block_h = fixed + plot_h;
+    if *y_percent && plot_h < PANEL_FINE_TICKS_H && (y.1 - y.0 - 1.0).abs() < 1e-9 {
+        yt = self::ticks(y.0, y.1, 0.2, &fmt_pct_tick);
+    }
+    // The legend's own height, every entry whole.
+    let mut legend_lines = 0;
+    if let Some(t) = chart.legend_title.as_deref() {
+        legend_lines += wrap_text(t, LEGEND_PX, LEGEND_SWATCH + 10 + LEGEND_MAX_TEXT)?.len();
+    }
+    for n in &names {
+        legend_lines += wrap_text(n, LEGEND_PX, LEGEND_MAX_TEXT)?.len();
+    }
+    let legend_h = legend_lines as i32 * LEGEND_ROW;
+    let h = (H as i32)
+        .max(top + rows * block_h + footer)
+        .max(top + legend_h + MARGIN);
+    Ok(PanelLayout {
+        canvas: (w as u32, h as u32),
+        cols,
+        left,
+        top,
+        panel_w,
+        block_h,
+        title_h,
+        plot_h,
+        tick_h,
+        titles,
+        x_labels,
+        ticks,
+        caption,
+        y,
+        yt,
+    })
+}
+
+fn render_panels<DB: DrawingBackend>(
+    p: &Painter<'_, DB>,
+    chart: &Chart,
+    panels: &[Panel],
+    series: &[String],
+) -> Result<()> {
+    let l = panels_layout(chart)?;
+    let (_, h) = p.size();
+    let rows = panels.len().max(1).div_ceil(l.cols) as i32;
+    let grid_right = l.left + l.cols as i32 * (l.panel_w + PANEL_GAP_X) - PANEL_GAP_X;
+    let grid_bottom = l.top + rows * l.block_h - PANEL_GAP_Y;
+    let mut markers_anywhere = false;
+    for (i, panel) in panels.iter().enumerate() {
+        let (r, c) = ((i / l.cols) as i32, (i % l.cols) as i32);
+        let x0 = l.left + c * (l.panel_w + PANEL_GAP_X);
+        let y0 = l.top + r * l.block_h;
+        let mid = x0 + l.panel_w / 2;
+        for (k, t) in l.titles[i].iter().enumerate() {
+            p.text(
+                t,
+                PANEL_TITLE_PX,
+                INK,
+                at(
+                    mid,
+                    y0 + lines_h(k, PANEL_TITLE_PX),
+                    HPos::Center,
+                    VPos::Top,
+                ),
+            )?;
+        }
+        let n = panel.categories.len();
+        let f = Frame {
+            left: x0,
+            right: x0 + l.panel_w,
+            top: y0 + l.title_h,
+            bottom: y0 + l.title_h + l.plot_h,
+            x: (0.0, n.max(1) as f64),
+            y: l.y,
+            inset: 0,
+        };
+        for (v, label) in &l.yt {
+            let y = f.py(*v);
+            p.line(vec![(f.left, y), (f.right, y)], GRID, 1)?;
+            if c == 0 {
+                p.line(vec![(f.left - 5, y), (f.left, y)], AXIS, 1)?;
+                p.text(
+                    label,
+                    TICK_PX,
+                    INK,
+                    at(f.left - 9, y, HPos::Right, VPos::Center),
+                )?;
+            }
+        }
+        let xs: Vec<i32> = (0..n).map(|j| f.px(j as f64 + 0.5)).collect();
+        for &x in &xs {
+            p.line(vec![(x, f.bottom), (x, f.bottom + 4)], AXIS, 1)?;
+        }
+        p.line(vec![(f.left, f.top), (f.left, f.bottom)], AXIS, 1)?;
+        p.line(vec![(f.left, f.bottom), (f.right, f.bottom)], AXIS, 1)?;
+        draw_cat_labels(p, &l.ticks[i], &xs, f.bottom + 9)?;
+        for (k, t) in l.x_labels[i].iter().enumerate() {
+            p.text(
+                t,
+                PANEL_LABEL_PX,
+                INK,
+                at(
+                    mid,
+                    f.bottom + l.tick_h + lines_h(k, PANEL_LABEL_PX),
+                    HPos::Center,
+                    VPos::Top,
+                ),
+            )?;
+        }
+        let markers = n > 0 && l.panel_w as f64 / n as f64 >= PANEL_MARKER_SLOT;
+        markers_anywhere |= markers;
+        let mut any = false;
+        for (si, ys) in &panel.lines {
+            let color = series_color(*si);
+            let pts: Vec<Option<(i32, i32)>> = ys
+                .iter()
+                .enumerate()
+                .map(|(j, v)| v.filter(|v| v.is_finite()).map(|v| (xs[j], f.py(v))))
+                .collect();
+            for seg in pts.split(|q| q.is_none()).filter(|s| !s.is_empty()) {
+                let seg: Vec<(i32, i32)> = seg.iter().flatten().copied().collect();
+                any = true;
+                if seg.len() > 1 {
+                    p.line(seg.clone(), color, 2)?;
+                }
+                if markers || seg.len() == 1 {
+                    for q in seg {
+                        draw_marker(p, q, marker_of(*si), color)?;
+                    }
+                }
+            }
+        }
+        if !any {
+            draw_no_data(p, mid, (f.top + f.bottom) / 2)?;
+        }
+    }
+    if panels.is_empty() {
+        draw_no_data(p, (l.left + grid_right) / 2, (l.top + grid_bottom) / 2)?;
+    }
+    // The shared axis and the caption under every panel.
+    let y_desc = fit_text(&chart.y_label, DESC_PX, grid_bottom - l.top)?;
+    p.text(
+        &y_desc,
+        DESC_PX,
+        INK,
+        TextAt {
+            rot: Rot::Up,
+            ..at(MARGIN, (l.top + grid_bottom) / 2, HPos::Center, VPos::Top)
+        },
+    )?;
+    // Centred under the panels when it fits there, else on the canvas.
+    let (w, _) = p.size();
+    let mut cx = (l.left + grid_right) / 2;
+    for line in &l.caption {
+        let half = measure(line, DESC_PX)?.0 / 2 + 1;
+        if cx - half < MARGIN || cx + half > w - MARGIN {
+            cx = w / 2;
+        }
+    }
+    let n = l.caption.len();
+    for (k, line) in l.caption.iter().enumerate() {
+        p.text(
+            line,
+            DESC_PX,
+            INK,
+            at(
+                cx,
+                h - MARGIN - lines_h(n - 1 - k, DESC_PX),
+                HPos::Center,
+                VPos::Bottom,
+            ),
+        )?;
+    }
+    let entries: Vec<(String, Swatch)> = series
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            let marker = markers_anywhere.then_some(marker_of(i));
+            (n.clone(), Swatch::Line(series_color(i), marker))
+        })
+        .collect();
+    draw_legend(
+        p,
+        &entries,
+        grid_right,
+        l.top,
+        chart.legend_title.as_deref(),
+    )
 }
 
 const CBAR_W: i32 = 22;
@@ -2098,6 +2452,8 @@ mod tests {
             ("crowded_stacked", crowded_stacked()),
             ("plain_lines", plain_lines()),
             ("many_series", many_series()),
+            ("panels_en", panels(false)),
+            ("panels_ja", panels(true)),
         ]
     }
 
@@ -2149,6 +2505,106 @@ mod tests {
                 series,
                 y_percent: true,
             },
+        }
+    }
+
+    /// Small multiples: five ladders of their own steps (one of 26 steps,
+    /// thinned), a panel with a gap, one with no data.
+    fn panels(ja: bool) -> Chart {
+        let ladder = |title: &str, label: &str, steps: Vec<i64>, lines: usize| {
+            let n = steps.len();
+            Panel {
+                title: title.into(),
+                x_label: label.into(),
+                categories: steps.iter().map(i64::to_string).collect(),
+                lines: (0..lines)
+                    .map(|k| {
+                        let ys = (0..n)
+                            .map(|i| {
+                                let p = 1.0 - (i as f64 + 1.0) / (n as f64 + 1.0);
+                                Some((p + k as f64 * 0.1).min(1.0))
+                            })
+                            .collect();
+                        (k, ys)
+                    })
+                    .collect(),
+            }
+        };
+        let mut gap = ladder("ギャップ", "段階", (1..=6).collect(), 2);
+        gap.lines[0].1[2] = None;
+        let empty = Panel {
+            lines: Vec::new(),
+            ..ladder("空", "段階", (1..=3).collect(), 0)
+        };
+        Chart {
+            legend_title: Some(
+                if ja {
+                    "キャラクター"
+                } else {
+                    "character"
+                }
+                .into(),
+            ),
+            title: if ja {
+                "難易度の段階"
+            } else {
+                "Difficulty ladders"
+            }
+            .into(),
+            x_label: "each panel: its own steps".into(),
+            y_label: if ja {
+                "成功率 (%)"
+            } else {
+                "P(success) (%)"
+            }
+            .into(),
+            body: ChartBody::Panels {
+                panels: vec![
+                    ladder("d20", "DC", (5..=30).collect(), 4),
+                    ladder(
+                        "Chronicles of Darkness with 10-again and a very long name",
+                        "successes needed",
+                        (1..=5).collect(),
+                        4,
+                    ),
+                    ladder("multiplier", "成功倍率", (-5..=10).rev().collect(), 3),
+                    gap,
+                    empty,
+                ],
+                series: ["novice", "trained", "expert", "master"]
+                    .map(String::from)
+                    .to_vec(),
+                y_percent: true,
+            },
+        }
+    }
+
+    /// Panels: every panel's title whole; a crowded ladder's labels thinned
+    /// to a regular step that keeps both of its ends (5 … 30 every 5),
+    /// every step of the others labelled.
+    #[test]
+    fn panels_label_each_ladder_with_its_own_steps() {
+        let chart = panels(false);
+        let l = panels_layout(&chart).unwrap();
+        let ChartBody::Panels { panels, .. } = &chart.body else {
+            unreachable!()
+        };
+        assert_eq!(l.titles[1].join(" "), panels[1].title);
+        assert!(l.titles[1].len() > 1, "{:?}", l.titles[1]);
+        let shown = |i: usize| -> Vec<String> {
+            l.ticks[i]
+                .texts
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| k % l.ticks[i].step == 0)
+                .map(|(_, t)| t.clone())
+                .collect()
+        };
+        assert_eq!(shown(0), ["5", "10", "15", "20", "25", "30"]);
+        assert_eq!(shown(1), ["1", "2", "3", "4", "5"]);
+        let svg = String::from_utf8(svg(&chart).unwrap()).unwrap();
+        for t in ["d20", "DC", "successes needed", "character", "master"] {
+            assert!(svg.contains(&format!(">{t}</text>")), "{t}");
         }
     }
 
@@ -2416,6 +2872,26 @@ mod tests {
                 categories: vec!["a".into()],
                 tiers: vec!["x".into()],
                 values: vec![vec![-0.5]],
+            }),
+            c(ChartBody::Panels {
+                panels: vec![Panel {
+                    title: "p".into(),
+                    x_label: String::new(),
+                    categories: vec!["a".into(), "b".into()],
+                    lines: vec![(0, vec![Some(0.5)])],
+                }],
+                series: vec!["s".into()],
+                y_percent: true,
+            }),
+            c(ChartBody::Panels {
+                panels: vec![Panel {
+                    title: "p".into(),
+                    x_label: String::new(),
+                    categories: vec!["a".into()],
+                    lines: vec![(1, vec![Some(0.5)])],
+                }],
+                series: vec!["s".into()],
+                y_percent: true,
             }),
         ];
         for chart in bad {

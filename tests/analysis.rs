@@ -584,3 +584,138 @@ equals = "1/2"
     assert!(svg.contains(">ハウスルール<"), "legend title (ja)");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The text of an SVG chart: each transparent `<text>` (one drawn line of
+/// text) with the x of its middle and its baseline's y, in drawing order.
+fn svg_texts(svg: &str) -> Vec<(f64, f64, String)> {
+    let attr = |tag: &str, name: &str| -> f64 {
+        let start = tag.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+        let end = start + tag[start..].find('"').unwrap();
+        tag[start..end].parse().unwrap()
+    };
+    svg.split("<text ")
+        .skip(1)
+        .map(|rest| {
+            let (tag, body) = rest.split_once('>').unwrap();
+            let tag = format!(" {tag}");
+            let text = body.split("</text>").next().unwrap();
+            let text = text
+                .replace("&lt;", "<")
+                .replace("&gt;", ">")
+                .replace("&quot;", "\"")
+                .replace("&amp;", "&");
+            let mid = attr(&tag, "x") + attr(&tag, "textLength") / 2.0;
+            (mid, attr(&tag, "y"), text)
+        })
+        .collect()
+}
+
+/// Issue 30 item 19: the ladder chart reads in each ladder's own steps
+/// (one panel per ladder, its steps as the tick labels of its x axis, its
+/// label under them), not as a "position on the ladder"; a long legend
+/// entry wraps onto as many lines as it needs, every word kept.
+#[test]
+fn ladder_chart_shows_each_ladders_own_steps() {
+    let dir = temp_dir("ladder-chart");
+    let file = dir.join("steps.toml");
+    let veteran = "a veteran of a hundred campaigns, who knows every trap, every door \
+                   and every trick of the dungeon masters of old";
+    std::fs::write(
+        &file,
+        format!(
+            r#"kind = "ladders"
+title = "Two ladders"
+
+[[ladder]]
+system = "d20"
+label = "DC"
+param = "dc"
+values = [8, 10, 12, 14, 16]
+[[ladder.character]]
+name = "novice"
+params = {{ modifier = 0 }}
+[[ladder.character]]
+name = "{veteran}"
+params = {{ modifier = 9 }}
+
+[[ladder]]
+system = "dice"
+name = "PbtA 2D6+stat"
+label = "target"
+param = "target"
+values = [6, 7, 8, 9, 10, 11, 12]
+params = {{ expr = "2D6+{{stat}}>={{target}}" }}
+[[ladder.character]]
+name = "novice"
+params = {{ stat = 0 }}
+[[ladder.character]]
+name = "{veteran}"
+params = {{ stat = 3 }}
+"#
+        ),
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let o = run_into(&file, &out);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let svg = std::fs::read_to_string(out.join("steps.svg")).unwrap();
+    let texts = svg_texts(&svg);
+    let find = |s: &str| {
+        texts
+            .iter()
+            .find(|t| t.2 == s)
+            .unwrap_or_else(|| panic!("no text {s:?} in {texts:?}"))
+    };
+    assert!(!svg.contains("position on the ladder"), "{texts:?}");
+    assert!(!svg.contains("the steps in the legend"), "{texts:?}");
+    for (title, label, steps) in [
+        ("d20", "DC", &["8", "10", "12", "14", "16"][..]),
+        (
+            "PbtA 2D6+stat",
+            "target",
+            &["6", "7", "8", "9", "10", "11", "12"][..],
+        ),
+    ] {
+        let (tx, ty, _) = find(title);
+        let (lx, ly, _) = find(label);
+        // Every step of the ladder is a tick label of one row, left to
+        // right in the ladder's order, between the panel's title and its
+        // axis label, under the panel.
+        let row: Vec<&(f64, f64, String)> = texts
+            .iter()
+            .filter(|t| steps.contains(&t.2.as_str()) && t.1 > *ty && t.1 < *ly)
+            .filter(|t| (t.0 - tx).abs() < 200.0)
+            .collect();
+        let labels: Vec<&str> = row.iter().map(|t| t.2.as_str()).collect();
+        assert_eq!(labels, steps, "{title}: {row:?}");
+        assert!(
+            row.iter().all(|t| t.1 == row[0].1),
+            "{title}: one row {row:?}"
+        );
+        assert!(row.windows(2).all(|w| w[0].0 < w[1].0), "{title}: {row:?}");
+        assert!((lx - tx).abs() < 1.0, "{title}: label under the panel");
+    }
+    // The legend: what the lines are, and the long name whole, over
+    // several lines (it was cut with "…" past three).
+    find("character");
+    find("novice");
+    let whole = (0..texts.len()).any(|i| {
+        (1..=texts.len() - i).any(|n| {
+            texts[i..i + n]
+                .iter()
+                .map(|t| t.2.as_str())
+                .collect::<Vec<_>>()
+                .join(" ")
+                == veteran
+        })
+    });
+    assert!(whole, "{texts:?}");
+    assert!(texts.iter().all(|t| !t.2.contains('…')), "{texts:?}");
+    // The tables are the ladders' own: d20 +0 against DC 10 succeeds on
+    // 10..20 of the d20 (11/20, the natural 1 already fails there), 2D6+0
+    // reaches 7 in 21 of 36 rolls.
+    let csv = std::fs::read_to_string(out.join("steps.csv")).unwrap();
+    assert!(csv.contains("d20,dc,10,novice,0.5500000000"), "{csv}");
+    assert!(csv.contains("dice,target,7,novice,0.5833333333"), "{csv}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

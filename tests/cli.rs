@@ -913,3 +913,54 @@ fn help_says_what_the_commands_do() {
     let v = odds_json(&["d20", "--modifier", "0", "--dc", "1", "--exact"]);
     assert_eq!(v["p_success"], "19/20");
 }
+
+/// Issue 30 item 13 (leftover): the "Arguments:" list of `odds dice
+/// --help` drew EXPR as optional (`[EXPR]`), as clap draws every argument
+/// that is not `required`. EXPR is `<EXPR>` everywhere in the help; only
+/// `--list-games` goes without it, and not with it.
+#[test]
+fn dice_help_draws_expr_as_required() {
+    let out = hantei().args(["odds", "dice", "--help"]).output().unwrap();
+    assert!(out.status.success());
+    let help = String::from_utf8(out.stdout).unwrap();
+    let args = help
+        .split("Arguments:")
+        .nth(1)
+        .and_then(|rest| rest.split("Options:").next())
+        .unwrap_or_else(|| panic!("no Arguments: block in {help}"));
+    assert_eq!(args.lines().nth(1).map(str::trim), Some("<EXPR>"), "{args}");
+    assert!(!help.contains("[EXPR]"), "{help}");
+    assert!(!help.contains("[default: \"\"]"), "{help}");
+    // The short help (-h) as well.
+    let out = hantei().args(["odds", "dice", "-h"]).output().unwrap();
+    let short = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        short.contains("<EXPR>") && !short.contains("[EXPR]"),
+        "{short}"
+    );
+    // --list-games alone still lists the games, exit 0.
+    let out = hantei()
+        .args(["odds", "dice", "--list-games"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let list = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        list.contains("Cthulhu7th") && list.contains("DoubleCross"),
+        "{list}"
+    );
+    // Other flags go with --list-games as before.
+    let out = hantei()
+        .args(["odds", "dice", "--list-games", "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    // Without EXPR: exit 2, one line naming <EXPR>.
+    expect_usage_error(
+        &["odds", "dice"],
+        "required arguments were not provided: <EXPR>",
+    );
+    expect_usage_error(&["odds", "dice", "--exact", "--tier", "hit:>=7"], "<EXPR>");
+    // An EXPR with --list-games is a mistake, said in one line.
+    expect_usage_error(&["odds", "dice", "--list-games", "2D6"], "--list-games");
+}

@@ -23,7 +23,7 @@ use std::fmt::Write as _;
 use super::output::{csv_bytes, csv_number, human, md_header, render_charts, OutFile};
 use super::spec::{LadderSpec, Lang};
 use super::Analysis;
-use crate::chart::{Chart, ChartBody};
+use crate::chart::{Chart, ChartBody, Panel};
 use crate::error::Result;
 
 /// P(success) along one ladder for each character.
@@ -354,107 +354,69 @@ pub fn char_name(l: &LadderOdds, c: usize, lang: Lang) -> String {
     lang.pick(&ch.name, ch.name_ja.as_deref()).to_string()
 }
 
-/// The chart of a ladders analysis, labelled in `lang`: every ladder on
-/// one probability axis, for the reference character.
+/// The chart of a ladders analysis, labelled in `lang`: one panel per
+/// ladder, its own steps (easiest first) along its x axis, every panel
+/// on the same P(success) axis, one line per character (the same colour
+/// and marker for the same character in every panel).
 pub fn chart(a: &Analysis, ladders: &[LadderOdds], lang: Lang) -> Chart {
-    let refs = reference(ladders);
-    let refname = char_name(&ladders[0], refs[0], lang);
     let title = lang
         .pick(&a.spec.title, a.spec.title_ja.as_deref())
         .to_string();
-    let n = ladders
+    // The characters, by name, in order of first appearance.
+    let mut series: Vec<String> = Vec::new();
+    let panels = ladders
         .iter()
-        .map(|l| l.spec.values.len())
-        .max()
-        .unwrap_or(1);
-    let xs: Vec<f64> = (0..n)
-        .map(|i| i as f64 / (n.max(2) - 1) as f64 * 100.0)
-        .collect();
-    let series = ladders
-        .iter()
-        .zip(&refs)
-        .map(|(l, &c)| {
-            let row = &l.p[c];
-            // Resample each ladder onto the common positions 0..100 %.
-            let ys = xs
-                .iter()
-                .map(|&x| {
-                    let pos = x / 100.0 * (row.len() - 1) as f64;
-                    let i = pos.floor() as usize;
-                    let f = pos - i as f64;
-                    let a = row[i.min(row.len() - 1)];
-                    let b = row[(i + 1).min(row.len() - 1)];
-                    Some(a + (b - a) * f)
-                })
-                .collect();
-            // Each ladder's own steps in its entry: the common axis is
-            // only the position along them.
-            (
-                format!(
-                    "{}: {}",
-                    ladder_name(l, lang),
-                    steps_text(&l.spec.values, lang == super::spec::Lang::Ja)
-                ),
-                ys,
-            )
+        .map(|l| {
+            let lines =
+                l.p.iter()
+                    .enumerate()
+                    .map(|(c, row)| {
+                        let name = char_name(l, c, lang);
+                        let i = match series.iter().position(|s| *s == name) {
+                            Some(i) => i,
+                            None => {
+                                series.push(name);
+                                series.len() - 1
+                            }
+                        };
+                        (i, row.iter().map(|&p| Some(p)).collect())
+                    })
+                    .collect();
+            Panel {
+                title: match &l.spec.name {
+                    Some(n) => lang.pick(n, l.spec.name_ja.as_deref()),
+                    None => &l.spec.system,
+                }
+                .to_string(),
+                x_label: lang
+                    .pick(&l.spec.label, l.spec.label_ja.as_deref())
+                    .to_string(),
+                categories: l.spec.values.iter().map(i64::to_string).collect(),
+                lines,
+            }
         })
         .collect();
     Chart {
         title,
         x_label: lang
             .pick(
-                "each ladder's steps, easiest → hardest (the steps in the legend)",
-                Some("各尺度の段階 (易 → 難、段階は凡例に)"),
+                "each panel: one ladder, its own steps from easiest (left) to hardest (right)",
+                Some("各パネル: 1つの尺度、その段階を易 (左) から難 (右) へ"),
             )
             .to_string(),
-        legend_title: Some(
-            lang.pick("ladder: its steps", Some("尺度: その段階"))
-                .to_string(),
-        ),
-        y_label: match lang {
-            super::spec::Lang::Ja => format!("成功率 (%)、{refname}"),
-            super::spec::Lang::En => format!("P(success) (%), {refname} character"),
-        },
-        body: ChartBody::Lines {
-            x: xs,
+        legend_title: Some(lang.pick("character", Some("キャラクター")).to_string()),
+        y_label: lang.pick("P(success) (%)", Some("成功率 (%)")).to_string(),
+        body: ChartBody::Panels {
+            panels,
             series,
             y_percent: true,
         },
     }
 }
 
-/// A ladder's steps for its legend entry: every value up to eight of
-/// them (`5 10 15 20 25 30`), else the first two, `…` and the last
-/// (`2 3 … 20`, with the count).
-fn steps_text(values: &[i64], ja: bool) -> String {
-    let all = |v: &[i64]| v.iter().map(i64::to_string).collect::<Vec<_>>().join(" ");
-    if values.len() <= 8 {
-        all(values)
-    } else {
-        format!(
-            "{} … {} ({} {})",
-            all(&values[..2]),
-            values[values.len() - 1],
-            values.len(),
-            if ja { "段階" } else { "steps" }
-        )
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn steps_text_lists_a_ladders_own_steps() {
-        assert_eq!(
-            steps_text(&[5, 10, 15, 20, 25, 30], false),
-            "5 10 15 20 25 30"
-        );
-        let long: Vec<i64> = (2..=20).collect();
-        assert_eq!(steps_text(&long, false), "2 3 … 20 (19 steps)");
-        assert_eq!(steps_text(&long, true), "2 3 … 20 (19 段階)");
-    }
 
     #[test]
     fn helpers() {

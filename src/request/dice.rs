@@ -36,10 +36,15 @@ pub struct Params {
     /// "3U6>=10@6", D66; the pool engine's "{1D8!,1D6!}KH1", "4DF+2",
     /// named terms. Case-insensitive. Required (only --list-games goes
     /// without it).
+    // `required` (not `required_unless_present`) so that the help shows
+    // `<EXPR>`: clap draws an argument that is not `required` as `[EXPR]`.
+    // `--list-games` still goes alone as it conflicts with EXPR (clap lets a
+    // required argument be missing when a conflicting one is given). The
+    // hidden empty default is only what the derive reads then.
     #[arg(
         value_name = "EXPR",
         allow_hyphen_values = true,
-        required_unless_present = "list_games",
+        required = true,
         default_value = "",
         hide_default_value = true
     )]
@@ -156,7 +161,7 @@ pub struct Params {
     pub outcomes_by: Vec<String>,
     /// List the game systems --game takes, with their commands.
     #[serde(skip)]
-    #[arg(long)]
+    #[arg(long, conflicts_with = "expr")]
     pub list_games: bool,
 }
 
@@ -283,11 +288,14 @@ impl Params {
     }
 
     /// Everything refused without computing, in a few milliseconds: the
-    /// command (or the game's command), the tiers and flags, and with
-    /// `exact` the estimated work of the exact law ([`dice::law::check_work`]).
-    /// `hantei serve` checks this before a request waits for a worker, so a
-    /// bad request is refused at once. `Ok` does not promise the report:
-    /// floating-point limits are checked as the law is built.
+    /// command (or the game's command), the tiers and flags, and the
+    /// estimated work of the law in the weight the report is computed in
+    /// ([`dice::law::check_work`], exact fractions with `exact`, else
+    /// floating point). `hantei serve` checks this before a request waits
+    /// for a worker, so a bad request is refused at once. `Ok` does not
+    /// promise the report: what the estimate does not cover is checked as
+    /// the law is built (today `check_work` estimates only exact work; its
+    /// floating-point limits are met as the law is built, in the worker).
     pub fn preflight(&self, exact: bool) -> crate::Result<()> {
         if let Some(id) = &self.game {
             if self.until.is_some() {
@@ -320,12 +328,10 @@ impl Params {
             None => check.validate()?,
         }
         if exact {
-            dice::law::check_work::<crate::weight::Exact>(&check.command, check.tail_eps)?;
-            if let Some(vs) = &check.vs {
-                dice::law::check_work::<crate::weight::Exact>(vs, check.tail_eps)?;
-            }
+            check_work::<crate::weight::Exact>(&check)
+        } else {
+            check_work::<f64>(&check)
         }
-        Ok(())
     }
 
     /// The report for these flags.
@@ -344,6 +350,16 @@ impl Params {
             None => dice::report(&check),
         }
     }
+}
+
+/// The estimated work of a check's laws (its command's and its opponent's)
+/// in weight `W`, before any is done.
+fn check_work<W: Weight>(check: &Check) -> crate::Result<()> {
+    dice::law::check_work::<W>(&check.command, check.tail_eps)?;
+    if let Some(vs) = &check.vs {
+        dice::law::check_work::<W>(vs, check.tail_eps)?;
+    }
+    Ok(())
 }
 
 /// The report of `hantei odds dice EXPR --game ID`: the game's own law

@@ -12,8 +12,10 @@
 //! with `{"error": "<the CLI's one-line message>"}`; a bad dice expression
 //! adds `"caret": ["2D6+x", "    ^"]`, the expression and the caret under
 //! the fault, which `error` (one line) leaves out. A dice request is parsed,
-//! and its exact work estimated, before it waits for a worker: a bad or
-//! refused one is a 400 at once, whatever the workers are doing. Another
+//! and its work estimated ([`crate::request::dice::Params::preflight`]: the
+//! dice engine's estimate, today of exact work only), before it waits for a
+//! worker: a bad or refused one is a 400 at once, whatever the workers are
+//! doing. Another
 //! method than GET or POST answers 405 with the same JSON body.
 
 use axum::body::Body;
@@ -70,7 +72,8 @@ pub async fn method_not_allowed(method: axum::http::Method, uri: axum::http::Uri
 }
 
 /// What is refused without computing (a dice request's parse, flags and
-/// estimated exact work), checked before the request waits for a worker.
+/// estimated work, in the weight it is computed in), checked before the
+/// request waits for a worker.
 fn preflight(request: &Request, exact: bool) -> Result<(), String> {
     if let Request::Dice(p) = request {
         p.preflight(exact).map_err(|e| e.to_string())?;
