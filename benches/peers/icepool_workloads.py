@@ -610,6 +610,14 @@ def chain_dx_5dx7():
     return dense(law, 0, 500)
 
 
+def chain_dx_10dx7():
+    # The same chain from 10 dice (the criterion bench's `10DX7+4`); with
+    # 10 dice DX_DEPTH = 30 leaves <= 10 * 0.4^30 ~ 1.2e-11 uncut.
+    ach = dx_achievement(10, 4)
+    law = ach.map(lambda a: (a // 10 + 1) @ icepool.d10 + 8 if a >= 15 else 0)
+    return dense(law, 0, 500)
+
+
 WORKLOADS = {
     "hit_pool_plain": hit_pool_plain,
     "hit_pool_push": hit_pool_push,
@@ -640,6 +648,7 @@ WORKLOADS = {
     "chain_dnd_round_100": chain_dnd_round_100,
     "chain_40k": chain_40k,
     "chain_dx_5dx7": chain_dx_5dx7,
+    "chain_dx_10dx7": chain_dx_10dx7,
 }
 
 

@@ -511,16 +511,11 @@ fn chain_40k() -> Vec<f64> {
     distribution(&r, 0, 80)
 }
 
-/// Double Cross `5DX7+4`, the achievement (達成値) giving the damage dice:
+/// Double Cross `nDX7+4`, the achievement (達成値) giving the damage dice:
 /// P(damage = 0..=500).
-fn chain_dx_5dx7() -> Vec<f64> {
-    let r = dice_report(
-        "5DX7+4 -> >=15: (達成値/10+1)D10+8; 0",
-        &[],
-        &[],
-        &[],
-        Some("DoubleCross"),
-    );
+fn chain_dx(n: u32) -> Vec<f64> {
+    let expr = format!("{n}DX7+4 -> >=15: (達成値/10+1)D10+8; 0");
+    let r = dice_report(&expr, &[], &[], &[], Some("DoubleCross"));
     distribution(&r, 0, 500)
 }
 
@@ -557,7 +552,8 @@ fn main() {
         ("chain_dnd_attack", chain_dnd_attack),
         ("chain_dnd_round_100", chain_dnd_round_100),
         ("chain_40k", chain_40k),
-        ("chain_dx_5dx7", chain_dx_5dx7),
+        ("chain_dx_5dx7", || chain_dx(5)),
+        ("chain_dx_10dx7", || chain_dx(10)),
         ("scale_d6_10", || d6_joint(10)),
         ("scale_d6_20", || d6_joint(20)),
         ("scale_d6_40", || d6_joint(40)),

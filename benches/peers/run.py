@@ -61,6 +61,7 @@ WORKLOADS = [
     ("chain_dnd_round_100", "chain: two such attacks a round to 100 HP, P(done by k), k ≤ 50"),
     ("chain_40k", "chain: 40K 40 attacks -> hits (6 = 2) -> wounds 4+ -> saves 3+, unsaved 0–80"),
     ("chain_dx_5dx7", "chain: DoubleCross 5DX7+4 -> >=15: (達成値/10+1)D10+8, damage 0–500"),
+    ("chain_dx_10dx7", "chain: the same from 10DX7+4"),
 ]
 TOLERANCE = 1e-9
 
