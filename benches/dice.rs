@@ -8,9 +8,21 @@
 //! * `pool_f64/<mechanic>`: the pool engine on MECHANICS.md's mechanics
 //!   (targets: each < 10 ms; L5R 10k5 < 10 ms; a 20-die pool with three
 //!   joint statistics < 10 ms).
+//! * `chain/<name>`: chained rolls (issue 28), the whole report through
+//!   `hantei odds dice` (`request::dice::Params::report`: parse, law,
+//!   fields), default `--tail-eps`:
+//!   * `dnd attack -> damage` (f64): `1D20+5 -> natural==20: 2D8+4;
+//!     natural==1: 0; >=15: 1D8+4; 0` (target < 1 ms);
+//!   * `dnd round to 100 HP exact`: two such attacks a round,
+//!     `2D(…) --until 100 --exact` (target < 10 ms);
+//!   * `40k 40 attacks` (f64): `((40D6{6:2,3..5:1})D6{>=4:1})D6{<=2:1}`
+//!     (target < 1 ms);
+//!   * `dx 10DX7+4 -> damage` (f64): `10DX7+4 -> >=15:
+//!     (達成値/10+1)D10+8; 0` under `--game DoubleCross` (target < 50 ms).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 
+use hantei::request::dice::Params;
 use hantei::systems::dice::{self, Check};
 use hantei::Exact;
 
@@ -97,5 +109,55 @@ fn pool_reports(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, f64_reports, exact_reports, pool_reports);
+/// One D&D attack: +5 against AC 15, a natural 20 doubles the damage dice,
+/// a natural 1 misses.
+const DND_ATTACK: &str = "1D20+5 -> natural==20: 2D8+4; natural==1: 0; >=15: 1D8+4; 0";
+
+/// The parameters of `hantei odds dice EXPR [--game GAME] [--until N]`.
+fn chain_params(expr: &str, game: Option<&str>, until: Option<i64>) -> Params {
+    Params {
+        expr: expr.into(),
+        game: game.map(Into::into),
+        until,
+        tail_eps: dice::DEFAULT_TAIL_EPS,
+        ..Params::default()
+    }
+}
+
+fn chain_reports(c: &mut Criterion) {
+    let mut g = c.benchmark_group("chain");
+    let f64_cases = [
+        ("dnd attack -> damage", chain_params(DND_ATTACK, None, None)),
+        (
+            "40k 40 attacks",
+            chain_params("((40D6{6:2,3..5:1})D6{>=4:1})D6{<=2:1}", None, None),
+        ),
+        (
+            "dx 10DX7+4 -> damage",
+            chain_params(
+                "10DX7+4 -> >=15: (達成値/10+1)D10+8; 0",
+                Some("DoubleCross"),
+                None,
+            ),
+        ),
+    ];
+    for (name, p) in &f64_cases {
+        g.bench_function(*name, |b| {
+            b.iter(|| black_box(black_box(p).report::<f64>().expect("report")))
+        });
+    }
+    let round = chain_params(&format!("2D({DND_ATTACK})"), None, Some(100));
+    g.bench_function("dnd round to 100 HP exact", |b| {
+        b.iter(|| black_box(black_box(&round).report::<Exact>().expect("report")))
+    });
+    g.finish();
+}
+
+criterion_group!(
+    benches,
+    f64_reports,
+    exact_reports,
+    pool_reports,
+    chain_reports
+);
 criterion_main!(benches);

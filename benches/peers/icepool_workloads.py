@@ -531,6 +531,93 @@ def coc7_cc2():
     return dense(law, 1, 100) + lv + [sum(lv[:4]), lv[0], lv[5]]
 
 
+# Chained rolls (issue 28): one roll's result decides the next.
+
+
+def dnd_attack_die():
+    # `1D20+5 -> natural==20: 2D8+4; natural==1: 0; >=15: 1D8+4; 0`: a
+    # natural 20 doubles the damage dice, a natural 1 misses, 15 or more
+    # hits; the face of the d20 picks the damage die (a mixture).
+    def damage(x):
+        if x == 20:
+            return 2 @ icepool.d8 + 4
+        if x == 1:
+            return 0
+        if x + 5 >= 15:
+            return icepool.d8 + 4
+        return 0
+
+    return icepool.d20.map(damage)
+
+
+def chain_dnd_attack():
+    # The damage law of one attack, P(damage = 0..20).
+    return dense(dnd_attack_die(), 0, 20)
+
+
+def chain_dnd_round_100():
+    # Two such attacks a round; P(100 HP dealt within k rounds), k = 1..50.
+    t = (2 @ dnd_attack_die()).time_to_sum(100, 50, dnf=51)
+    return [float(t.probability('<=', k)) for k in range(1, 51)]
+
+
+def chain_40k():
+    # 40 attacks: hit 3+, a natural 6 scoring two hits; each hit wounds on
+    # 4+; each wound is saved on 3+ (unsaved on 1-2). The count of each
+    # stage is the pool size of the next (`n @ die` inside `map`: a mixture
+    # over the counts). P(unsaved wounds = 0..80).
+    hit = icepool.d6.map({1: 0, 2: 0, 3: 1, 4: 1, 5: 1, 6: 2})
+    wound = icepool.d6.map(lambda x: int(x >= 4))
+    unsaved = icepool.d6.map(lambda x: int(x <= 2))
+    hits = 40 @ hit
+    wounds = hits.map(lambda h: h @ wound)
+    law = wounds.map(lambda w: w @ unsaved)
+    return dense(law, 0, 80)
+
+
+def dx_achievement(n, m):
+    """Double Cross `nDX7+m`'s achievement (達成値), a fumble (all ones on
+    the first roll) as 0 (the chain's `>= 15` then misses), as dx_10dx7
+    builds it: the rounds to DX_DEPTH."""
+    c = 7
+    rounds = {k: CountAndMax(c).evaluate(icepool.d10.pool(k)) for k in range(1, n + 1)}
+
+    @functools.cache
+    def chain(k, depth):
+        def step(crits, top):
+            if not crits:
+                return top
+            if depth == 0:
+                return 10
+            return 10 + chain(crits, depth - 1)
+        return rounds[k].map(step, star=True)
+
+    def value(crits, top):
+        if top == 1:
+            return 0
+        if not crits:
+            return top + m
+        return 10 + m + chain(crits, DX_DEPTH - 1)
+
+    return rounds[n].map(value, star=True)
+
+
+def chain_dx_5dx7():
+    # `5DX7+4 -> >=15: (達成値/10+1)D10+8; 0` under DoubleCross: the
+    # achievement picks the number of damage dice. P(damage = 0..500).
+    ach = dx_achievement(5, 4)
+    law = ach.map(lambda a: (a // 10 + 1) @ icepool.d10 + 8 if a >= 15 else 0)
+    return dense(law, 0, 500)
+
+
+def chain_dx_10dx7():
+    # The same chain from 10 dice (the criterion bench's `10DX7+4`); with
+    # 10 dice DX_DEPTH = 30 leaves <= 10 * 0.4^30 ~ 1.2e-11 uncut.
+    ach = dx_achievement(10, 4)
+    law = ach.map(lambda a: (a // 10 + 1) @ icepool.d10 + 8 if a >= 15 else 0)
+    return dense(law, 0, 500)
+
+
 WORKLOADS = {
     "hit_pool_plain": hit_pool_plain,
     "hit_pool_push": hit_pool_push,
@@ -557,6 +644,11 @@ WORKLOADS = {
     "dx_10dx7": dx_10dx7,
     "sw_k20": sw_k20,
     "coc7_cc2": coc7_cc2,
+    "chain_dnd_attack": chain_dnd_attack,
+    "chain_dnd_round_100": chain_dnd_round_100,
+    "chain_40k": chain_40k,
+    "chain_dx_5dx7": chain_dx_5dx7,
+    "chain_dx_10dx7": chain_dx_10dx7,
 }
 
 

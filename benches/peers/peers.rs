@@ -481,6 +481,44 @@ fn keep3_d20(n: i64) -> Vec<f64> {
     )
 }
 
+// Chained rolls (issue 28): one roll's result decides the next, through
+// `hantei odds dice` as the CLI takes it.
+
+/// One D&D attack: +5 against AC 15, a natural 20 doubles the damage dice,
+/// a natural 1 misses.
+const DND_ATTACK: &str = "1D20+5 -> natural==20: 2D8+4; natural==1: 0; >=15: 1D8+4; 0";
+
+/// The damage law of one attack, P(damage = 0..=20).
+fn chain_dnd_attack() -> Vec<f64> {
+    distribution(&dice_report(DND_ATTACK, &[], &[], &[], None), 0, 20)
+}
+
+/// Two attacks a round: P(100 HP dealt within k rounds), k = 1..=50.
+fn chain_dnd_round_100() -> Vec<f64> {
+    rounds(&format!("2D({DND_ATTACK})"), 100)
+}
+
+/// Warhammer 40K, 40 attacks: hit 3+ (a natural 6 two hits), wound 4+,
+/// save 3+ (unsaved on 1-2): P(unsaved wounds = 0..=80).
+fn chain_40k() -> Vec<f64> {
+    let r = dice_report(
+        "((40D6{6:2,3..5:1})D6{>=4:1})D6{<=2:1}",
+        &[],
+        &[],
+        &[],
+        None,
+    );
+    distribution(&r, 0, 80)
+}
+
+/// Double Cross `nDX7+4`, the achievement (達成値) giving the damage dice:
+/// P(damage = 0..=500).
+fn chain_dx(n: u32) -> Vec<f64> {
+    let expr = format!("{n}DX7+4 -> >=15: (達成値/10+1)D10+8; 0");
+    let r = dice_report(&expr, &[], &[], &[], Some("DoubleCross"));
+    distribution(&r, 0, 500)
+}
+
 /// A workload: its values, in the Python side's order.
 type Workload = fn() -> Vec<f64>;
 
@@ -511,6 +549,11 @@ fn main() {
         ("dx_10dx7", dx_10dx7),
         ("sw_k20", sw_k20),
         ("coc7_cc2", coc7_cc2),
+        ("chain_dnd_attack", chain_dnd_attack),
+        ("chain_dnd_round_100", chain_dnd_round_100),
+        ("chain_40k", chain_40k),
+        ("chain_dx_5dx7", || chain_dx(5)),
+        ("chain_dx_10dx7", || chain_dx(10)),
         ("scale_d6_10", || d6_joint(10)),
         ("scale_d6_20", || d6_joint(20)),
         ("scale_d6_40", || d6_joint(40)),

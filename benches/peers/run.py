@@ -57,6 +57,11 @@ WORKLOADS = [
     ("dx_10dx7", "DoubleCross 10DX7+4: value 0–450, words, flags"),
     ("sw_k20", "SwordWorld2.5 K20+5@10: value 0–250, words, flags"),
     ("coc7_cc2", "Cthulhu7th CC(2)<=50: roll 1–100, levels, flags"),
+    ("chain_dnd_attack", "chain: D&D 1D20+5 -> crit 2D8+4 / hit 1D8+4 / miss, damage 0–20"),
+    ("chain_dnd_round_100", "chain: two such attacks a round to 100 HP, P(done by k), k ≤ 50"),
+    ("chain_40k", "chain: 40K 40 attacks -> hits (6 = 2) -> wounds 4+ -> saves 3+, unsaved 0–80"),
+    ("chain_dx_5dx7", "chain: DoubleCross 5DX7+4 -> >=15: (達成値/10+1)D10+8, damage 0–500"),
+    ("chain_dx_10dx7", "chain: the same from 10DX7+4"),
 ]
 TOLERANCE = 1e-9
 
