@@ -981,15 +981,10 @@ fn bad_dice_requests_are_refused_before_they_wait_for_a_worker() {
 /// 2,000,000), a sum of too many multiply-adds (1000D1000), a keep/drop of
 /// too many steps (200D1000KH100) — is a 400 with the CLI's message before
 /// it waits for a worker, as an exact one is, while every worker is busy
-/// on slow exact sums.
-///
-/// Ignored until the dice engine estimates floating-point work up front:
-/// the server asks `dice::law::check_work::<f64>` (through
-/// `request::dice::Params::preflight`), which today checks exact work
-/// only (`if !W::EXACT { return Ok(()) }` in src/systems/dice/law.rs), so
-/// these requests still wait for a worker and are refused there.
+/// on slow exact sums. The server asks `dice::law::check_work::<f64>`
+/// (through `request::dice::Params::preflight`), which estimates the
+/// floating-point sums and keep/drop before any work.
 #[test]
-#[ignore = "needs the floating-point branch of dice::law::check_work (src/systems/dice/law.rs)"]
 fn float_requests_refused_for_size_do_not_wait_for_a_worker() {
     let server = Server::start_with(&["--timeout", "8"]);
     let base = server.base.clone();

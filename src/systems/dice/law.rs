@@ -882,7 +882,14 @@ pub fn law<W: Weight>(cmd: &Command, tail_eps: f64) -> Result<Law<W>> {
 /// its own limits, checked as the law is built (fast).
 pub fn check_work<W: Weight>(cmd: &Command, tail_eps: f64) -> Result<()> {
     if !W::EXACT {
-        return Ok(());
+        // Floating point: the refusals the law makes before any work on
+        // the terms of an xDy sum (the span and multiply-adds of a sum, the
+        // steps of a keep/drop), as `term` meets them, so a server refuses
+        // them before the request waits for a worker.
+        return match &cmd.body {
+            Body::Add(a) => node_work::<W>(&a.expr, &mut Cost::default()),
+            _ => Ok(()),
+        };
     }
     let mut cost = Cost::default();
     match &cmd.body {
