@@ -75,6 +75,32 @@ pub struct Branching {
     pub branches: Vec<Branch>,
 }
 
+impl Branching {
+    /// What the branches read of the first roll: its result, their
+    /// conditions' statistics and (`facts`) what their follow-ups use.
+    fn reads(&self, facts: bool) -> Vec<Stat> {
+        let mut reads = vec![Stat::Total];
+        for br in &self.branches {
+            for s in br.cond.iter().flat_map(cond::Expr::stats) {
+                if !reads.contains(&s) {
+                    reads.push(s);
+                }
+            }
+            if facts {
+                facts_of(&br.then, &mut reads);
+            }
+        }
+        reads
+    }
+
+    /// The branch a first roll with these statistics takes.
+    fn taken(&self, get: &dyn Fn(&Stat) -> i64) -> Option<usize> {
+        self.branches
+            .iter()
+            .position(|br| br.cond.as_ref().is_none_or(|c| c.holds(get)))
+    }
+}
+
 /// The first roll of a chain.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Stage {
@@ -551,14 +577,7 @@ pub fn node_law<W: Weight>(c: &Chained, ctx: &Ctx) -> Result<Map<W>> {
 /// no branch, when every branch has a condition), each labelled by its
 /// condition (`else` for the last without one).
 pub fn branch_probs<W: Weight>(b: &Branching, eps: f64) -> Result<Vec<(String, W)>> {
-    let mut reads = vec![Stat::Total];
-    for c in b.branches.iter().filter_map(|br| br.cond.as_ref()) {
-        for s in c.stats() {
-            if !reads.contains(&s) {
-                reads.push(s);
-            }
-        }
-    }
+    let reads = b.reads(false);
     let cells = stage_cells::<W>(&b.first, &reads, eps)?;
     let mut out: Vec<(String, W)> = b
         .branches
@@ -574,11 +593,7 @@ pub fn branch_probs<W: Weight>(b: &Branching, eps: f64) -> Result<Vec<(String, W
     let mut none = W::zero();
     for (vals, p) in cells {
         let get = |s: &Stat| reads.iter().position(|r| r == s).map_or(0, |i| vals[i]);
-        match b
-            .branches
-            .iter()
-            .position(|br| br.cond.as_ref().is_none_or(|c| c.holds(&get)))
-        {
+        match b.taken(&get) {
             Some(i) => out[i].1 += p,
             None => none += p,
         }
@@ -590,30 +605,14 @@ pub fn branch_probs<W: Weight>(b: &Branching, eps: f64) -> Result<Vec<(String, W
 }
 
 fn branch_law<W: Weight>(b: &Branching, ctx: &Ctx) -> Result<Map<W>> {
-    // What the branches read of the first roll: the result, their
-    // conditions' statistics, the facts their follow-ups use.
-    let mut reads = vec![Stat::Total];
-    for br in &b.branches {
-        if let Some(c) = &br.cond {
-            for s in c.stats() {
-                if !reads.contains(&s) {
-                    reads.push(s);
-                }
-            }
-        }
-        facts_of(&br.then, &mut reads);
-    }
+    let reads = b.reads(true);
     let cells = stage_cells::<W>(&b.first, &reads, ctx.die_eps)?;
     let mut memo: HashMap<(usize, String), Map<W>> = HashMap::new();
     let mut out = Map::default();
     let mut none = W::zero();
     for (vals, p) in cells {
         let get = |s: &Stat| reads.iter().position(|r| r == s).map_or(0, |i| vals[i]);
-        let taken = b
-            .branches
-            .iter()
-            .position(|br| br.cond.as_ref().is_none_or(|c| c.holds(&get)));
-        let Some(i) = taken else {
+        let Some(i) = b.taken(&get) else {
             none += p;
             continue;
         };
@@ -662,13 +661,16 @@ fn repeat_law<W: Weight>(r: &Repeat, ctx: &Ctx) -> Result<Map<W>> {
         .map(|(n, w)| (n.max(0), w.clone()))
         .collect();
     // A pool with keep/drop reads its dice together: the engine's law of
-    // each size. Without one, n dice are n rolls of one die, added.
+    // each size. Without one, n dice are n rolls of one die, added, every
+    // size in one pass.
     let filtered = match &r.body {
         Node::Dice(t) => t.filter.is_some(),
         Node::Pool(t) => t.filter.is_some(),
         _ => false,
     };
-    if r.pool && filtered {
+    // A pool of one size (a count the first roll decided) is the engine's
+    // law of that many dice, planned as any term is.
+    if r.pool && (filtered || weights.len() == 1) {
         for (n, p) in weights {
             let law = pool::node_law::<W>(&with_count(&r.body, n), ctx)?;
             for (k, w) in &law {
@@ -811,11 +813,7 @@ pub fn roll<F: Faces>(c: &Chained, faces: &mut F) -> Facts {
                 Some(n) => i64::from(flags.contains(&n.as_str())),
                 None => facts.stat(s),
             };
-            let taken = b
-                .branches
-                .iter()
-                .find(|br| br.cond.as_ref().is_none_or(|c| c.holds(&get)));
-            let Some(br) = taken else {
+            let Some(br) = b.taken(&get).map(|i| &b.branches[i]) else {
                 return Facts::default();
             };
             let node = substitute(&br.then, &get);
