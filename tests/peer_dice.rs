@@ -137,6 +137,8 @@ fn bcdice_common_commands() {
 }
 
 /// The CLI rejects what BCDice rejects, with exit code 2 and a caret.
+/// (BCDice also rejects `(1D6)D6`; since issue 28 hantei reads it as a
+/// pool whose size is rolled, `tests/chain.rs`.)
 #[test]
 fn rejected_commands_exit_2_with_a_caret() {
     for expr in [
@@ -146,7 +148,6 @@ fn rejected_commands_exit_2_with_a_caret() {
         "2R6",
         "2R6<=7",
         "1D10>=2D6",
-        "(1D6)D6",
         "2D6>=?",
     ] {
         let out = crate::common::hantei()

@@ -813,8 +813,13 @@ impl<'a> Parser<'a> {
         }
         if !items.iter().any(Node::has_dice) {
             let v = items.iter().filter_map(Node::eval_const);
-            let v = if high { v.max() } else { v.min() };
-            return Ok(Some(Node::Num(v.unwrap_or(0))));
+            let v = if high { v.max() } else { v.min() }.unwrap_or(0);
+            // As the parser reads the number it echoes as (`-1`).
+            return Ok(Some(if v < 0 {
+                Node::Neg(Box::new(Node::Num(v.saturating_neg())))
+            } else {
+                Node::Num(v)
+            }));
         }
         let filter = if high {
             Filter::KeepHighest
@@ -1337,7 +1342,7 @@ impl<'a> Parser<'a> {
         if t.has_dice() {
             return self.err_at(
                 at,
-                "the number of dice cannot roll dice (BCDice: (1D6)D6 is not a command)",
+                "here the number of dice cannot roll dice (a pool whose size is rolled is written (1D6)D6 or (3B6>=4)D6)",
             );
         }
         let n = self.constant(t, at)?;
