@@ -704,21 +704,71 @@ fn repeat_law<W: Weight>(r: &Repeat, ctx: &Ctx) -> Result<Map<W>> {
             pool::MAX_WORK
         )));
     }
+    // The weight of each number of rolls (negative counts are 0 rolls).
+    let mut by_n: std::collections::BTreeMap<i64, W> = Default::default();
+    for (n, p) in weights {
+        *by_n.entry(n).or_insert_with(W::zero) += p;
+    }
+    if ctx.layout.len() == 1 && ctx.total && !body.is_empty() {
+        // Only the total is read: a dense convolution, one roll at a time.
+        return Ok(dense_repeat(&body, &by_n, top, lo));
+    }
     let mut acc: Map<W> = Map::default();
     add_to(&mut acc, &ctx.neutral(), W::one());
     for k in 0..=top {
         if k > 0 {
             acc = pool::combine(super::ast::Op::Add, &acc, &body, ctx)?;
         }
-        for (n, p) in &weights {
-            if *n == k {
-                for (key, w) in &acc {
-                    add_to(&mut out, key, p.clone() * w);
-                }
+        if let Some(p) = by_n.get(&k) {
+            for (key, w) in &acc {
+                add_to(&mut out, key, p.clone() * w);
             }
         }
     }
     Ok(out)
+}
+
+/// [`repeat_law`] when only the total is read: the body's law as a dense
+/// array from its least value `lo`, convolved once per roll, the sums of
+/// `k` rolls weighted by `by_n[k]`.
+fn dense_repeat<W: Weight>(
+    body: &Map<W>,
+    by_n: &std::collections::BTreeMap<i64, W>,
+    top: i64,
+    lo: i64,
+) -> Map<W> {
+    let hi = body.keys().map(|k| k[0]).max().unwrap_or(lo);
+    let mut die = vec![W::zero(); (hi - lo + 1) as usize];
+    for (k, w) in body {
+        die[(k[0] - lo) as usize] += w.clone();
+    }
+    // `acc[i]`: P(the total of k rolls = k·lo + i).
+    let mut acc = vec![W::one()];
+    let mut out = Map::default();
+    for k in 0..=top {
+        if k > 0 {
+            let mut next = vec![W::zero(); acc.len() + die.len() - 1];
+            for (i, a) in acc.iter().enumerate() {
+                if a.is_zero() {
+                    continue;
+                }
+                for (j, d) in die.iter().enumerate() {
+                    if !d.is_zero() {
+                        next[i + j] += a.clone() * d;
+                    }
+                }
+            }
+            acc = next;
+        }
+        if let Some(p) = by_n.get(&k) {
+            for (i, w) in acc.iter().enumerate() {
+                if !w.is_zero() {
+                    add_to(&mut out, &[k * lo + i as i64], p.clone() * w);
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Refuse a count that can reach past the dice limit.

@@ -140,7 +140,13 @@ fn check_exact_work<W: Weight>(law: &DieLaw<W>, n: i64) -> Result<()> {
 /// order-statistics DP of [`crate::systems::dice::law`] on the die's law
 /// (the planner's [`Algorithm::PowerSum`] and [`Algorithm::KeepDp`]).
 fn sum_law<W: Weight>(t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx) -> Result<Map<W>> {
-    let die = crate::pmf::Pmf::from_pairs(law.outcomes.iter().map(|(o, w)| (o.order, w.clone())));
+    // A die's value in the sum: its face (or chain total), or what its face
+    // scores under a score map (the contribution to the total).
+    let value = |o: &super::die::Outcome| match ctx.layout.iter().position(|s| *s == Stat::Total) {
+        Some(i) if !t.scores.is_empty() => o.contrib[i],
+        _ => o.order,
+    };
+    let die = crate::pmf::Pmf::from_pairs(law.outcomes.iter().map(|(o, w)| (value(o), w.clone())));
     let kept = match t.filter {
         None => crate::systems::dice::law::sum_of(&die, t.count)?,
         Some((f, n)) => {

@@ -121,7 +121,13 @@ pub fn applies<W: Weight>(a: Algorithm, t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx
     let chain = matches!(t.explosion(), Some((_, false)));
     match a {
         // The law of the total alone (a chain's order is its total).
-        Algorithm::PowerSum => total_only(ctx) && t.scores.is_empty() && t.filter.is_none(),
+        // Scored faces sum their scores, unless the natural dice (the faces)
+        // are read too.
+        Algorithm::PowerSum => {
+            total_only(ctx)
+                && t.filter.is_none()
+                && (t.scores.is_empty() || !ctx.layout.contains(&Stat::Natural))
+        }
         // Order statistics of the faces; a chain's dice keep whole.
         Algorithm::KeepDp => total_only(ctx) && t.scores.is_empty() && t.filter.is_some() && !chain,
         Algorithm::OrderFree => t.filter.is_none() && order_free(&ctx.layout),
