@@ -11,6 +11,7 @@
 //! | `xRy[cond]>=t`, `xRy>=t@cond` | 個数振り足しダイス | successes, rerolled dice included |
 //! | `xUy[n]+m>=t`, `@n` | 上方無限ロール | groups whose total + m meets the target; without a target, the largest group and the total |
 //! | `D66`, `D66A`/`D66S`, `D66D`, `D66N` | D66 | tens and ones of two d6 |
+//! | `A -> COND: B; C`, `(3B6>=4)D6`, `2D(…)`, `max(0,…)` | 連続ロール | chained rolls: the follow-up's result ([`chained`]) |
 //!
 //! BCDice's own rules are kept where they surprise: division by zero gives
 //! 1; unsuffixed division floors (the common bot's setting); `R` rounds

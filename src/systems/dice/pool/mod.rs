@@ -63,6 +63,10 @@
 //!   and its estimate in [`plan`], its run in [`fold`]; the differential
 //!   test picks it up.
 //! * A new **condition** form: [`super::cond`].
+//! * A **chained** construct (a roll decided by another: a follow-up per
+//!   tier, a rolled count, repeats, clamps): [`super::chained`], its AST,
+//!   its law (one arm of [`node_law`], built from the stages' laws) and its
+//!   plain rule, in one file.
 //! * A **game command**: `super::games` (a front end: it parses its
 //!   command and asks this engine for the joint law of what it reads).
 //! * A **sixth system**: `src/systems/NAME.rs` (its parameters, outcome
