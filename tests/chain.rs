@@ -290,6 +290,8 @@ fn bad_chains_are_refused_at_once() {
         (vec!["max(0,2B6>=4)"], "expected ','"),
         (vec!["1D6 -> >=3: 1D4>=2; 0"], "not a check"),
         (vec!["1D6 ->"], "leads nowhere"),
+        (vec!["(2B6>=4]D6"], "expected"),
+        (vec!["(1D6 -> >=3: 1D4}"], "expected"),
         (vec!["1D6 -> >=7: 1; 0", "--until", "5"], "never"),
     ] {
         let t = Instant::now();

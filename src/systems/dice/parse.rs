@@ -491,7 +491,8 @@ impl<'a> Parser<'a> {
         false
     }
 
-    /// The index of the `)` closing the `(` at `a`.
+    /// The index of the `)` closing the `(` at `a` (`None` when a `]` or
+    /// `}` closes it: the caller's plain reading then says what is wrong).
     fn closing(&self, a: usize) -> Option<usize> {
         let mut depth = 0i32;
         for k in a..self.toks.len() {
@@ -500,7 +501,7 @@ impl<'a> Parser<'a> {
                 Tok::RParen | Tok::RBrace | Tok::RBracket => {
                     depth -= 1;
                     if depth == 0 {
-                        return Some(k);
+                        return (self.toks[k].tok == Tok::RParen).then_some(k);
                     }
                 }
                 Tok::End => return None,
