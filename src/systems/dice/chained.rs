@@ -607,8 +607,11 @@ pub fn branch_probs<W: Weight>(b: &Branching, eps: f64) -> Result<Vec<(String, W
 fn branch_law<W: Weight>(b: &Branching, ctx: &Ctx) -> Result<Map<W>> {
     let reads = b.reads(true);
     let cells = stage_cells::<W>(&b.first, &reads, ctx.die_eps)?;
-    let mut memo: HashMap<(usize, String), Map<W>> = HashMap::new();
-    let mut out = Map::default();
+    // The first roll's mass per follow-up (a branch, or a branch with the
+    // first roll's values put in), in order of first appearance; each
+    // follow-up's law is then computed and weighted once.
+    let mut keys: HashMap<(usize, String), usize> = HashMap::new();
+    let mut groups: Vec<(Option<Node>, usize, W)> = Vec::new();
     let mut none = W::zero();
     for (vals, p) in cells {
         let get = |s: &Stat| reads.iter().position(|r| r == s).map_or(0, |i| vals[i]);
@@ -617,22 +620,29 @@ fn branch_law<W: Weight>(b: &Branching, ctx: &Ctx) -> Result<Map<W>> {
             continue;
         };
         let then = &b.branches[i].then;
-        let node = if reads_facts(then) {
-            substitute(then, &get)
+        let (key, node) = if reads_facts(then) {
+            let n = substitute(then, &get);
+            ((i, n.to_string()), Some(n))
         } else {
-            then.clone()
+            ((i, String::new()), None)
         };
-        let key = (i, node.to_string());
-        if !memo.contains_key(&key) {
-            if memo.len() >= MAX_FOLLOW_UPS {
-                return Err(Error::Conflict(format!(
-                    "dice: the chain's follow-ups read the first roll into more than {MAX_FOLLOW_UPS} different rolls; read fewer of its values (e.g. result/10 rather than result)"
-                )));
+        match keys.get(&key) {
+            Some(&g) => groups[g].2 += p,
+            None => {
+                if groups.len() >= MAX_FOLLOW_UPS {
+                    return Err(Error::Conflict(format!(
+                        "dice: the chain's follow-ups read the first roll into more than {MAX_FOLLOW_UPS} different rolls; read fewer of its values (e.g. result/10 rather than result)"
+                    )));
+                }
+                keys.insert(key, groups.len());
+                groups.push((node, i, p));
             }
-            let law = pool::node_law::<W>(&node, ctx)?;
-            memo.insert(key.clone(), law);
         }
-        for (k, w) in &memo[&key] {
+    }
+    let mut out = Map::default();
+    for (node, i, p) in groups {
+        let law = pool::node_law::<W>(node.as_ref().unwrap_or(&b.branches[i].then), ctx)?;
+        for (k, w) in &law {
             add_to(&mut out, k, p.clone() * w);
         }
     }
