@@ -479,6 +479,30 @@ fn totals<W: Weight>(values: impl IntoIterator<Item = (i64, W)>, ctx: &Ctx) -> M
 fn stage_cells<W: Weight>(s: &Stage, reads: &[Stat], eps: f64) -> Result<Vec<(Vec<i64>, W)>> {
     match s {
         Stage::Command(c) => match &c.body {
+            // Plain dice read by their result and natural dice: the sum's
+            // joint law, without the pool engine's statistics.
+            Body::Add(a)
+                if !pool::uses_engine(&a.expr)
+                    && reads.iter().all(|r| {
+                        matches!(r, Stat::Total | Stat::Natural) || flag_name(s, r).is_some()
+                    }) =>
+            {
+                Ok(super::law::joint::<W>(&a.expr)?
+                    .into_iter()
+                    .filter(|(_, w)| !w.is_zero())
+                    .map(|((v, nat), w)| {
+                        let vals = reads
+                            .iter()
+                            .map(|r| match r {
+                                Stat::Total => v,
+                                Stat::Natural => nat,
+                                _ => i64::from(a.target.is_some_and(|(c, t)| c.holds(v, t))),
+                            })
+                            .collect();
+                        (vals, w)
+                    })
+                    .collect())
+            }
             Body::Add(a) => {
                 let engine: Vec<Stat> = reads
                     .iter()
@@ -640,8 +664,16 @@ fn branch_law<W: Weight>(b: &Branching, ctx: &Ctx) -> Result<Map<W>> {
         }
     }
     let mut out = Map::default();
+    let total_only = ctx.layout.len() == 1 && ctx.total;
     for (node, i, p) in groups {
-        let law = pool::node_law::<W>(node.as_ref().unwrap_or(&b.branches[i].then), ctx)?;
+        let node = node.as_ref().unwrap_or(&b.branches[i].then);
+        let law = if total_only && !pool::uses_engine(node) {
+            // Plain dice read by their total: the sum's law.
+            let law = super::law::node::<W>(node)?;
+            totals(law.iter().map(|(x, w)| (x, w.clone())), ctx)
+        } else {
+            pool::node_law::<W>(node, ctx)?
+        };
         for (k, w) in &law {
             add_to(&mut out, k, p.clone() * w);
         }

@@ -885,7 +885,7 @@ pub fn report<W: Weight>(check: &Check) -> Result<Report<W>> {
         let bounds = check.bounds();
         tier_p = check.tier_probs(&check.push_law::<W>(&stats, Some(&tier_stats), &bounds)?);
         law::Law::of_joint(&check.push_law::<W>(&stats, Some(&[pool::Stat::Total]), &bounds)?)
-    } else if check.needs_engine() && apart {
+    } else if check.needs_engine() && apart && !check.tiers.is_empty() {
         // The tiers read no total: their statistics' law without it (states
         // that differ only in the total merge), the total's law on its own.
         let expr = check.expr().expect("checked above");
