@@ -34,8 +34,9 @@ pub struct Params {
     /// The BCDice command (ダイスコマンド), quoted in a shell when it holds a
     /// comparison: "2D6+1>=7", "1D20+5>=15", 4D6DL1, "5B6>=4", "10R6>=5@6",
     /// "3U6>=10@6", D66; the pool engine's "{1D8!,1D6!}KH1", "4DF+2",
-    /// named terms. Case-insensitive. Required (only --list-games goes
-    /// without it).
+    /// named terms; chained rolls (連続ロール) "1D20+5 -> natural==20:
+    /// 2D8+4; >=15: 1D8+4; 0", "(3B6>=4)D6", "2D(…)", "max(0,1D8-3)".
+    /// Case-insensitive. Required (only --list-games goes without it).
     // `required` (not `required_unless_present`) so that the help shows
     // `<EXPR>`: clap draws an argument that is not `required` as `[EXPR]`.
     // `--list-games` still goes alone as it conflicts with EXPR (clap lets a
