@@ -283,13 +283,13 @@ impl Chained {
         match self {
             Chained::Branch(b) => {
                 let first = match &b.first {
-                    Stage::Command(c) => command_explodes(c),
+                    Stage::Command(c) => super::explodes(c),
                     Stage::Game(g) => g.cuts,
                 };
                 first || b.branches.iter().any(|br| pool::explodes(&br.then))
             }
             Chained::Repeat(r) => pool::explodes(&r.count) || pool::explodes(&r.body),
-            Chained::Command(c) => command_explodes(c),
+            Chained::Command(c) => super::explodes(c),
             Chained::Game(g) => g.cuts,
             Chained::Fact(_) => false,
         }
@@ -306,14 +306,6 @@ pub fn facts_of(n: &Node, out: &mut Vec<Stat>) {
             }
         }
     });
-}
-
-fn command_explodes(c: &Command) -> bool {
-    match &c.body {
-        Body::Add(a) => pool::explodes(&a.expr),
-        Body::Reroll(_) | Body::Upper(_) => true,
-        _ => false,
-    }
 }
 
 /// Visit the chained parts of `n` that belong to the chain `n` is a
@@ -637,6 +629,7 @@ fn branch_law<W: Weight>(b: &Branching, ctx: &Ctx) -> Result<Map<W>> {
     let mut keys: HashMap<(usize, String), usize> = HashMap::new();
     let mut groups: Vec<(Option<Node>, usize, W)> = Vec::new();
     let mut none = W::zero();
+    let substituted: Vec<bool> = b.branches.iter().map(|br| reads_facts(&br.then)).collect();
     for (vals, p) in cells {
         let get = |s: &Stat| reads.iter().position(|r| r == s).map_or(0, |i| vals[i]);
         let Some(i) = b.taken(&get) else {
@@ -644,7 +637,7 @@ fn branch_law<W: Weight>(b: &Branching, ctx: &Ctx) -> Result<Map<W>> {
             continue;
         };
         let then = &b.branches[i].then;
-        let (key, node) = if reads_facts(then) {
+        let (key, node) = if substituted[i] {
             let n = substitute(then, &get);
             ((i, n.to_string()), Some(n))
         } else {

@@ -1066,7 +1066,8 @@ pub fn report<W: Weight>(check: &Check) -> Result<Report<W>> {
     Ok(report)
 }
 
-fn explodes(c: &Command) -> bool {
+/// Whether a command's law may cut an exploding tail (rerolls, `xR`, `xU`).
+pub fn explodes(c: &Command) -> bool {
     match &c.body {
         Body::Reroll(_) | Body::Upper(_) => true,
         Body::Add(a) => pool::explodes(&a.expr),

@@ -94,7 +94,7 @@ fn lex(src: &str) -> Result<Vec<Token>> {
     let chars: Vec<char> = src.chars().collect();
     // A chain may be spaced for reading (`1D20+5 -> >=15: 1D8+4; 0`);
     // elsewhere a space ends a BCDice command.
-    let chain = src.contains("->") || src.contains('→');
+    let chain = chained::is_chain(src);
     let mut out = Vec::new();
     let mut i = 0;
     while i < chars.len() {
@@ -418,7 +418,7 @@ impl<'a> Parser<'a> {
 
     fn command(&mut self) -> Result<Command> {
         let end = self.toks.len() - 1;
-        if let Some(k) = self.depth0(self.i, end, &Tok::Arrow) {
+        if let Some(k) = self.depth0(self.i, end, |t| *t == Tok::Arrow) {
             let at = self.pos();
             let node = self.chain(self.i, k, end)?;
             self.i = end;
@@ -460,12 +460,13 @@ impl<'a> Parser<'a> {
         })
     }
 
-    /// The first token in `[a, b)` equal to `t` outside any brackets.
-    fn depth0(&self, a: usize, b: usize, t: &Tok) -> Option<usize> {
+    /// The first token in `[a, b)` that `is` holds for, outside any
+    /// brackets.
+    fn depth0(&self, a: usize, b: usize, is: impl Fn(&Tok) -> bool) -> Option<usize> {
         let mut depth = 0i32;
         for k in a..b {
             let tok = &self.toks[k].tok;
-            if depth == 0 && tok == t {
+            if depth == 0 && is(tok) {
                 return Some(k);
             }
             match tok {
@@ -475,20 +476,6 @@ impl<'a> Parser<'a> {
             }
         }
         None
-    }
-
-    /// Whether `[a, b)` holds a comparison outside any brackets.
-    fn cmp_at_depth0(&self, a: usize, b: usize) -> bool {
-        let mut depth = 0i32;
-        for k in a..b {
-            match self.toks[k].tok {
-                Tok::LParen | Tok::LBrace | Tok::LBracket => depth += 1,
-                Tok::RParen | Tok::RBrace | Tok::RBracket => depth -= 1,
-                Tok::Cmp(_) if depth == 0 => return true,
-                _ => {}
-            }
-        }
-        false
     }
 
     /// The index of the `)` closing the `(` at `a` (`None` when a `]` or
@@ -606,15 +593,14 @@ impl<'a> Parser<'a> {
             );
         }
         while p < b {
-            let q = self.depth0(p, b, &Tok::Semi).unwrap_or(b);
-            if let Some(done) = branches.last().filter(|br| br.cond.is_none()) {
-                let _ = done;
+            let q = self.depth0(p, b, |t| *t == Tok::Semi).unwrap_or(b);
+            if branches.last().is_some_and(|br| br.cond.is_none()) {
                 return self.err_at(
                     self.toks[p].pos,
                     "a branch without a condition takes the rest, so it must be the last",
                 );
             }
-            let (cond, then_at) = match self.depth0(p, q, &Tok::Colon) {
+            let (cond, then_at) = match self.depth0(p, q, |t| *t == Tok::Colon) {
                 Some(c) => (
                     Some(self.branch_cond(p, c, &first, (&terms, &units, &flags))?),
                     c + 1,
@@ -724,7 +710,7 @@ impl<'a> Parser<'a> {
             return Ok(Node::Paren(Box::new(inner)));
         };
         if dice {
-            if let Some(k) = self.depth0(a + 1, b, &Tok::Arrow) {
+            if let Some(k) = self.depth0(a + 1, b, |t| *t == Tok::Arrow) {
                 let node = self.chain(a + 1, k, b)?;
                 self.i = b + 1;
                 return Ok(node);
@@ -735,7 +721,9 @@ impl<'a> Parser<'a> {
             }
             // A whole command: xB/xR/xU, or a compared sum (1 or 0).
             let inner = self.sub(a + 1, b);
-            let compared = self.cmp_at_depth0(a + 1, b);
+            let compared = self
+                .depth0(a + 1, b, |t| matches!(t, Tok::Cmp(_)))
+                .is_some();
             if !matches!(inner.kind(), Kind::Add) || compared {
                 let cmd = self.command_in(a + 1, b)?;
                 self.i = b + 1;
@@ -1089,8 +1077,6 @@ impl<'a> Parser<'a> {
         self.i += 1;
         let mut items = Vec::new();
         loop {
-            let at = self.pos();
-            let _ = at;
             items.push(self.add(true)?);
             if self.eat(&Tok::Comma) {
                 continue;
