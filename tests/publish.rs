@@ -21,38 +21,30 @@ const ANALYSES: [&str; 3] = [
     "analyses/ladders.toml",
 ];
 
-/// Publish `files` into `dir`; panics unless it succeeds.
-fn publish(files: &[&str], dir: &Path) {
+/// `hantei SUB FILES --out dir` (`publish`: the site; `run`: the CSV
+/// files a designer commits); panics unless it succeeds.
+fn hantei_out(sub: &str, files: &[&str], dir: &Path) {
     let out = hantei()
         .current_dir(repo(""))
-        .arg("publish")
+        .arg(sub)
         .args(files)
         .arg("--out")
         .arg(dir)
         .output()
-        .expect("run hantei publish");
+        .unwrap_or_else(|e| panic!("run hantei {sub}: {e}"));
     assert!(
         out.status.success(),
-        "publish failed: {}",
+        "{sub} failed: {}",
         String::from_utf8_lossy(&out.stderr)
     );
 }
 
-/// `hantei run FILES --out dir`: the CSV files a designer commits.
+fn publish(files: &[&str], dir: &Path) {
+    hantei_out("publish", files, dir);
+}
+
 fn run(files: &[&str], dir: &Path) {
-    let out = hantei()
-        .current_dir(repo(""))
-        .arg("run")
-        .args(files)
-        .arg("--out")
-        .arg(dir)
-        .output()
-        .expect("run hantei run");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    hantei_out("run", files, dir);
 }
 
 /// A CSV as (header, rows).

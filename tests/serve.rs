@@ -883,6 +883,58 @@ fn every_preset_answers_what_its_command_line_prints() {
     }
 }
 
+/// Every worker busy for seconds: more slow exact sums (800D100) than
+/// there are cores. Each thread gives the status (and an error's body: a
+/// finished sum is megabytes of fractions, more than a body read into a
+/// string may hold, so its body is left unread).
+fn busy_workers(base: &str) -> Vec<std::thread::JoinHandle<(u16, String)>> {
+    let slow = (0..4)
+        .map(|_| {
+            let url = format!("{base}/api/odds?system=dice&expr=800D100&exact=true");
+            std::thread::spawn(move || match ureq::agent().get(&url).call() {
+                Ok(r) => (r.status(), String::new()),
+                Err(ureq::Error::Status(code, r)) => (code, r.into_string().unwrap_or_default()),
+                Err(e) => panic!("GET {url}: {e}"),
+            })
+        })
+        .collect();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    slow
+}
+
+/// With the workers busy, `query` is a 400 whose error is the first line
+/// of what the CLI prints for `args` (holding `wanted`), answered at once.
+fn refused_at_once(agent: &ureq::Agent, base: &str, query: &str, args: &[&str], wanted: &str) {
+    let t = std::time::Instant::now();
+    let (code, body) = get(agent, &format!("{base}/api/odds?system=dice&{query}"));
+    let took = t.elapsed();
+    let (ok, _, err) = cli(&args.iter().map(|a| a.to_string()).collect::<Vec<_>>());
+    assert!(!ok);
+    let cli_first = err
+        .strip_prefix("hantei: ")
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap()
+        .to_string();
+    assert_eq!((code, error_of(&body)), (400, cli_first.clone()), "{query}");
+    assert!(cli_first.contains(wanted), "{cli_first}");
+    // Not a speed measurement: the slow sums hold every worker for
+    // seconds, and this answer did not wait for them.
+    assert!(
+        took < std::time::Duration::from_secs(2),
+        "{query} waited {took:?} behind the workers"
+    );
+}
+
+/// The busy workers' sums end, answered or timed out.
+fn join_busy(slow: Vec<std::thread::JoinHandle<(u16, String)>>) {
+    for t in slow {
+        let (code, body) = t.join().unwrap();
+        assert!(code == 200 || code == 503, "{code} {body}");
+    }
+}
+
 /// Issue 30 item 6: a dice request is parsed, and its exact work
 /// estimated, before it waits for a worker. With every worker busy on slow
 /// exact sums, a malformed command, one refused by the estimate, a game
@@ -894,25 +946,7 @@ fn every_preset_answers_what_its_command_line_prints() {
 fn bad_dice_requests_are_refused_before_they_wait_for_a_worker() {
     let mut server = Server::start_with(&["--timeout", "8"]);
     let base = server.base.clone();
-    // More slow exact sums (800D100, seconds each) than there are cores.
-    let slow: Vec<_> = (0..4)
-        .map(|_| {
-            let base = base.clone();
-            std::thread::spawn(move || {
-                // The status alone: a finished sum is megabytes of
-                // fractions, more than a body read into a string may hold.
-                let url = format!("{base}/api/odds?system=dice&expr=800D100&exact=true");
-                match ureq::agent().get(&url).call() {
-                    Ok(r) => (r.status(), String::new()),
-                    Err(ureq::Error::Status(code, r)) => {
-                        (code, r.into_string().unwrap_or_default())
-                    }
-                    Err(e) => panic!("GET {url}: {e}"),
-                }
-            })
-        })
-        .collect();
-    std::thread::sleep(std::time::Duration::from_millis(500));
+    let slow = busy_workers(&base);
     let agent = ureq::agent();
     for (query, args, wanted) in [
         (
@@ -936,31 +970,9 @@ fn bad_dice_requests_are_refused_before_they_wait_for_a_worker() {
             "'zz' is no statistic",
         ),
     ] {
-        let t = std::time::Instant::now();
-        let (code, body) = get(&agent, &format!("{base}/api/odds?system=dice&{query}"));
-        let took = t.elapsed();
-        let (ok, _, err) = cli(&args.iter().map(|a| a.to_string()).collect::<Vec<_>>());
-        assert!(!ok);
-        let cli_first = err
-            .strip_prefix("hantei: ")
-            .unwrap()
-            .lines()
-            .next()
-            .unwrap()
-            .to_string();
-        assert_eq!((code, error_of(&body)), (400, cli_first.clone()), "{query}");
-        assert!(cli_first.contains(wanted), "{cli_first}");
-        // Not a speed measurement: the slow sums hold every worker for
-        // seconds, and this answer did not wait for them.
-        assert!(
-            took < std::time::Duration::from_secs(2),
-            "{query} waited {took:?} behind the workers"
-        );
+        refused_at_once(&agent, &base, query, &args, wanted);
     }
-    for t in slow {
-        let (code, body) = t.join().unwrap();
-        assert!(code == 200 || code == 503, "{code} {body}");
-    }
+    join_busy(slow);
     // Another method: 405, with a JSON body and the methods allowed.
     let (code, body) = server.raw("DELETE", "/api/odds");
     assert_eq!(code, 405, "{body}");
@@ -988,41 +1000,20 @@ fn bad_dice_requests_are_refused_before_they_wait_for_a_worker() {
 fn float_requests_refused_for_size_do_not_wait_for_a_worker() {
     let server = Server::start_with(&["--timeout", "8"]);
     let base = server.base.clone();
-    let slow: Vec<_> = (0..4)
-        .map(|_| {
-            let base = base.clone();
-            std::thread::spawn(move || {
-                let url = format!("{base}/api/odds?system=dice&expr=800D100&exact=true");
-                match ureq::agent().get(&url).call() {
-                    Ok(r) => r.status(),
-                    Err(ureq::Error::Status(code, _)) => code,
-                    Err(e) => panic!("GET {url}: {e}"),
-                }
-            })
-        })
-        .collect();
-    std::thread::sleep(std::time::Duration::from_millis(500));
+    let slow = busy_workers(&base);
     let agent = ureq::agent();
     for (expr, wanted) in [
         ("1000D3000", "spans 2999001 values (at most 2000000)"),
         ("1000D1000", "multiply-adds (at most 5000000000)"),
         ("200D1000KH100", "too much work"),
     ] {
-        let t = std::time::Instant::now();
-        let (code, body) = get(&agent, &format!("{base}/api/odds?system=dice&expr={expr}"));
-        let took = t.elapsed();
-        let (ok, _, err) = cli(&["odds".into(), "dice".into(), expr.into()]);
-        assert!(!ok);
-        let cli_first = err.strip_prefix("hantei: ").unwrap().trim_end().to_string();
-        assert!(cli_first.contains(wanted), "{cli_first}");
-        assert_eq!((code, error_of(&body)), (400, cli_first), "{expr}");
-        assert!(
-            took < std::time::Duration::from_secs(2),
-            "{expr} waited {took:?} behind the workers"
+        refused_at_once(
+            &agent,
+            &base,
+            &format!("expr={expr}"),
+            &["odds", "dice", expr],
+            wanted,
         );
     }
-    for t in slow {
-        let code = t.join().unwrap();
-        assert!(code == 200 || code == 503, "{code}");
-    }
+    join_busy(slow);
 }
