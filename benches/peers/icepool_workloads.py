@@ -618,6 +618,99 @@ def chain_dx_10dx7():
     return dense(law, 0, 500)
 
 
+# Scaling series (issue 27): how each mechanic's work grows as its size
+# doubles, the same mechanics as above with a size parameter (peers.rs's
+# d6_joint, yze_pushed, cortex, keep3_d20, l5r and savage).
+
+
+def d6_joint(n):
+    # n d6 with the total, the sixes and the ones read jointly: the tiers
+    # of pool20_joint, thresholds scaled with n as peers.rs scales them.
+    die = icepool.d6.map(lambda x: Vector((x, int(x == 6), int(x == 1))))
+
+    def tier(v):
+        total, sixes, ones = v
+        if sixes >= n // 4 and ones <= n // 10 and total >= 4 * n:
+            return 0
+        if sixes >= ones + 3:
+            return 1
+        if total >= 15 * n // 4 and ones == 0:
+            return 2
+        if ones >= sixes + 4:
+            return 3
+        return 4 if total >= 7 * n // 2 else 5
+
+    return tier_probs((n @ die).map(tier), 6)
+
+
+def yze_pushed(n):
+    # Year Zero, n dice pushed: n - n/2 base, n/2 skill, no gear (W5).
+    return year_zero(n - n // 2, n // 2, 0)
+
+
+def cortex(n):
+    # Cortex Prime, n mixed dice (d10, d8, d8, d6, repeating); 1s are
+    # hitches, never kept; the two highest against 11 (beat it: 12 or
+    # more); all 1s a botch, then beat 11, then a miss with a hitch, then
+    # a miss (peers.rs's cortex(n)).
+    kinds = [icepool.d10, icepool.d8, icepool.d8, icepool.d6]
+    pool = icepool.Pool([kinds[i % 4] for i in range(n)])
+    law = CortexEvaluator().evaluate(pool)
+
+    def tier(v):
+        total, hitches = v
+        return 0 if hitches == n else 1 if total >= 12 else 2 if hitches else 3
+
+    return tier_probs(law.map(tier), 4)
+
+
+def keep3_d20(n):
+    # Keep the 3 highest of n d20: tiers >= 55, >= 45, >= 30, below.
+    total = icepool.d20.pool(n).highest(3).sum()
+    return tier_probs(total.map(lambda t: 0 if t >= 55 else 1 if t >= 45 else 2 if t >= 30 else 3), 4)
+
+
+# L5R series: the least explosion depth at which every value is within
+# 1e-9 of hantei's (measured against it): 5k3 depth 2 loses nothing (a die
+# cut after two explosions shows 30, the top TN; depth 1 moves 2.9e-3);
+# 10k5 depth 5 (a die cut at 60 < 70 moves 3.5e-11; depth 4 moves 5.5e-7);
+# 20k10 depth 7 (cut at 80 < 120 moves 2.9e-12; depth 6 moves 2.1e-9).
+SCALE_L5R_DEPTH = {"5k3": 2, "10k5": 5, "20k10": 7}
+
+
+def l5r_depth(x, y, tns, depth):
+    # l5r (W21) with the explosion depth given, x d10 keep y.
+    die = icepool.d10.explode(depth=depth)
+    total = die.pool(x).highest(y).sum()
+    top = sorted(tns, reverse=True)
+    tiers = total.map(lambda t: next((i for i, tn in enumerate(top) if t >= tn), len(top)))
+    return tier_probs(tiers, len(top) + 1)
+
+
+def savage_depth(s):
+    """The least explosion depth that loses nothing for a dS read up to 12:
+    a die cut after d explosions shows s·(d+1), which must reach the top
+    tier (12) as the uncut total does; one depth less cuts it below 12
+    and moves 0.015 (d4) to 0.12 (d6, and the wild d6) of mass, measured
+    against hantei. d4: 2, d6: 1, d8: 1, d10: 1, d12: 0."""
+    return -(-12 // s) - 1
+
+
+def savage(s):
+    # Savage Worlds, one trait die dS and a wild d6 (W11 at one die size),
+    # each at savage_depth: the tiers read the kept total up to 12 only.
+    wild = icepool.d6.explode(depth=savage_depth(6))
+    trait = icepool.d(s).explode(depth=savage_depth(s))
+
+    def tier(t, w):
+        if t == 1 and w == 1:
+            return 0
+        m = max(t, w)
+        return 1 if m >= 12 else 2 if m >= 8 else 3 if m >= 4 else 4
+
+    return tier_probs(icepool.map(tier, trait, wild), 5)
+
+
 WORKLOADS = {
     "hit_pool_plain": hit_pool_plain,
     "hit_pool_push": hit_pool_push,
@@ -649,6 +742,29 @@ WORKLOADS = {
     "chain_40k": chain_40k,
     "chain_dx_5dx7": chain_dx_5dx7,
     "chain_dx_10dx7": chain_dx_10dx7,
+    "scale_d6_10": lambda: d6_joint(10),
+    "scale_d6_20": lambda: d6_joint(20),
+    "scale_d6_40": lambda: d6_joint(40),
+    "scale_d6_80": lambda: d6_joint(80),
+    "scale_yze_4": lambda: yze_pushed(4),
+    "scale_yze_8": lambda: yze_pushed(8),
+    "scale_yze_12": lambda: yze_pushed(12),
+    "scale_yze_16": lambda: yze_pushed(16),
+    "scale_cortex_3": lambda: cortex(3),
+    "scale_cortex_6": lambda: cortex(6),
+    "scale_cortex_12": lambda: cortex(12),
+    "scale_keep3_5": lambda: keep3_d20(5),
+    "scale_keep3_10": lambda: keep3_d20(10),
+    "scale_keep3_20": lambda: keep3_d20(20),
+    "scale_keep3_40": lambda: keep3_d20(40),
+    "scale_l5r_5k3": lambda: l5r_depth(5, 3, [10, 20, 30], SCALE_L5R_DEPTH["5k3"]),
+    "scale_l5r_10k5": lambda: l5r_depth(10, 5, [20, 30, 40, 50, 60, 70], SCALE_L5R_DEPTH["10k5"]),
+    "scale_l5r_20k10": lambda: l5r_depth(20, 10, [60, 80, 100, 120], SCALE_L5R_DEPTH["20k10"]),
+    "scale_savage_d4": lambda: savage(4),
+    "scale_savage_d6": lambda: savage(6),
+    "scale_savage_d8": lambda: savage(8),
+    "scale_savage_d10": lambda: savage(10),
+    "scale_savage_d12": lambda: savage(12),
 }
 
 

@@ -481,6 +481,20 @@ fn keep3_d20(n: i64) -> Vec<f64> {
     )
 }
 
+/// Savage Worlds at one trait die size: a `dS` trait die and a wild d6,
+/// each exploding on its maximum, keep the higher (the W11 tiers).
+fn savage(s: i64) -> Vec<f64> {
+    let t = tiers(&[
+        "critical failure:trait==1 and wild==1:fail",
+        "two raises:>=12",
+        "raise:>=8",
+        "success:>=4",
+        "failure",
+    ]);
+    let expr = format!("{{1D{s}![trait],1D6![wild]}}KH1");
+    outcomes(&dice_report(&expr, &t, &[], &[], None), &names(&t))
+}
+
 // Chained rolls (issue 28): one roll's result decides the next, through
 // `hantei odds dice` as the CLI takes it.
 
@@ -572,6 +586,11 @@ fn main() {
         ("scale_l5r_5k3", || l5r(5, 3, &[10, 20, 30])),
         ("scale_l5r_10k5", || l5r(10, 5, &[20, 30, 40, 50, 60, 70])),
         ("scale_l5r_20k10", || l5r(20, 10, &[60, 80, 100, 120])),
+        ("scale_savage_d4", || savage(4)),
+        ("scale_savage_d6", || savage(6)),
+        ("scale_savage_d8", || savage(8)),
+        ("scale_savage_d10", || savage(10)),
+        ("scale_savage_d12", || savage(12)),
     ];
     let mut repeat = 1u32;
     let mut names = Vec::new();
