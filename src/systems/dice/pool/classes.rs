@@ -14,7 +14,7 @@
 //! every face.
 
 use super::die::DieLaw;
-use super::{add_to, too_many, Ctx, Map, Stat, MAX_STATES, MAX_WORK};
+use super::{add_to, too_many, Ctx, Key, Map, Stat, MAX_STATES, MAX_WORK};
 use crate::error::{Error, Result};
 use crate::weight::Weight;
 
@@ -115,8 +115,8 @@ fn powers<W: Weight>(c: &Class<W>, n: i64) -> Vec<Vec<(i64, W)>> {
     out
 }
 
-/// The law of `n` dice of `law` by classes.
-pub fn law<W: Weight>(law: &DieLaw<W>, ctx: &Ctx, n: i64) -> Result<Map<W>> {
+/// The law of `n` dice of `law` by classes, as distinct cells.
+pub fn law<W: Weight>(law: &DieLaw<W>, ctx: &Ctx, n: i64) -> Result<Vec<(Key, W)>> {
     let classes = classes(law, ctx);
     let total_mass = classes.iter().fold(W::zero(), |a, c| a + &c.mass);
     let len = ctx.layout.len();
@@ -130,8 +130,20 @@ pub fn law<W: Weight>(law: &DieLaw<W>, ctx: &Ctx, n: i64) -> Result<Map<W>> {
     let mut work: u64 = 0;
     let mut key: Vec<i64> = vec![0; len + 1];
     let mut cell: Vec<i64> = vec![0; len + 1];
-    let last = classes.len().saturating_sub(1);
-    for (j, c) in classes.iter().enumerate() {
+    let Some((last, before)) = classes.split_last() else {
+        return Ok(vec![(Key::from(ctx.neutral()), W::one())]);
+    };
+    let mut step = |steps: u64| -> Result<()> {
+        work = work.saturating_add(steps);
+        super::plan::count(steps);
+        if work > MAX_WORK {
+            return Err(Error::Conflict(format!(
+                "dice: the law of this roll takes more than {MAX_WORK} steps; read fewer statistics or roll fewer dice"
+            )));
+        }
+        Ok(())
+    };
+    for c in before {
         // A class of the dice not in an earlier class.
         let q = if left.is_zero() {
             W::zero()
@@ -142,39 +154,16 @@ pub fn law<W: Weight>(law: &DieLaw<W>, ctx: &Ctx, n: i64) -> Result<Map<W>> {
         let pw = powers(c, n);
         let mut next: Map<W> = Map::default();
         for (state, w) in super::sorted(&states) {
-            let r = n - state[0];
-            let row: Vec<(i64, W)> = if j == last {
-                vec![(r, W::one())]
-            } else {
-                binomials(r, &q)
-            };
-            for (m, b) in row {
+            for (m, b) in binomials(n - state[0], &q) {
                 if b.is_zero() {
                     continue;
                 }
-                let steps = pw[m as usize].len() as u64;
-                work = work.saturating_add(steps);
-                super::plan::count(steps);
-                if work > MAX_WORK {
-                    return Err(Error::Conflict(format!(
-                        "dice: the law of this roll takes more than {MAX_WORK} steps; read fewer statistics or roll fewer dice"
-                    )));
-                }
-                key.copy_from_slice(state);
-                key[0] += m;
-                for (i, s) in ctx.layout.iter().enumerate() {
-                    if !summed(s) {
-                        key[i + 1] = ctx.merged(i, s.combine(key[i + 1], s.times(c.rest[i], m)));
-                    }
-                }
+                step(pw[m as usize].len() as u64)?;
+                place(ctx, c, state, m, &mut key);
                 let wb = w.clone() * &b;
                 for (t, p) in &pw[m as usize] {
                     cell.copy_from_slice(&key);
-                    for (i, s) in ctx.layout.iter().enumerate() {
-                        if summed(s) && (ctx.total || *s != Stat::Total) {
-                            cell[i + 1] = cell[i + 1].saturating_add(*t);
-                        }
-                    }
+                    add_total(ctx, &mut cell[1..], *t);
                     add_to(&mut next, &cell, wb.clone() * p);
                 }
             }
@@ -184,12 +173,96 @@ pub fn law<W: Weight>(law: &DieLaw<W>, ctx: &Ctx, n: i64) -> Result<Map<W>> {
         }
         states = next;
     }
+    // The last class takes every die left, so its cells are the answer.
+    // States that agree but for the summed slots land on a common row of
+    // totals: each such group adds into one dense array, which no hash
+    // meets; the count placed (all `n`) is dropped.
+    let pw = powers(last, n);
     let scale = total_mass.powi(n as u32);
-    let mut out: Map<W> = Map::default();
-    for (k, w) in states {
-        add_to(&mut out, &k[1..], w * &scale);
+    let first_sum = ctx.layout.iter().position(|s| summed(s) && carried(ctx, s));
+    let mut groups: Map<usize> = Map::default();
+    // Per group: its tuple (summed slots relative to the first summed one),
+    // then its entries (base total, weight, dice of the class).
+    let mut rows: Vec<Row<W>> = Vec::new();
+    for (state, w) in super::sorted(&states) {
+        let m = n - state[0];
+        step(pw[m as usize].len() as u64)?;
+        place(ctx, last, state, m, &mut key);
+        let tuple = &mut key[1..];
+        let base = first_sum.map_or(0, |f| tuple[f]);
+        for (i, s) in ctx.layout.iter().enumerate() {
+            if summed(s) && carried(ctx, s) {
+                tuple[i] = tuple[i].saturating_sub(base);
+            }
+        }
+        let at = *groups.entry(Key::from(&*tuple)).or_insert_with(|| {
+            rows.push((Key::from(&*tuple), Vec::new()));
+            rows.len() - 1
+        });
+        rows[at].1.push((base, w.clone() * &scale, m as usize));
+    }
+    rows.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut out: Vec<(Key, W)> = Vec::new();
+    for (tuple, entries) in rows {
+        let lo = entries
+            .iter()
+            .map(|(b, _, m)| b.saturating_add(pw[*m].first().map_or(0, |x| x.0)))
+            .min()
+            .unwrap_or(0);
+        let hi = entries
+            .iter()
+            .map(|(b, _, m)| b.saturating_add(pw[*m].last().map_or(0, |x| x.0)))
+            .max()
+            .unwrap_or(0);
+        let mut dense = vec![W::zero(); (hi - lo + 1) as usize];
+        for (b, w, m) in &entries {
+            for (t, p) in &pw[*m] {
+                dense[(b + t - lo) as usize] += w.clone() * p;
+            }
+        }
+        for (i, w) in dense.into_iter().enumerate() {
+            if w.is_zero() {
+                continue;
+            }
+            let mut k = tuple.clone();
+            add_total(ctx, &mut k, lo + i as i64);
+            out.push((k, w));
+        }
+        if out.len() > MAX_STATES {
+            return Err(too_many(out.len()));
+        }
     }
     Ok(out)
+}
+
+/// A group of the last class's states: its tuple, then per state the base
+/// total, the weight and the dice of the class.
+type Row<W> = (Key, Vec<(i64, W, usize)>);
+
+/// Whether slot `s` is carried (the total only where the caller reads it).
+fn carried(ctx: &Ctx, s: &Stat) -> bool {
+    ctx.total || *s != Stat::Total
+}
+
+/// `state` with `m` dice of class `c` placed, the totals aside: `key`.
+fn place<W: Weight>(ctx: &Ctx, c: &Class<W>, state: &[i64], m: i64, key: &mut [i64]) {
+    key.copy_from_slice(state);
+    key[0] += m;
+    for (i, s) in ctx.layout.iter().enumerate() {
+        if !summed(s) {
+            key[i + 1] = ctx.merged(i, s.combine(key[i + 1], s.times(c.rest[i], m)));
+        }
+    }
+}
+
+/// Add `t` to the summed slots of `tuple` (the total, if carried, and the
+/// natural dice).
+fn add_total(ctx: &Ctx, tuple: &mut [i64], t: i64) {
+    for (i, s) in ctx.layout.iter().enumerate() {
+        if summed(s) && carried(ctx, s) {
+            tuple[i] = tuple[i].saturating_add(t);
+        }
+    }
 }
 
 /// `C(r, m)·qᵐ·(1−q)ʳ⁻ᵐ` for m = 0..=r, as (m, probability).

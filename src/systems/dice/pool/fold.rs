@@ -15,7 +15,7 @@
 
 use super::die::{die_law, DieLaw, Outcome};
 use super::plan::Algorithm;
-use super::{add_to, node_law, too_many, Ctx, Map, Stat, MAX_STATES, MAX_WORK};
+use super::{add_to, node_law, too_many, Ctx, Key, Map, Stat, MAX_STATES, MAX_WORK};
 use crate::error::{Error, Result};
 use crate::systems::dice::ast::*;
 use crate::weight::Weight;
@@ -40,6 +40,20 @@ pub fn term_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<Map<W>> {
     run(plan.algorithm, t, law, ctx)
 }
 
+/// [`term_law`] as distinct cells: the class fold writes them as it
+/// finds them, with no map between (a roll of one term; a named term's
+/// value is set in a map).
+pub fn term_cells<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<Vec<(Key, W)>> {
+    let law = ctx_die_law::<W>(t, ctx)?;
+    let plan = super::plan::term(t, &law, ctx);
+    plan.check(t.count)?;
+    if plan.algorithm == Algorithm::ClassFold && t.name.is_none() {
+        check_exact_work(&law, t.count)?;
+        return super::classes::law(&law, ctx, t.count);
+    }
+    Ok(run(plan.algorithm, t, law, ctx)?.into_iter().collect())
+}
+
 /// The law of a pool term by the algorithm `a`, or `None` where it does
 /// not apply: the planner's choice is [`term_law`]; the tests run every
 /// algorithm that applies and hold each to the fold.
@@ -59,6 +73,8 @@ fn run<W: Weight>(a: Algorithm, t: &PoolTerm, law: DieLaw<W>, ctx: &Ctx) -> Resu
         Algorithm::ClassFold => {
             check_exact_work(&law, t.count)?;
             super::classes::law(&law, ctx, t.count)?
+                .into_iter()
+                .collect()
         }
         Algorithm::OrderFree => {
             check_exact_work(&law, t.count)?;

@@ -39,10 +39,13 @@ impl Key {
 }
 
 impl From<&[i64]> for Key {
+    #[inline]
     fn from(v: &[i64]) -> Key {
         if v.len() <= INLINE {
             let mut a = [0; INLINE];
-            a[..v.len()].copy_from_slice(v);
+            for (x, y) in a.iter_mut().zip(v) {
+                *x = *y;
+            }
             Key::Inline(v.len() as u8, a)
         } else {
             Key::Heap(v.into())
@@ -89,6 +92,7 @@ impl FromIterator<i64> for Key {
 
 impl Deref for Key {
     type Target = [i64];
+    #[inline]
     fn deref(&self) -> &[i64] {
         match self {
             Key::Inline(n, a) => &a[..*n as usize],
@@ -98,6 +102,7 @@ impl Deref for Key {
 }
 
 impl DerefMut for Key {
+    #[inline]
     fn deref_mut(&mut self) -> &mut [i64] {
         match self {
             Key::Inline(n, a) => &mut a[..*n as usize],
@@ -107,12 +112,14 @@ impl DerefMut for Key {
 }
 
 impl Borrow<[i64]> for Key {
+    #[inline]
     fn borrow(&self) -> &[i64] {
         self
     }
 }
 
 impl PartialEq for Key {
+    #[inline]
     fn eq(&self, other: &Key) -> bool {
         **self == **other
     }
@@ -121,18 +128,21 @@ impl PartialEq for Key {
 impl Eq for Key {}
 
 impl PartialOrd for Key {
+    #[inline]
     fn partial_cmp(&self, other: &Key) -> Option<Ordering> {
         Some(self.cmp(other))
     }
 }
 
 impl Ord for Key {
+    #[inline]
     fn cmp(&self, other: &Key) -> Ordering {
         (**self).cmp(&**other)
     }
 }
 
 impl Hash for Key {
+    #[inline]
     fn hash<H: Hasher>(&self, state: &mut H) {
         // Exactly as the slice hashes, so `&[i64]` looks a key up.
         (**self).hash(state)

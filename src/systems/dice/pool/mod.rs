@@ -236,9 +236,11 @@ impl Stat {
 pub struct FxHasher(u64);
 
 impl Hasher for FxHasher {
+    #[inline]
     fn finish(&self) -> u64 {
         self.0
     }
+    #[inline]
     fn write(&mut self, bytes: &[u8]) {
         // A word at a time (a slice of i64 arrives here whole).
         let mut chunks = bytes.chunks_exact(8);
@@ -251,6 +253,7 @@ impl Hasher for FxHasher {
             self.write_u64(u64::from(*b));
         }
     }
+    #[inline]
     fn write_u64(&mut self, x: u64) {
         self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
     }
@@ -266,6 +269,7 @@ impl Hasher for FxHasher {
 pub type Map<W> = HashMap<Key, W, BuildHasherDefault<FxHasher>>;
 
 /// Add `w` at `key`: one hash, and no allocation for a short tuple.
+#[inline]
 pub fn add_to<W: Weight>(map: &mut Map<W>, key: &[i64], w: W) {
     if key.len() <= key::INLINE {
         match map.entry(Key::from(key)) {
@@ -290,7 +294,7 @@ pub struct JointLaw<W> {
     /// What each position of a cell's tuple is; `Total` first.
     pub layout: Vec<Stat>,
     /// Tuples (as conditions read them) and their probabilities, sorted.
-    pub cells: Vec<(Vec<i64>, W)>,
+    pub cells: Vec<(Key, W)>,
     /// Probability cut from exploding dice.
     pub tail: W,
     /// Whether any dice explode.
@@ -306,11 +310,8 @@ impl<W: Weight> JointLaw<W> {
     /// The law of one statistic.
     pub fn marginal(&self, stat: &Stat) -> crate::pmf::Pmf<W> {
         let i = self.index(stat).unwrap_or(0);
-        let mut m: std::collections::BTreeMap<i64, W> = Default::default();
-        for (k, w) in &self.cells {
-            *m.entry(k[i]).or_insert_with(W::zero) += w.clone();
-        }
-        crate::pmf::Pmf::from_pairs(m)
+        // Added up value by value in the cells' order.
+        crate::pmf::Pmf::from_pairs(self.cells.iter().map(|(k, w)| (k[i], w.clone())))
     }
 }
 
@@ -710,8 +711,8 @@ pub fn law_bounded<W: Weight>(
         true,
     )
     .bounded(bounds);
-    let map = node_law::<W>(expr, &ctx)?;
-    Ok(finish(&ctx, map, explodes(expr)))
+    let cells = node_cells::<W>(expr, &ctx)?;
+    Ok(finish(&ctx, cells, explodes(expr)))
 }
 
 /// The joint law of `stats` without the total, for a caller that reads
@@ -752,8 +753,8 @@ pub fn facts_bounded<W: Weight>(
         false,
     )
     .bounded(bounds);
-    let map = node_law::<W>(expr, &ctx)?;
-    Ok(finish(&ctx, map, explodes(expr)))
+    let cells = node_cells::<W>(expr, &ctx)?;
+    Ok(finish(&ctx, cells, explodes(expr)))
 }
 
 /// The joint law of `stats` of pools of 0, 1, …, `n` dice like `die` (its
@@ -791,28 +792,41 @@ pub fn facts_by_size<W: Weight>(
 }
 
 /// Sort a law's cells, decode the statistics and measure the cut tail.
-pub fn finish<W: Weight>(ctx: &Ctx, map: Map<W>, explodes: bool) -> JointLaw<W> {
-    let mut cells: Vec<(Vec<i64>, W)> = map
+pub fn finish<W: Weight>(
+    ctx: &Ctx,
+    cells: impl IntoIterator<Item = (Key, W)>,
+    explodes: bool,
+) -> JointLaw<W> {
+    // Only the maxima, minima and all-equal have an encoding to undo.
+    let decode = ctx
+        .layout
+        .iter()
+        .any(|s| matches!(s, Stat::Max | Stat::Min | Stat::Height | Stat::AllEqual));
+    let mut cells: Vec<(Key, W)> = cells
         .into_iter()
         .filter(|(_, w)| !w.is_zero())
-        .map(|(k, w)| {
-            let v: Vec<i64> = k
-                .iter()
-                .zip(&ctx.layout)
-                .map(|(x, s)| s.finish(*x))
-                .collect();
-            (v, w)
+        .map(|(mut k, w)| {
+            if decode {
+                for (x, s) in k.iter_mut().zip(&ctx.layout) {
+                    *x = s.finish(*x);
+                }
+            }
+            (k, w)
         })
         .collect();
-    cells.sort_by(|a, b| a.0.cmp(&b.0));
-    // Merge tuples that decoding made equal.
-    let mut merged: Vec<(Vec<i64>, W)> = Vec::with_capacity(cells.len());
-    for (k, w) in cells {
-        match merged.last_mut() {
-            Some((lk, lw)) if *lk == k => *lw += w,
-            _ => merged.push((k, w)),
+    sort_cells(&mut cells);
+    let merged: Vec<(Key, W)> = if decode {
+        let mut merged: Vec<(Key, W)> = Vec::with_capacity(cells.len());
+        for (k, w) in cells {
+            match merged.last_mut() {
+                Some((lk, lw)) if *lk == k => *lw += w,
+                _ => merged.push((k, w)),
+            }
         }
-    }
+        merged
+    } else {
+        cells
+    };
     let total = merged.iter().fold(W::zero(), |a, (_, w)| a + w);
     let tail = if explodes {
         let t = W::one() - &total;
@@ -829,6 +843,103 @@ pub fn finish<W: Weight>(ctx: &Ctx, map: Map<W>, explodes: bool) -> JointLaw<W> 
         cells: merged,
         tail,
         explodes,
+    }
+}
+
+/// Sort cells by their tuples. Where every tuple fits one `u64` (each
+/// slot offset by its least value, the first slot most significant, which
+/// keeps the tuples' order), the packed integers are sorted with their
+/// positions, ties (tuples that decoding made equal) in map order as a
+/// stable sort leaves them; else the tuples themselves, stably.
+fn sort_cells<W>(cells: &mut [(Key, W)]) {
+    let Some(first) = cells.first() else {
+        return;
+    };
+    let len = first.0.len();
+    let mut lo = vec![i64::MAX; len];
+    let mut hi = vec![i64::MIN; len];
+    for (k, _) in cells.iter() {
+        if k.len() != len {
+            cells.sort_by(|a, b| a.0.cmp(&b.0));
+            return;
+        }
+        for (i, x) in k.iter().enumerate() {
+            lo[i] = lo[i].min(*x);
+            hi[i] = hi[i].max(*x);
+        }
+    }
+    // The radix of each slot, and whether their product fits.
+    let mut radix = Vec::with_capacity(len);
+    let mut room: u128 = 1;
+    for i in 0..len {
+        let r = (hi[i] as i128 - lo[i] as i128 + 1) as u128;
+        room = room.saturating_mul(r);
+        radix.push(r as u64);
+    }
+    if room > u128::from(u64::MAX) {
+        cells.sort_by(|a, b| a.0.cmp(&b.0));
+        return;
+    }
+    let mut packed: Vec<(u64, u32)> = cells
+        .iter()
+        .enumerate()
+        .map(|(at, (k, _))| {
+            let code = k
+                .iter()
+                .enumerate()
+                .fold(0u64, |c, (i, x)| c * radix[i] + (x - lo[i]) as u64);
+            (code, at as u32)
+        })
+        .collect();
+    let bits = 128 - (room - 1).leading_zeros();
+    radix_sort(&mut packed, bits);
+    // Put each cell in its place by following the permutation's cycles.
+    const DONE: u32 = u32::MAX;
+    let mut from: Vec<u32> = packed.into_iter().map(|(_, at)| at).collect();
+    for i in 0..from.len() {
+        if from[i] == DONE {
+            continue;
+        }
+        let mut at = i;
+        loop {
+            let next = from[at] as usize;
+            from[at] = DONE;
+            if next == i {
+                break;
+            }
+            cells.swap(at, next);
+            at = next;
+        }
+    }
+}
+
+/// Sort `(code, position)` pairs by code, ties by position (as they
+/// come: the positions ascend), for codes below `2^bits`: a least
+/// significant digit radix sort, 11 bits a pass, where there are many
+/// (a comparison sort where there are few).
+fn radix_sort(v: &mut Vec<(u64, u32)>, bits: u32) {
+    const DIGIT: u32 = 11;
+    if v.len() < 1 << 10 {
+        v.sort_unstable();
+        return;
+    }
+    let mut buf = vec![(0u64, 0u32); v.len()];
+    let mut shift = 0;
+    while shift < bits {
+        let mut at = vec![0usize; (1 << DIGIT) + 1];
+        for (c, _) in v.iter() {
+            at[((c >> shift) & ((1 << DIGIT) - 1)) as usize + 1] += 1;
+        }
+        for d in 1..at.len() {
+            at[d] += at[d - 1];
+        }
+        for x in v.iter() {
+            let d = ((x.0 >> shift) & ((1 << DIGIT) - 1)) as usize;
+            buf[at[d]] = *x;
+            at[d] += 1;
+        }
+        std::mem::swap(v, &mut buf);
+        shift += DIGIT;
     }
 }
 
@@ -868,6 +979,21 @@ pub fn node_law<W: Weight>(n: &Node, ctx: &Ctx) -> Result<Map<W>> {
             combine(*op, &la, &lb, ctx)?
         }
     })
+}
+
+/// [`node_law`] as distinct cells, for the roll as a whole: a single
+/// term takes its cells straight from its algorithm
+/// ([`fold::term_cells`]), with no map between.
+pub fn node_cells<W: Weight>(n: &Node, ctx: &Ctx) -> Result<Vec<(Key, W)>> {
+    match n {
+        Node::Pool(t) => fold::term_cells(t, ctx),
+        Node::Dice(t) => match PoolTerm::from_dice(t) {
+            Some(p) => fold::term_cells(&p, ctx),
+            None => fold::term_cells(&d66_term(t), ctx),
+        },
+        Node::Paren(b) => node_cells(b, ctx),
+        _ => Ok(node_law::<W>(n, ctx)?.into_iter().collect()),
+    }
 }
 
 /// `xD66` as a term of 36 listed faces (tens and ones as rolled).
