@@ -320,6 +320,18 @@ fn pushes_equal_enumeration() {
         1,
         &[Stat::Max, Stat::Pushed],
     );
+    // Dice paired die by die (no keep/drop): the maximum and minimum of
+    // both rolls, with a term that is not pushed beside it.
+    agree(
+        &check(
+            "3D4[a]+1D3",
+            &["hi:max>=4 and min>=2", "lo"],
+            Some(("lo", &["a:<3"])),
+        ),
+        32,
+        1,
+        &[Stat::Min, Stat::Max, Stat::Pushed],
+    );
     // Dragonbane: a failed d20 ≤ skill (not a demon) is rerolled once.
     agree(
         &check(

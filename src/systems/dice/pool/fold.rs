@@ -538,6 +538,8 @@ pub fn fold<W: Weight>(
     states.insert(start.into(), W::one());
     let mut work: u64 = 0;
     let mut key = Vec::new();
+    // Two maps, reused step after step (their tables stay allocated).
+    let mut spare: Map<W> = Map::default();
     for (i, o) in all.iter().enumerate() {
         for (g, kind) in kinds.iter().enumerate() {
             let p = &probs[g][i];
@@ -548,11 +550,11 @@ pub fn fold<W: Weight>(
             let last = below[g][i].clone() - p;
             let forced = last.is_zero() || last.to_f64() <= 0.0 && !W::EXACT;
             let mut rows: Vec<Option<Vec<W>>> = vec![None; kind.n as usize + 1];
-            let mut next: Map<W> = Map::default();
+            let mut next: Map<W> = std::mem::take(&mut spare);
             // The map's iteration order is fixed (FxHash, the same
-            // insertions), so floating-point sums come in one order on
-            // every run without sorting.
-            for (state, w) in states.into_iter() {
+            // insertions into the same tables), so floating-point sums come
+            // in one order on every run without sorting.
+            for (state, w) in states.drain() {
                 let placed = state[g];
                 let r = kind.n - placed;
                 if r == 0 {
@@ -633,7 +635,7 @@ pub fn fold<W: Weight>(
             if next.len() > MAX_STATES {
                 return Err(too_many(next.len()));
             }
-            states = next;
+            spare = std::mem::replace(&mut states, next);
         }
     }
     let mut out: Map<W> = Map::default();

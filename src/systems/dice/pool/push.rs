@@ -282,6 +282,86 @@ fn term_pairs<W: Weight>(
         ));
     }
     let full = die_law::<W>(t, ctx)?;
+    let n = t.count;
+    let mut out: Map<W> = if t.filter.is_none() && super::fold::order_free(&ctx.layout) {
+        // Statistics that combine without order, no keep/drop: each die is
+        // a pair of its own (a face that stays, on both rolls; or a face
+        // that is rerolled, then a fresh face), the pool's pairs that
+        // pair law combined `n` times. The statistics not carried read
+        // neutral, so dice differing only there are one contribution.
+        let neutral = ctx.neutral();
+        let half = |o: &super::die::Outcome, h: usize, k: &mut Vec<i64>| {
+            for (i, v) in o.contrib.iter().enumerate() {
+                k.push(if keep[h * len + i] { *v } else { neutral[i] });
+            }
+        };
+        let mut die: Map<W> = Map::default();
+        let mut k: Vec<i64> = Vec::with_capacity(2 * len);
+        for (o, p) in &full.outcomes {
+            let stays = [(o.clone(), W::one())];
+            let fresh: &[(super::die::Outcome, W)] = if rule.cond.holds(o.order) {
+                &full.outcomes
+            } else {
+                &stays
+            };
+            for (o2, p2) in fresh {
+                k.clear();
+                half(o, 0, &mut k);
+                half(o2, 1, &mut k);
+                add_to(&mut die, &k, p.clone() * p2);
+            }
+        }
+        let mut last = Map::default();
+        super::fold::independent_steps(&die, &ctx.doubled(), n, |k, m| {
+            if k == n {
+                last = m.clone();
+            }
+        })?;
+        last
+    } else {
+        binomial_pairs(t, ctx, &full, rule, keep)?
+    };
+
+    if let Some(name) = &t.name {
+        let len = ctx.layout.len();
+        let halves: Map<W> = out;
+        let mut named = Map::default();
+        for (k, w) in halves {
+            let first = set_one(&k[..len], ctx, name);
+            let second = set_one(&k[len..], ctx, name);
+            let mut key = first;
+            key.extend(second);
+            add_to(&mut named, &key, w);
+        }
+        out = named;
+    }
+    let _ = set_name::<W>;
+    Ok(out)
+}
+
+fn set_one(k: &[i64], ctx: &Ctx, name: &str) -> Vec<i64> {
+    let mut v = k.to_vec();
+    if let Some(i) = ctx
+        .layout
+        .iter()
+        .position(|s| matches!(s, Stat::Named(n) if n == name))
+    {
+        v[i] = ctx.named(i, v[0]);
+    }
+    v
+}
+
+/// A pushed term's pairs by the number `k` of dice that meet the rule
+/// (binomial): for each `k`, the fold of three kinds — the `n − k` dice
+/// that stay feed both rolls, the `k` that meet the rule feed the first,
+/// `k` fresh dice the pushed roll (keep/drop, matching sets).
+fn binomial_pairs<W: Weight>(
+    t: &PoolTerm,
+    ctx: &Ctx,
+    full: &DieLaw<W>,
+    rule: &PushRule,
+    keep: &[bool],
+) -> Result<Map<W>> {
     let split = |meets: bool| -> (DieLaw<W>, W) {
         let outcomes: Vec<_> = full
             .outcomes
@@ -340,31 +420,5 @@ fn term_pairs<W: Weight>(
             add_to(&mut out, key, w.clone() * &pk);
         }
     }
-    if let Some(name) = &t.name {
-        let len = ctx.layout.len();
-        let halves: Map<W> = out;
-        let mut named = Map::default();
-        for (k, w) in halves {
-            let first = set_one(&k[..len], ctx, name);
-            let second = set_one(&k[len..], ctx, name);
-            let mut key = first;
-            key.extend(second);
-            add_to(&mut named, &key, w);
-        }
-        out = named;
-    }
-    let _ = set_name::<W>;
     Ok(out)
-}
-
-fn set_one(k: &[i64], ctx: &Ctx, name: &str) -> Vec<i64> {
-    let mut v = k.to_vec();
-    if let Some(i) = ctx
-        .layout
-        .iter()
-        .position(|s| matches!(s, Stat::Named(n) if n == name))
-    {
-        v[i] = ctx.named(i, v[0]);
-    }
-    v
 }
