@@ -652,3 +652,76 @@ fn every_algorithm_equals_the_fold() {
     // Every algorithm for a term ran somewhere.
     assert_eq!(ran.len(), Algorithm::TERM.len(), "{ran:?}");
 }
+
+#[test]
+fn every_group_algorithm_equals_the_fold() {
+    use hantei::systems::dice::ast::{Body, Node};
+    use pool::plan::Algorithm;
+    let groups = [
+        "{1D6,1D8}KH1",
+        "{1D4,1D4,1D6}KH2",
+        "{1D6,1D6,1D6}KL2",
+        "{1D{0,2,3},1D{0,2,3,4},1D{0,2,3},1D{0,2}}KH2",
+        "{2D4,1D6}DL1",
+        "{1D4,1D6,1D4,1D6}DH1",
+        "{1D6!,1D4!}KH1",
+        "{1D6,1D8,1D8}",
+    ];
+    let layouts: Vec<Vec<&str>> = vec![
+        vec![],
+        vec!["natural"],
+        vec!["count(0)", "count(>=4)"],
+        vec!["max", "min"],
+        vec!["doubles"],
+    ];
+    for text in groups {
+        let cmd = dice::parse(text).unwrap();
+        let Body::Add(a) = &cmd.body else {
+            panic!("{text}")
+        };
+        let Node::Group(g) = &a.expr else {
+            panic!("{text}: not a group")
+        };
+        for stats in &layouts {
+            let stats: Vec<Stat> = stats
+                .iter()
+                .map(|s| hantei::systems::dice::cond::parse_stat(s).unwrap())
+                .collect();
+            for saturated in [false, true] {
+                let layout = pool::layout(&stats);
+                let bounds: Vec<pool::Bound> = if saturated {
+                    layout.iter().skip(1).map(|s| (s.clone(), 1, 3)).collect()
+                } else {
+                    Vec::new()
+                };
+                let ctx = pool::Ctx::new(layout.clone(), 1e-12, true).bounded(&bounds);
+                let kinds = pool::fold::group_kinds::<Exact>(g, &ctx).unwrap();
+                let sorted = |m: &pool::Map<Exact>| -> BTreeMap<Vec<i64>, Exact> {
+                    m.iter()
+                        .filter(|(_, w)| !w.is_zero())
+                        .map(|(k, w)| (k.to_vec(), w.clone()))
+                        .collect()
+                };
+                let fold = pool::fold::run_group::<Exact>(Algorithm::Fold, &kinds, &ctx, g.filter)
+                    .unwrap();
+                let (product, steps) = pool::plan::measure(|| {
+                    pool::fold::run_group::<Exact>(Algorithm::GroupProduct, &kinds, &ctx, g.filter)
+                });
+                assert_eq!(
+                    sorted(&product.unwrap()),
+                    sorted(&fold),
+                    "{text} {stats:?} saturated {saturated}"
+                );
+                // The planner's estimate of the product is honest.
+                let plan = pool::plan::group(&kinds, &ctx, g.filter);
+                if plan.algorithm == Algorithm::GroupProduct {
+                    assert!(
+                        steps <= plan.estimate,
+                        "{text} {stats:?}: {steps} steps, estimated {}",
+                        plan.estimate
+                    );
+                }
+            }
+        }
+    }
+}

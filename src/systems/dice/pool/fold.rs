@@ -287,8 +287,36 @@ pub fn set_name<W: Weight>(m: Map<W>, ctx: &Ctx, name: &str) -> Map<W> {
     out
 }
 
-/// The law of a group: items folded by their totals.
+/// The law of a group: the planner's choice between the fold of its
+/// items by their totals and the product of its items, one at a time.
 pub fn group_law<W: Weight>(g: &GroupTerm, ctx: &Ctx) -> Result<Map<W>> {
+    let kinds = group_kinds::<W>(g, ctx)?;
+    let plan = super::plan::group(&kinds, ctx, g.filter);
+    plan.check(kinds.iter().map(|k| k.n).sum())?;
+    let mut m = run_group(plan.algorithm, &kinds, ctx, g.filter)?;
+    if let Some(name) = &g.name {
+        m = set_name(m, ctx, name);
+    }
+    Ok(m)
+}
+
+/// A group's law by the algorithm `a` (the fold or the product of its
+/// items); the planner's choice is [`group_law`], the tests run both.
+pub fn run_group<W: Weight>(
+    a: Algorithm,
+    kinds: &[Kind<W>],
+    ctx: &Ctx,
+    filter: Option<(Filter, i64)>,
+) -> Result<Map<W>> {
+    match a {
+        Algorithm::GroupProduct => group_product(kinds, ctx, filter),
+        _ => fold(kinds, ctx, filter, 1, None),
+    }
+}
+
+/// A group's items as kinds (identical items one kind rolled several
+/// times), for [`run_group`].
+pub fn group_kinds<W: Weight>(g: &GroupTerm, ctx: &Ctx) -> Result<Vec<Kind<W>>> {
     // Identical items are one kind rolled several times.
     let mut kinds: Vec<(String, Kind<W>)> = Vec::new();
     for it in &g.items {
@@ -327,18 +355,11 @@ pub fn group_law<W: Weight>(g: &GroupTerm, ctx: &Ctx) -> Result<Map<W>> {
             },
         ));
     }
-    let kinds: Vec<Kind<W>> = kinds.into_iter().map(|(_, k)| k).collect();
-    let mut m = match super::plan::group(&kinds, ctx).algorithm {
-        Algorithm::GroupProduct => group_product(&kinds, ctx, g.filter)?,
-        _ => fold(&kinds, ctx, g.filter, 1, None)?,
-    };
-    if let Some(name) = &g.name {
-        m = set_name(m, ctx, name);
-    }
-    Ok(m)
+    Ok(kinds.into_iter().map(|(_, k)| k).collect())
 }
 
-/// A group of different items as the product of their laws: every
+/// A group's items as the product of their laws, one item at a time (a
+/// kind rolled `n` times is met `n` times): every
 /// statistic combines over all items (as in [`fold`]); the total and the
 /// natural are the kept items' totals, the state carrying the best `k`
 /// totals so far (keep-highest; the worst `k` for keep-lowest).
@@ -348,7 +369,7 @@ fn group_product<W: Weight>(
     filter: Option<(Filter, i64)>,
 ) -> Result<Map<W>> {
     let len = ctx.layout.len();
-    let items = kinds.len() as i64;
+    let items: i64 = kinds.iter().map(|k| k.n.max(0)).sum();
     // (keep the high ones, how many); keeping all is a running sum.
     let keep = filter.map(|(f, n)| f.as_keep(n, items));
     let slots = keep.map_or(1, |(_, k)| k.max(0) as usize);
@@ -362,7 +383,19 @@ fn group_product<W: Weight>(
     let mut states: Map<W> = Map::default();
     states.insert(start.into(), W::one());
     let mut key: Vec<i64> = Vec::with_capacity(len + slots);
-    for kind in kinds {
+    let mut work: u64 = 0;
+    let each = kinds
+        .iter()
+        .flat_map(|k| std::iter::repeat_n(k, k.n.max(0) as usize));
+    for kind in each {
+        let steps = (states.len() * kind.law.outcomes.len()) as u64;
+        work = work.saturating_add(steps);
+        super::plan::count(steps);
+        if work > MAX_WORK {
+            return Err(Error::Conflict(format!(
+                "dice: the law of this roll takes more than {MAX_WORK} steps; read fewer statistics or roll fewer dice"
+            )));
+        }
         let room = (states.len() * kind.law.outcomes.len()).min(MAX_STATES);
         let mut next: Map<W> = Map::with_capacity_and_hasher(room, Default::default());
         for (state, w) in &states {

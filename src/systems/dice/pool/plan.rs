@@ -328,37 +328,122 @@ pub fn measure<R>(f: impl FnOnce() -> R) -> (R, u64) {
     (r, after.saturating_sub(before))
 }
 
-/// Most tuple pairs the product of a group's items may visit.
-pub const MAX_PRODUCT: u64 = 4_000_000;
-
-/// The planner's choice for a group of `kinds`: the product of a few
-/// different items' laws (Savage Worlds' trait and wild die, each with its
-/// own named exploding chain), whose joint states the fold would revisit
-/// at every one of their outcomes; repeated items (one kind rolled several
-/// times) fold better: the fold counts them, the product would order them.
-pub fn group<W: Weight>(kinds: &[Kind<W>], ctx: &Ctx) -> Plan {
-    let product = kinds
-        .iter()
-        .fold(1u64, |a, k| a.saturating_mul(k.law.outcomes.len() as u64));
+/// The planner's choice for a group of `kinds` (each kind an item rolled
+/// `n` times): the product of its items, met one at a time, carrying the
+/// best `k` totals (Savage Worlds' trait and wild die, each with its own
+/// named exploding chain; Cortex's mixed dice keeping two), or the fold
+/// over the items' totals in order, placing each kind by binomials
+/// (many items of few kinds keeping many) — whichever does less work.
+/// Matching sets (width, height) need the fold.
+pub fn group<W: Weight>(
+    kinds: &[Kind<W>],
+    ctx: &Ctx,
+    filter: Option<(crate::systems::dice::ast::Filter, i64)>,
+) -> Plan {
+    let outcomes: u64 = kinds.iter().map(|k| k.law.outcomes.len() as u64).sum();
+    let dice: u64 = kinds.iter().map(|k| k.n.max(0) as u64).sum();
+    let product = kinds.iter().fold(1u64, |a, k| {
+        a.saturating_mul((k.law.outcomes.len() as u64).saturating_pow(k.n.max(0) as u32))
+    });
+    let fold = Plan {
+        algorithm: Algorithm::Fold,
+        estimate: outcomes
+            .saturating_mul(product.min(1 << 40))
+            .saturating_mul(dice + 1),
+    };
     let sets = ctx
         .layout
         .iter()
         .any(|s| matches!(s, Stat::Width | Stat::Height));
-    if kinds.len() <= 4 && kinds.iter().all(|k| k.n == 1) && !sets && product <= MAX_PRODUCT {
-        Plan {
-            algorithm: Algorithm::GroupProduct,
-            estimate: product,
-        }
+    if sets {
+        return fold;
+    }
+    let items = Plan {
+        algorithm: Algorithm::GroupProduct,
+        estimate: product_estimate(kinds, ctx, filter),
+    };
+    if items.estimate <= fold.estimate {
+        items
     } else {
-        let outcomes: u64 = kinds.iter().map(|k| k.law.outcomes.len() as u64).sum();
-        let dice: u64 = kinds.iter().map(|k| k.n.max(0) as u64).sum();
-        Plan {
-            algorithm: Algorithm::Fold,
-            estimate: outcomes
-                .saturating_mul(product.min(1 << 40))
-                .saturating_mul(dice + 1),
+        fold
+    }
+}
+
+/// The product's steps: each item meets every state with each of its
+/// outcomes; the states are at most the outcomes' products so far, and
+/// never more than the best-`k` multisets of the items' totals times the
+/// values the other statistics can take.
+fn product_estimate<W: Weight>(
+    kinds: &[Kind<W>],
+    ctx: &Ctx,
+    filter: Option<(crate::systems::dice::ast::Filter, i64)>,
+) -> u64 {
+    let items: i64 = kinds.iter().map(|k| k.n.max(0)).sum();
+    let mut orders: Vec<i64> = kinds
+        .iter()
+        .flat_map(|k| k.law.outcomes.iter().map(|(o, _)| o.order))
+        .collect();
+    orders.sort_unstable();
+    orders.dedup();
+    let distinct = orders.len() as u64;
+    let best = match filter.map(|(f, n)| f.as_keep(n, items)) {
+        // The best k, or fewer while fewer items are met.
+        Some((_, k)) => {
+            (0..=k.max(0) as u64).fold(0u64, |a, j| a.saturating_add(multisets(distinct, j)))
+        }
+        // Keeping all: a running sum of the totals.
+        None => {
+            let (lo, hi) = (
+                orders.first().copied().unwrap_or(0),
+                orders.last().copied().unwrap_or(0),
+            );
+            (items as u64)
+                .saturating_mul(hi.saturating_sub(lo).max(0) as u64)
+                .saturating_add(1)
+        }
+    };
+    let mut cap = best;
+    for (i, s) in ctx.layout.iter().enumerate() {
+        if matches!(s, Stat::Total | Stat::Natural) {
+            continue;
+        }
+        let vals = kinds
+            .iter()
+            .flat_map(|k| k.law.outcomes.iter().map(move |(o, _)| o.contrib[i]));
+        let (lo, hi) = vals
+            .clone()
+            .fold((i64::MAX, i64::MIN), |(a, b), v| (a.min(v), b.max(v)));
+        let width = hi.saturating_sub(lo).max(0) as u64;
+        let range = match s {
+            Stat::Max | Stat::Min | Stat::AllEqual | Stat::Pushed => {
+                let mut v: Vec<i64> = vals.collect();
+                v.sort_unstable();
+                v.dedup();
+                v.len() as u64 + 2
+            }
+            _ => {
+                let additive = (items as u64).saturating_mul(width).saturating_add(1);
+                match s {
+                    Stat::Count(..) => {
+                        let c = ctx.merged(i, i64::MAX - 1);
+                        additive.min(c.saturating_add(1).max(1) as u64)
+                    }
+                    _ => additive,
+                }
+            }
+        };
+        cap = cap.saturating_mul(range);
+    }
+    let mut states: u64 = 1;
+    let mut work: u64 = 0;
+    for k in kinds {
+        let m = k.law.outcomes.len() as u64;
+        for _ in 0..k.n.max(0) {
+            work = work.saturating_add(states.saturating_mul(m));
+            states = states.saturating_mul(m).min(cap);
         }
     }
+    work
 }
 
 #[cfg(test)]
