@@ -27,10 +27,13 @@
 //! statistics where only the total is read (exploding dice included), the
 //! order-free combination of the die's tuple law where the statistics
 //! combine without order ([`fold::independent_steps`]; every pool size in
-//! one pass: [`facts_by_size`]), the fold, the product of a group's items.
-//! Each is held equal to the fold exactly by `tests/pool.rs`
-//! (`every_algorithm_equals_the_fold`), which also holds the steps to the
-//! estimate; a plan far beyond the work limit is refused at once.
+//! one pass: [`facts_by_size`]), the class fold ([`classes`]), the fold,
+//! the product of a group's items. Each is held equal to the fold exactly
+//! by `tests/pool.rs` (`every_algorithm_equals_the_fold`,
+//! `every_group_algorithm_equals_the_fold`), which also holds the steps to
+//! the estimate; a plan far beyond the work limit is refused at once. A
+//! single term's cells go straight into the joint law ([`node_cells`]),
+//! sorted by a radix sort of their packed tuples.
 //!
 //! Before planning, the statistics are cut to what the conditions read
 //! ([`bounds`], asked of each statistic by [`Stat::saturation`]): a count

@@ -14,8 +14,14 @@
 //! | [`Algorithm::PowerSum`] | a sum read by its total (explosions included) | the convolution power: `values²·log n`, or Miller's recurrence exactly |
 //! | [`Algorithm::KeepDp`] | keep/drop read by its total | order statistics: `faces·n·span` |
 //! | [`Algorithm::OrderFree`] | statistics that combine without order, no keep/drop | states × distinct contributions, per die |
+//! | [`Algorithm::ClassFold`] | many dice whose outcomes differ, for every statistic but the total, in few classes (n d6 read by total, sixes and ones) | states of the classes before the last × the last class's span; the last class adds into dense rows |
 //! | [`Algorithm::Fold`] | anything (keep/drop with counts, matching sets) | outcomes × states × dice |
-//! | [`Algorithm::GroupProduct`] | a group of a few different items | the product of the items' laws |
+//! | [`Algorithm::GroupProduct`] | a group, item by item, carrying the best `k` totals (Savage Worlds' two named chains, Cortex's mixed dice) | items × states × outcomes, the states capped by the best-`k` multisets |
+//!
+//! A push ([`super::push`]) is planned the same way: dice with no
+//! keep/drop whose statistics combine without order are pushed die by die
+//! (one die's pair law combined `n` times), the rest by the fold of three
+//! kinds for each number of rerolled dice.
 //!
 //! Every algorithm is held equal to the fold by tests (exactly, in
 //! rationals: `tests/pool.rs`, `every_algorithm_equals_the_fold`), and the

@@ -4,10 +4,13 @@
 //! a rote). Conditions read the final faces and `pushed`.
 //!
 //! Exactly: each term's law is a law of *pairs* (first roll, pushed roll).
-//! For a term whose dice meeting `c` are rerolled, with `k` such dice
-//! (binomial), the fold runs three kinds at once: the `n − k` dice that
-//! stay (law given ¬c) feed both rolls, the `k` dice meeting `c` (law
-//! given c) feed the first roll, `k` fresh dice feed the pushed roll.
+//! Where the term has no keep/drop and its statistics combine without
+//! order, each die is a pair of its own — a face that stays, on both
+//! rolls, or a face meeting `c` and then a fresh one — and the term's
+//! pairs are that pair law combined `n` times. Otherwise, for `k` dice
+//! meeting `c` (binomial), the fold runs three kinds at once: the `n − k`
+//! dice that stay (law given ¬c) feed both rolls, the `k` dice meeting `c`
+//! (law given c) feed the first roll, `k` fresh dice feed the pushed roll.
 //! Terms combine pairwise; the first roll's tier then picks which of the
 //! pair the check ends with. The check that is not pushed is the plain
 //! roll ([`super::node_law`]); the pairs carry of the first roll only what
