@@ -579,16 +579,32 @@ fn contests_of_more_than_two_sides_report_every_sides_chance_on_top() {
 /// `hantei …` with a time limit: a run that would take minutes (or hold
 /// gigabytes) fails the test instead of hanging it.
 fn within(args: &[&str], secs: u64) -> std::process::Output {
+    use std::io::Read;
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("hantei"))
         .args(args)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("runs");
+    // Read both pipes as the command writes: a long answer would fill a
+    // pipe and wait on it forever.
+    let drain = |mut r: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut v = Vec::new();
+            r.read_to_end(&mut v).expect("read a pipe");
+            v
+        })
+    };
+    let out = drain(Box::new(child.stdout.take().expect("stdout")));
+    let err = drain(Box::new(child.stderr.take().expect("stderr")));
     let start = std::time::Instant::now();
     loop {
-        if child.try_wait().expect("wait").is_some() {
-            return child.wait_with_output().expect("output");
+        if let Some(status) = child.try_wait().expect("wait") {
+            return std::process::Output {
+                status,
+                stdout: out.join().expect("stdout"),
+                stderr: err.join().expect("stderr"),
+            };
         }
         if start.elapsed() > std::time::Duration::from_secs(secs) {
             let _ = child.kill();
@@ -663,6 +679,44 @@ fn a_modifier_never_sizes_an_allocation() {
         (c["p_win"].as_str(), c["p_loss"].as_str()),
         (Some("1/1"), Some("0/1"))
     );
+}
+
+/// Issue 27 item 4: a game's chain of rolls in exact fractions is refused
+/// before any work when it would run too many rounds (`K100@3` rolls on
+/// with 35/36 a round: 1,226 rounds to 1e-15, and `K100@4`, `10DX2` ran for
+/// minutes), naming the rounds and the limit; the same command in floating
+/// point answers, and so does the exact one with a larger `--tail-eps`.
+#[test]
+fn long_exact_chains_are_refused_at_once() {
+    let cases: [(&str, &str, &str); 3] = [
+        ("K100@3", "SwordWorld2.5", "1226 rounds"),
+        ("K100@4", "SwordWorld2.5", "396 rounds"),
+        ("10DX2", "DoubleCross", "349 rounds"),
+    ];
+    for (expr, game, rounds) in cases {
+        let args = ["odds", "dice", expr, "--game", game, "--exact"];
+        let out = within(&args, 5);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(rounds) && err.contains("at most 180"), "{err}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        let v = within_json(&["dice", expr, "--game", game], 30);
+        assert!(f(&v["p_critical"]) > 0.0, "{expr}: {v}");
+    }
+    // K100@4 stops after (33/36)^k < 1e-4: 106 rounds, within the limit.
+    let v = within_json(
+        &[
+            "dice",
+            "K100@4",
+            "--game",
+            "SwordWorld2.5",
+            "--exact",
+            "--tail-eps",
+            "1e-4",
+        ],
+        30,
+    );
+    assert!(v["tail_mass"].as_str().is_some(), "{v}");
 }
 
 /// Issue 30 item 2: no probability outside [0, 1]. `30D6>=31` fails only
