@@ -92,9 +92,49 @@ fn cli_json(args: &[&str]) -> Value {
     serde_json::from_slice(&out.stdout).expect("json")
 }
 
-/// One browser session at a time (the machine has few cores; Chromium is
-/// heavy): each test holds this while it runs.
-static BROWSER: std::sync::Mutex<()> = std::sync::Mutex::new(());
+/// At most two browser sessions at a time, and one where there is one
+/// core (Chromium is heavy): each test holds a turn while it runs. A
+/// session waits on its page most of the time (under half a core), so two
+/// at once on two cores halve the browser tests' wall time, where one at a
+/// time held `cargo test`'s second thread idle waiting for its turn (the
+/// browser tests run one after another by name). Each test still has its
+/// own server, chromedriver, Chromium and profile.
+static BROWSER: Turns = Turns::new();
+
+/// A counting semaphore (the standard library has none).
+struct Turns {
+    taken: std::sync::Mutex<usize>,
+    freed: std::sync::Condvar,
+}
+
+/// A turn held; given back on drop (also when the test panics).
+struct Turn(&'static Turns);
+
+impl Turns {
+    const fn new() -> Turns {
+        Turns {
+            taken: std::sync::Mutex::new(0),
+            freed: std::sync::Condvar::new(),
+        }
+    }
+
+    fn take(&'static self) -> Turn {
+        let most = std::thread::available_parallelism().map_or(1, |n| n.get().min(2));
+        let mut taken = self.taken.lock().unwrap_or_else(|e| e.into_inner());
+        while *taken >= most {
+            taken = self.freed.wait(taken).unwrap_or_else(|e| e.into_inner());
+        }
+        *taken += 1;
+        Turn(self)
+    }
+}
+
+impl Drop for Turn {
+    fn drop(&mut self) {
+        *self.0.taken.lock().unwrap_or_else(|e| e.into_inner()) -= 1;
+        self.0.freed.notify_one();
+    }
+}
 
 /// Run `f` against a fresh `hantei serve` in headless Chromium (1280×800).
 /// `HANTEI_BROWSER_SERVER=/path/to/hantei` serves another build (an older
@@ -108,7 +148,7 @@ where
     let Some((chromium, driver)) = binaries("browser test") else {
         return;
     };
-    let _turn = BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    let _turn = BROWSER.take();
     let server = match std::env::var_os("HANTEI_BROWSER_SERVER") {
         Some(bin) => Server::start_bin(Path::new(&bin), &[]),
         None => Server::start(),

@@ -883,8 +883,11 @@ fn every_preset_answers_what_its_command_line_prints() {
     }
 }
 
-/// Every worker busy for seconds: more slow exact sums (800D100) than
-/// there are cores. Each thread gives the status (and an error's body: a
+/// Every worker busy for seconds: more slow exact sums (800D100, 4 s
+/// here) than there are cores, queued behind each other until the server's
+/// `--timeout` (5 s: the checks made meanwhile take under 2 s, and a
+/// refusal that waited for a worker would take 4.5 s; at 8 s each test
+/// waited 3 s longer for the sums to end). Each thread gives the status (and an error's body: a
 /// finished sum is megabytes of fractions, more than a body read into a
 /// string may hold, so its body is left unread).
 fn busy_workers(base: &str) -> Vec<std::thread::JoinHandle<(u16, String)>> {
@@ -944,7 +947,7 @@ fn join_busy(slow: Vec<std::thread::JoinHandle<(u16, String)>>) {
 /// `DELETE /api/odds` answers 405 with a JSON body and `Allow`.
 #[test]
 fn bad_dice_requests_are_refused_before_they_wait_for_a_worker() {
-    let mut server = Server::start_with(&["--timeout", "8"]);
+    let mut server = Server::start_with(&["--timeout", "5"]);
     let base = server.base.clone();
     let slow = busy_workers(&base);
     let agent = ureq::agent();
@@ -998,7 +1001,7 @@ fn bad_dice_requests_are_refused_before_they_wait_for_a_worker() {
 /// floating-point sums and keep/drop before any work.
 #[test]
 fn float_requests_refused_for_size_do_not_wait_for_a_worker() {
-    let server = Server::start_with(&["--timeout", "8"]);
+    let server = Server::start_with(&["--timeout", "5"]);
     let base = server.base.clone();
     let slow = busy_workers(&base);
     let agent = ureq::agent();

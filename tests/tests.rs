@@ -24,5 +24,6 @@ mod publish;
 mod request;
 mod rounds;
 mod serve;
+mod unit;
 mod validation;
 mod verify_power;

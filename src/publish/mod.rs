@@ -107,7 +107,8 @@ fn inline(text: &str) -> String {
 
 /// A description as HTML: paragraphs (blank lines separate them), lists
 /// (lines starting `* ` or `- `), `code` spans kept.
-fn paragraphs(text: &str) -> String {
+#[doc(hidden)]
+pub fn paragraphs(text: &str) -> String {
     let mut out = String::new();
     for para in text.trim().split("\n\n") {
         // Lines, a list item running on over the lines after it.
@@ -863,35 +864,4 @@ pub fn write(dir: &Path, files: &[SiteFile]) -> Result<()> {
         std::fs::rename(&tmp, dir).map_err(|e| fail(e, dir))?;
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn base64_matches_rfc_4648_examples() {
-        // RFC 4648 §10 test vectors.
-        for (plain, enc) in [
-            ("", ""),
-            ("f", "Zg=="),
-            ("fo", "Zm8="),
-            ("foo", "Zm9v"),
-            ("foob", "Zm9vYg=="),
-            ("fooba", "Zm9vYmE="),
-            ("foobar", "Zm9vYmFy"),
-        ] {
-            assert_eq!(super::base64(plain.as_bytes()), enc);
-        }
-    }
-
-    #[test]
-    fn descriptions_become_paragraphs_with_code() {
-        assert_eq!(
-            super::paragraphs("a `x<y`\nb\n\nc"),
-            "<p>a <code>x&lt;y</code> b</p>\n<p>c</p>\n"
-        );
-        assert_eq!(
-            super::paragraphs("There:\n* one\n  more\n- two"),
-            "<p>There:</p>\n<ul><li>one more</li><li>two</li></ul>\n"
-        );
-    }
 }

@@ -16,7 +16,8 @@
 //! variant of [`Request`] and an arm in each `match` below.
 
 pub mod d20;
-mod de;
+#[doc(hidden)]
+pub mod de;
 pub mod dice;
 pub mod hit_pool;
 pub mod keep_highest;

@@ -34,20 +34,23 @@ pub fn batch_rng(seed: u64, batch: u64) -> SimRng {
 
 /// Base-`s` digits of accepted 64-bit draws (large dice: d8 and up).
 #[derive(Clone, Debug)]
-struct Digits {
+#[doc(hidden)]
+pub struct Digits {
     sides: u64,
     /// `sᵏ`.
     span: u64,
     /// Draws at or above this are rejected.
     limit: u64,
     /// Digits per accepted draw.
-    per_draw: u32,
+    #[doc(hidden)]
+    pub per_draw: u32,
     cur: u64,
     left: u32,
 }
 
 impl Digits {
-    fn new(s: u64) -> Self {
+    #[doc(hidden)]
+    pub fn new(s: u64) -> Self {
         // Choose k maximising k · P(accept).
         let mut best = (1u32, s, 0.0f64);
         let mut span = s;
@@ -120,11 +123,14 @@ fn split<const S: u64>(cur: &mut u64) -> u64 {
 /// `limit = sᵏ·⌊256/sᵏ⌋` gives `k` dice by table lookup (3 d6 from a byte
 /// below 216), with no division at all.
 #[derive(Clone, Debug)]
-struct Bytes {
+#[doc(hidden)]
+pub struct Bytes {
     /// Bytes at or above this are rejected.
-    limit: u32,
+    #[doc(hidden)]
+    pub limit: u32,
     /// Dice per accepted byte.
-    per_byte: usize,
+    #[doc(hidden)]
+    pub per_byte: usize,
     /// The `per_byte` faces of each accepted byte value, in the order they
     /// are dealt (last digit first).
     table: Vec<[u32; 8]>,
@@ -137,7 +143,8 @@ struct Bytes {
 }
 
 impl Bytes {
-    fn new(s: u64) -> Self {
+    #[doc(hidden)]
+    pub fn new(s: u64) -> Self {
         let (mut per_byte, mut span) = (1usize, s);
         while span * s <= 256 {
             span *= s;
@@ -343,61 +350,5 @@ impl Dice {
     /// A raw 64-bit draw (for the throughput baseline).
     pub fn raw(&mut self) -> u64 {
         self.rng.next_u64()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn digits_per_draw() {
-        assert_eq!(Digits::new(6).per_draw, 23);
-        assert_eq!(Digits::new(100).per_draw, 9);
-        assert_eq!(Bytes::new(6).per_byte, 3);
-        assert_eq!(Bytes::new(6).limit, 216);
-        assert_eq!(Bytes::new(4).per_byte, 4);
-        assert_eq!(Bytes::new(5).limit, 250);
-    }
-
-    #[test]
-    fn faces_in_range_and_roughly_uniform() {
-        let mut d = Dice::for_batch(1, 0);
-        for sides in [2u32, 4, 6, 8, 10, 12, 20, 100] {
-            let n = 20_000 * sides as usize;
-            let mut counts = vec![0usize; sides as usize];
-            for _ in 0..n {
-                let f = d.roll(sides);
-                assert!((1..=sides).contains(&f));
-                counts[f as usize - 1] += 1;
-            }
-            // Each face: 20,000 expected; 6σ ≈ 850.
-            for c in counts {
-                assert!((c as i64 - 20_000).abs() < 850, "d{sides}: {c}");
-            }
-        }
-    }
-
-    #[test]
-    fn bulk_rolls_equal_single_rolls() {
-        for sides in [2u32, 3, 4, 5, 6, 8, 20, 100] {
-            let mut a = Dice::for_batch(9, 1);
-            let mut b = Dice::for_batch(9, 1);
-            let mut bulk = Vec::new();
-            for n in [1usize, 2, 7, 30, 3, 100] {
-                a.roll_into(n, sides, &mut bulk);
-            }
-            let single: Vec<u32> = (0..bulk.len()).map(|_| b.roll(sides)).collect();
-            assert_eq!(bulk, single, "d{sides}");
-        }
-    }
-
-    #[test]
-    fn batches_are_reproducible_and_distinct() {
-        let a: Vec<u32> = Dice::for_batch(7, 3).roll_n(50, 6);
-        let b: Vec<u32> = Dice::for_batch(7, 3).roll_n(50, 6);
-        let c: Vec<u32> = Dice::for_batch(7, 4).roll_n(50, 6);
-        assert_eq!(a, b);
-        assert_ne!(a, c);
     }
 }

@@ -512,18 +512,3 @@ pub mod planted {
         inner.exact()
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn grid_cells_are_consistent_and_sum_to_one() {
-        crate::verify::testing::assert_consistent(&grid());
-    }
-
-    #[test]
-    fn every_point_agrees_at_200k() {
-        crate::verify::testing::assert_fits(&grid(), 200_000, 11);
-    }
-}

@@ -170,7 +170,8 @@ fn best_by_score<F: Fn(usize) -> u64>(levels: usize, score: F) -> usize {
 
 /// How the defender picks its level.
 #[derive(Clone, Copy, Debug)]
-enum Reply {
+#[doc(hidden)]
+pub enum Reply {
     /// Its best reply, decided when the attack succeeds.
     Best,
     /// A fixed level.
@@ -181,7 +182,8 @@ enum Reply {
 /// allowed level (`≥ la`) with the highest target value, ties to the
 /// lowest; a fixed level replies only if allowed. `None`: no level may
 /// reply, the defender does not roll.
-fn defender_level(defender: &Skill, reply: Reply, la: usize) -> Option<usize> {
+#[doc(hidden)]
+pub fn defender_level(defender: &Skill, reply: Reply, la: usize) -> Option<usize> {
     match reply {
         Reply::Best => (la <= defender.levels()).then(|| {
             (la..=defender.levels())
@@ -342,42 +344,4 @@ pub fn grid() -> Vec<Point> {
         contest(&[60, 48, 36], &[70, 40, 30], Some(1), Reply::Level(2), Top5),
         contest(&[60, 48, 36], &[70, 40, 30], Some(3), Reply::Level(2), Ex),
     ]
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn cells_are_consistent_and_sum_to_one() {
-        let g = grid();
-        assert!((8..=20).contains(&g.len()), "{} points", g.len());
-        assert!(g.iter().all(|p| p.system == ID));
-        crate::verify::testing::assert_consistent(&g);
-    }
-
-    #[test]
-    fn simulation_fits_the_exact_law() {
-        crate::verify::testing::assert_fits(&grid(), 200_000, 3000);
-    }
-
-    #[test]
-    fn decisions_match_the_engine() {
-        // The sampler's own decisions agree with the engine's choices.
-        let def = Skill::new(&[70, 40, 30]).unwrap();
-        assert_eq!(defender_level(&def, Reply::Best, 2), Some(2));
-        assert_eq!(defender_level(&def, Reply::Best, 4), None);
-        assert_eq!(defender_level(&def, Reply::Level(2), 3), None);
-        let runs = Skill::new(&[100, 100, 90, 20]).unwrap();
-        assert_eq!(defender_level(&runs, Reply::Best, 1), Some(1));
-        assert_eq!(defender_level(&runs, Reply::Best, 3), Some(3));
-        let g = grid();
-        // Best levels: a tie between levels 2 and 3 goes to 2.
-        assert!(g.iter().any(|p| p.label.contains("L=best(2)")));
-        assert!(g.iter().any(|p| p.label.contains("La=best(1)")));
-        assert!(g.iter().any(|p| p.label.contains("Ld=none")));
-        assert!(g.iter().any(|p| p.label.contains("prior=")));
-        assert!(g.iter().any(|p| p.label.contains("critical=top5")));
-        assert!(g.iter().any(|p| p.label.contains("critical=exact")));
-    }
 }

@@ -23,13 +23,20 @@ use super::notation::roll;
 use super::{Point, Sampler};
 
 /// A test over several rolls, rolled.
-struct RoundsSampler {
-    check: Check,
-    stat: RoundStat,
-    effects: Vec<Effect>,
-    until: i64,
-    rounds: usize,
-    negative: Negative,
+#[doc(hidden)]
+pub struct RoundsSampler {
+    #[doc(hidden)]
+    pub check: Check,
+    #[doc(hidden)]
+    pub stat: RoundStat,
+    #[doc(hidden)]
+    pub effects: Vec<Effect>,
+    #[doc(hidden)]
+    pub until: i64,
+    #[doc(hidden)]
+    pub rounds: usize,
+    #[doc(hidden)]
+    pub negative: Negative,
 }
 
 /// What one roll did: `Some(progress)`, or the end it forced.
@@ -132,7 +139,8 @@ impl Sampler for RaceSampler {
     }
 }
 
-fn check_of(expr: &str, tiers: &[&str]) -> Check {
+#[doc(hidden)]
+pub fn check_of(expr: &str, tiers: &[&str]) -> Check {
     let mut check = Check::new(expr).unwrap_or_else(|e| panic!("grid expression {expr}: {e}"));
     check.tiers = tiers
         .iter()
@@ -142,7 +150,8 @@ fn check_of(expr: &str, tiers: &[&str]) -> Check {
 }
 
 /// A point: `expr` with `tiers`, rules `u` (its `rounds` must be set).
-fn point(expr: &str, tiers: &[&str], u: Until) -> Point {
+#[doc(hidden)]
+pub fn point(expr: &str, tiers: &[&str], u: Until) -> Point {
     let check = check_of(expr, tiers);
     u.validate(&check)
         .unwrap_or_else(|e| panic!("grid point {expr}: {e}"));
@@ -248,7 +257,8 @@ fn race_point(expr: &str, vs: &str, until: i64, vs_until: i64, k: usize) -> Poin
     }
 }
 
-fn until(n: i64, k: usize) -> Until {
+#[doc(hidden)]
+pub fn until(n: i64, k: usize) -> Until {
     Until {
         until: n,
         rounds: Some(k),
@@ -305,47 +315,4 @@ pub fn grid() -> Vec<Point> {
         race_point("2D6", "1D12", 20, 18, 5),
         race_point("1D8", "1D8", 12, 12, 4),
     ]
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::verify::testing::{assert_consistent, assert_fits};
-
-    #[test]
-    fn grid_is_consistent() {
-        let g = grid();
-        assert!(g.len() >= 8);
-        assert_consistent(&g);
-    }
-
-    #[test]
-    fn every_point_fits_its_exact_law() {
-        assert_fits(&grid(), 40_000, 23);
-    }
-
-    #[test]
-    fn a_wrong_rule_is_caught() {
-        // Forgetting that a fumble ends the test: the sampler adds the 1.
-        let mut p = point(
-            "1D10",
-            &["critical:==10", "fumble:==1", "hit"],
-            Until {
-                fail_tiers: vec!["fumble".into()],
-                ..until(15, 5)
-            },
-        );
-        let check = check_of("1D10", &["critical:==10", "fumble:==1", "hit"]);
-        p.sampler = Box::new(RoundsSampler {
-            check,
-            stat: RoundStat::Result,
-            effects: vec![],
-            until: 15,
-            rounds: 5,
-            negative: Negative::Zero,
-        });
-        let counts = crate::verify::runner::simulate(&*p.sampler, 40_000, 5);
-        let f = crate::verify::stats::fit(&counts, &p.exact);
-        assert!(f.impossible_hits > 0 || f.p_value < 1e-6);
-    }
 }

@@ -1054,6 +1054,3 @@ pub fn sorted<W>(m: &Map<W>) -> Vec<(&[i64], &W)> {
     v.sort_by(|a, b| a.0.cmp(b.0));
     v
 }
-
-#[cfg(test)]
-mod tests;

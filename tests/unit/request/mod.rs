@@ -1,0 +1,4 @@
+//! Tests of `src/request`.
+
+mod de;
+mod multiplier;

@@ -1,0 +1,97 @@
+//! Tests of `src/systems/dice/law.rs` (`hantei::systems::dice::law`).
+
+use hantei::pmf::Pmf;
+use hantei::weight::Weight;
+
+use hantei::systems::dice::law::*;
+use hantei::weight::Exact;
+
+/// Every roll of `n` dice of law `d` (values and weights), its kept sum
+/// counted: the brute force [`keep`] must match.
+fn brute_keep(d: &Pmf<Exact>, n: usize, k: usize, high: bool) -> Pmf<Exact> {
+    let faces: Vec<(i64, Exact)> = d.iter().map(|(x, p)| (x, p.clone())).collect();
+    let mut out: Vec<(i64, Exact)> = Vec::new();
+    let mut idx = vec![0usize; n];
+    loop {
+        let mut vals: Vec<i64> = idx.iter().map(|&i| faces[i].0).collect();
+        let w = idx.iter().fold(Exact::ratio(1, 1), |a, &i| a * &faces[i].1);
+        vals.sort_unstable();
+        if high {
+            vals.reverse();
+        }
+        out.push((vals[..k].iter().sum(), w));
+        let mut j = 0;
+        while j < n {
+            idx[j] += 1;
+            if idx[j] < faces.len() {
+                break;
+            }
+            idx[j] = 0;
+            j += 1;
+        }
+        if j == n {
+            break;
+        }
+    }
+    Pmf::from_pairs(out)
+}
+
+#[test]
+fn exact_keep_on_integers_matches_every_roll() {
+    // Plain dice, and a law with unequal weights and a zero weight
+    // (2D3's sum: 1/9, 2/9, 3/9, 2/9, 1/9; and a 1D4 with a hole).
+    let lumpy = Pmf::<Exact>::uniform(1, 3).convolve(&Pmf::uniform(1, 3));
+    let holed = Pmf::<Exact>::from_weights(
+        1,
+        vec![
+            Exact::ratio(1, 2),
+            Exact::ratio(0, 1),
+            Exact::ratio(1, 3),
+            Exact::ratio(1, 6),
+        ],
+    );
+    for d in [Pmf::<Exact>::uniform(1, 6), lumpy, holed] {
+        for n in 2..=4usize {
+            for k in 1..n {
+                for high in [true, false] {
+                    let got = keep(&d, n as i64, k as i64, high).unwrap();
+                    assert_eq!(got, brute_keep(&d, n, k, high), "{d:?} n={n} k={k} {high}");
+                    // The floating-point programme agrees.
+                    let df = Pmf::<f64>::from_weights(
+                        d.min(),
+                        d.weights().iter().map(Weight::to_f64).collect(),
+                    );
+                    let f = keep(&df, n as i64, k as i64, high).unwrap();
+                    for (x, p) in got.iter() {
+                        assert!((f.p(x) - p.to_f64()).abs() < 1e-12);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn exact_work_is_refused_before_any_is_done() {
+    // Refused from the estimate alone (check_work does no work).
+    let refused = |e: &str| {
+        let cmd = hantei::systems::dice::parse(e).unwrap();
+        check_work::<Exact>(&cmd, 1e-15).unwrap_err().to_string()
+    };
+    for e in ["200D10KH100", "1000U6[2]", "1000R6>=2", "1000D100"] {
+        let m = refused(e);
+        assert!(m.contains("--exact") || m.contains("at most"), "{e}: {m}");
+    }
+    assert!(refused("1000R6>=2").contains("counting 1000R6"));
+    // Each term alone is within the limit; the two together are not.
+    let half = hantei::systems::dice::parse("200D8KH100").unwrap();
+    assert!(check_work::<Exact>(&half, 1e-15).is_ok());
+    assert!(refused("200D8KH100+200D8KL100").contains("times the exact work allowed"));
+    // Within the limits: nothing to say (and floats are not checked
+    // here at all).
+    for e in ["200D6KH100", "800D100", "30R6>=2", "10U6[6]", "4D6DL1"] {
+        let cmd = hantei::systems::dice::parse(e).unwrap();
+        assert!(check_work::<Exact>(&cmd, 1e-15).is_ok(), "{e}");
+        assert!(check_work::<f64>(&cmd, 1e-15).is_ok(), "{e}");
+    }
+}

@@ -1,0 +1,9 @@
+//! Tests of `src/systems/dice`.
+
+mod cond;
+mod games;
+mod hints;
+mod law;
+mod per_roll;
+mod pool;
+mod until;
