@@ -554,6 +554,26 @@ fn bounded_laws_carry_only_what_the_tiers_tell_apart() {
 /// every set of statistics, each algorithm that applies gives the fold's
 /// law exactly (rationals), saturated or not; the fold is held to the
 /// enumeration of the plain rule by the tests above.
+/// The context of a differential test: `stats` laid out, saturated (every
+/// statistic but the total clamped to 1..3) or not.
+fn test_ctx(stats: &[Stat], saturated: bool) -> pool::Ctx {
+    let layout = pool::layout(stats);
+    let bounds: Vec<pool::Bound> = if saturated {
+        layout.iter().skip(1).map(|s| (s.clone(), 1, 3)).collect()
+    } else {
+        Vec::new()
+    };
+    pool::Ctx::new(layout, 1e-12, true).bounded(&bounds)
+}
+
+/// A law's non-zero cells, in order.
+fn sorted(m: &pool::Map<Exact>) -> BTreeMap<Vec<i64>, Exact> {
+    m.iter()
+        .filter(|(_, w)| !w.is_zero())
+        .map(|(k, w)| (k.to_vec(), w.clone()))
+        .collect()
+}
+
 #[test]
 fn every_algorithm_equals_the_fold() {
     use hantei::systems::dice::ast::{Body, Node, PoolTerm};
@@ -603,22 +623,10 @@ fn every_algorithm_equals_the_fold() {
                 continue;
             }
             for saturated in [false, true] {
-                let layout = pool::layout(&stats);
-                let bounds: Vec<pool::Bound> = if saturated {
-                    layout.iter().skip(1).map(|s| (s.clone(), 1, 3)).collect()
-                } else {
-                    Vec::new()
-                };
-                let ctx = pool::Ctx::new(layout.clone(), 1e-12, true).bounded(&bounds);
+                let ctx = test_ctx(&stats, saturated);
                 let fold = pool::fold::term_law_by::<Exact>(&t, &ctx, Algorithm::Fold)
                     .unwrap()
                     .unwrap();
-                let sorted = |m: &pool::Map<Exact>| -> BTreeMap<Vec<i64>, Exact> {
-                    m.iter()
-                        .filter(|(_, w)| !w.is_zero())
-                        .map(|(k, w)| (k.to_vec(), w.clone()))
-                        .collect()
-                };
                 let want = sorted(&fold);
                 for a in Algorithm::TERM {
                     let (m, steps) =
@@ -688,20 +696,8 @@ fn every_group_algorithm_equals_the_fold() {
                 .map(|s| hantei::systems::dice::cond::parse_stat(s).unwrap())
                 .collect();
             for saturated in [false, true] {
-                let layout = pool::layout(&stats);
-                let bounds: Vec<pool::Bound> = if saturated {
-                    layout.iter().skip(1).map(|s| (s.clone(), 1, 3)).collect()
-                } else {
-                    Vec::new()
-                };
-                let ctx = pool::Ctx::new(layout.clone(), 1e-12, true).bounded(&bounds);
+                let ctx = test_ctx(&stats, saturated);
                 let kinds = pool::fold::group_kinds::<Exact>(g, &ctx).unwrap();
-                let sorted = |m: &pool::Map<Exact>| -> BTreeMap<Vec<i64>, Exact> {
-                    m.iter()
-                        .filter(|(_, w)| !w.is_zero())
-                        .map(|(k, w)| (k.to_vec(), w.clone()))
-                        .collect()
-                };
                 let fold = pool::fold::run_group::<Exact>(Algorithm::Fold, &kinds, &ctx, g.filter)
                     .unwrap();
                 let (product, steps) = pool::plan::measure(|| {

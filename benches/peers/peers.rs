@@ -254,22 +254,7 @@ fn w8_v5() -> Vec<f64> {
 /// its maximum, keep the higher; success 4, raise 8, two raises 12; snake
 /// eyes a critical failure.
 fn w11_savage() -> Vec<f64> {
-    let t = tiers(&[
-        "critical failure:trait==1 and wild==1:fail",
-        "two raises:>=12",
-        "raise:>=8",
-        "success:>=4",
-        "failure",
-    ]);
-    let mut out = Vec::new();
-    for s in [4, 6, 8, 10, 12] {
-        let expr = format!("{{1D{s}![trait],1D6![wild]}}KH1");
-        out.extend(outcomes(
-            &dice_report(&expr, &t, &[], &[], None),
-            &names(&t),
-        ));
-    }
-    out
+    [4, 6, 8, 10, 12].into_iter().flat_map(savage).collect()
 }
 
 /// W14 Daggerheart: hope and fear d12 + 2 against difficulty 5..=25.
