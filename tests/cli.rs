@@ -719,6 +719,38 @@ fn long_exact_chains_are_refused_at_once() {
     assert!(v["tail_mass"].as_str().is_some(), "{v}");
 }
 
+/// Issue 27 item 4: thirty named d6, each read against a threshold, take
+/// 2³⁰ states: refused at once (it built 2 million states and a gigabyte
+/// before the refusal), while five named dice answer: all five at 3 or
+/// more is (4/6)⁵ = 32/243.
+#[test]
+fn many_named_terms_are_refused_before_any_work() {
+    let expr: Vec<String> = (0..30).map(|i| format!("1D6[n{i}]")).collect();
+    let cond: Vec<String> = (0..30).map(|i| format!("n{i}>=3")).collect();
+    let tier = format!("x:{}", cond.join(" and "));
+    let args = ["odds", "dice", &expr.join("+"), "--tier", &tier];
+    let start = std::time::Instant::now();
+    let out = within(&args, 5);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("named terms") && err.contains("2000000"),
+        "{err}"
+    );
+    assert!(start.elapsed() < std::time::Duration::from_secs(1), "{err}");
+    let v = within_json(
+        &[
+            "dice",
+            "1D6[a]+1D6[b]+1D6[c]+1D6[d]+1D6[e]",
+            "--tier",
+            "x:a>=3 and b>=3 and c>=3 and d>=3 and e>=3",
+            "--exact",
+        ],
+        10,
+    );
+    assert_eq!(v["outcomes"]["x"], "32/243");
+}
+
 /// Issue 30 item 2: no probability outside [0, 1]. `30D6>=31` fails only
 /// on thirty ones, 6⁻³⁰ (it printed −6.7e-16); `999D6>=7` never fails
 /// (at least 999), also as read by Insane and Arianrhod; every entry of

@@ -714,8 +714,77 @@ pub fn law_bounded<W: Weight>(
         true,
     )
     .bounded(bounds);
+    check_named_states::<W>(expr, &ctx)?;
     let cells = node_cells::<W>(expr, &ctx)?;
     Ok(finish(&ctx, cells, explodes(expr)))
+}
+
+/// Refuse at once a roll whose named terms alone take too many states.
+/// A named term's own slots (its value, its counts) read neutral in every
+/// other term, and terms are independent, so every combination of the
+/// values each named term's slots take is a state of the answer: the
+/// product of those numbers is a lower bound on the states, known from
+/// the terms' own laws before any are combined (30 named d6 read against
+/// a threshold: 2³⁰, refused here where the combination grew to 2 million
+/// states and a gigabyte first).
+fn check_named_states<W: Weight>(expr: &Node, ctx: &Ctx) -> Result<()> {
+    let mut terms: Vec<&PoolTerm> = Vec::new();
+    visit_sum(expr, &mut |n| {
+        if let Node::Pool(t) = n {
+            if t.name.is_some() {
+                terms.push(t);
+            }
+        }
+    });
+    // Fewer named terms than this stay far below the limit on their own
+    // slots' values, and their laws are not computed twice.
+    if terms.len() < 4 {
+        return Ok(());
+    }
+    let mut states: u64 = 1;
+    for t in terms {
+        let name = t.name.as_deref();
+        let own: Vec<usize> = ctx
+            .layout
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| match s {
+                Stat::Named(n) | Stat::Count(_, Some(n)) => Some(n.as_str()) == name,
+                _ => false,
+            })
+            .map(|(i, _)| i)
+            .collect();
+        if own.is_empty() {
+            continue;
+        }
+        let law = fold::term_law::<W>(t, ctx)?;
+        let mut seen: std::collections::HashSet<Vec<i64>> = Default::default();
+        for (k, w) in &law {
+            if !w.is_zero() {
+                seen.insert(own.iter().map(|&i| k[i]).collect());
+            }
+        }
+        states = states.saturating_mul(seen.len() as u64);
+        if states > MAX_STATES as u64 {
+            return Err(Error::Conflict(format!(
+                "dice: the named terms' values and counts alone take more than {MAX_STATES} states (at least {states} by the terms read so far); read fewer named terms, or compare their sum instead of each"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Visit the terms of a sum or difference at the top of an expression
+/// (through parentheses and negation), the parts combined as independent.
+fn visit_sum<'a>(n: &'a Node, f: &mut dyn FnMut(&'a Node)) {
+    match n {
+        Node::Bin(Op::Add | Op::Sub, a, b) => {
+            visit_sum(a, f);
+            visit_sum(b, f);
+        }
+        Node::Neg(b) | Node::Paren(b) => visit_sum(b, f),
+        _ => f(n),
+    }
 }
 
 /// The joint law of `stats` without the total, for a caller that reads
@@ -756,6 +825,7 @@ pub fn facts_bounded<W: Weight>(
         false,
     )
     .bounded(bounds);
+    check_named_states::<W>(expr, &ctx)?;
     let cells = node_cells::<W>(expr, &ctx)?;
     Ok(finish(&ctx, cells, explodes(expr)))
 }
