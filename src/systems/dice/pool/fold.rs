@@ -96,9 +96,9 @@ fn run<W: Weight>(a: Algorithm, t: &PoolTerm, law: DieLaw<W>, ctx: &Ctx) -> Resu
             }];
             fold(&kinds, ctx, t.filter, 1, None)?
         }
-        Algorithm::GroupProduct => {
+        Algorithm::GroupProduct | Algorithm::GroupBest => {
             return Err(Error::Conflict(
-                "dice: a term is not a group (the planner's group product)".into(),
+                "dice: a term is not a group (the planner's group algorithms)".into(),
             ))
         }
     };
@@ -310,6 +310,15 @@ pub fn run_group<W: Weight>(
 ) -> Result<Map<W>> {
     match a {
         Algorithm::GroupProduct => group_product(kinds, ctx, filter),
+        Algorithm::GroupBest => {
+            let items: i64 = kinds.iter().map(|k| k.n.max(0)).sum();
+            match filter.map(|(f, n)| f.as_keep(n, items)) {
+                Some((high, 1)) => super::best::law(kinds, ctx, high),
+                _ => Err(Error::Conflict(
+                    "dice: the best item of a group is for a group keeping one item".into(),
+                )),
+            }
+        }
         _ => fold(kinds, ctx, filter, 1, None),
     }
 }

@@ -80,6 +80,7 @@
 //! ([`MAX_WORK`]): a roll whose statistics would take more is refused,
 //! naming the size and the limit.
 
+pub mod best;
 pub mod classes;
 pub mod die;
 pub mod fold;

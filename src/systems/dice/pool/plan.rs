@@ -16,6 +16,7 @@
 //! | [`Algorithm::OrderFree`] | statistics that combine without order, no keep/drop | states × distinct contributions, per die |
 //! | [`Algorithm::ClassFold`] | many dice whose outcomes differ, for every statistic but the total, in few classes (n d6 read by total, sixes and ones) | states of the classes before the last × the last class's span; the last class adds into dense rows |
 //! | [`Algorithm::Fold`] | anything (keep/drop with counts, matching sets) | outcomes × states × dice |
+//! | [`Algorithm::GroupBest`] | a group keeping one item (`{…}KH1`, `{…}KL1`) | items × tuples of the other statistics × classes × values |
 //! | [`Algorithm::GroupProduct`] | a group, item by item, carrying the best `k` totals (Savage Worlds' two named chains, Cortex's mixed dice) | items × states × outcomes, the states capped by the best-`k` multisets |
 //!
 //! A push ([`super::push`]) is planned the same way: dice with no
@@ -56,6 +57,9 @@ pub enum Algorithm {
     Fold,
     /// A group's items multiplied, keeping the best totals.
     GroupProduct,
+    /// A group keeping one item, by its items' distribution functions,
+    /// value by value ([`super::best`]).
+    GroupBest,
 }
 
 impl Algorithm {
@@ -77,6 +81,7 @@ impl Algorithm {
             Algorithm::ClassFold => "class fold",
             Algorithm::Fold => "fold",
             Algorithm::GroupProduct => "group product",
+            Algorithm::GroupBest => "best of a group",
         }
     }
 }
@@ -141,7 +146,7 @@ pub fn applies<W: Weight>(a: Algorithm, t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx
             t.filter.is_none() && order_free(&ctx.layout) && super::classes::applies(law, ctx)
         }
         Algorithm::Fold => true,
-        Algorithm::GroupProduct => false,
+        Algorithm::GroupProduct | Algorithm::GroupBest => false,
     }
 }
 
@@ -234,7 +239,7 @@ pub fn estimate<W: Weight>(a: Algorithm, t: &PoolTerm, law: &DieLaw<W>, ctx: &Ct
             .saturating_mul(states(law, ctx, n))
             .saturating_mul(n.saturating_add(1))
             .saturating_mul(n.saturating_add(1)),
-        Algorithm::GroupProduct => u64::MAX,
+        Algorithm::GroupProduct | Algorithm::GroupBest => u64::MAX,
     }
 }
 
@@ -369,11 +374,44 @@ pub fn group<W: Weight>(
         algorithm: Algorithm::GroupProduct,
         estimate: product_estimate(kinds, ctx, filter),
     };
-    if items.estimate <= fold.estimate {
+    let mut best = if items.estimate <= fold.estimate {
         items
     } else {
         fold
+    };
+    let count: i64 = kinds.iter().map(|k| k.n.max(0)).sum();
+    if matches!(filter.map(|(f, n)| f.as_keep(n, count)), Some((_, 1))) {
+        let one = Plan {
+            algorithm: Algorithm::GroupBest,
+            estimate: best_estimate(kinds, ctx),
+        };
+        if one.estimate < best.estimate {
+            best = one;
+        }
     }
+    best
+}
+
+/// The best item's steps: each item meets every tuple of the other
+/// statistics so far with each of its classes, at every value.
+fn best_estimate<W: Weight>(kinds: &[Kind<W>], ctx: &Ctx) -> u64 {
+    let mut values: Vec<i64> = kinds
+        .iter()
+        .flat_map(|k| k.law.outcomes.iter().map(|(o, _)| o.order))
+        .collect();
+    values.sort_unstable();
+    values.dedup();
+    let n = values.len() as u64;
+    let mut states: u64 = 1;
+    let mut work: u64 = 0;
+    for k in kinds {
+        let c = super::best::class_count(&k.law, ctx);
+        for _ in 0..k.n.max(0) {
+            work = work.saturating_add(states.saturating_mul(c).saturating_mul(n));
+            states = states.saturating_mul(c).min(super::MAX_STATES as u64 + 1);
+        }
+    }
+    work
 }
 
 /// The product's steps: each item meets every state with each of its

@@ -1,0 +1,176 @@
+//! The best item of a group ([`super::plan::Algorithm::GroupBest`]): a
+//! group keeping one item (`{…}KH1`, `{…}KL1`, Savage Worlds' trait and wild
+//! die) by its items' distribution functions, value by value, rather than
+//! by pairs of their outcomes.
+//!
+//! Items are independent. Over the values `v` of the items' totals, in
+//! order, the law carries per combined tuple `R` of the other statistics
+//! two numbers: `A(v, R)`, the chance that every item met so far is at most
+//! `v`, and `B(v, R)`, the chance that the best so far is exactly `v`. An
+//! item with law `f(v, r)` (its total `v`, its other statistics `r`) and
+//! distribution `F(v, r) = P(total ≤ v, r)` turns them into
+//!
+//! * `A'(v, R ⊕ r) += A(v, R) · F(v, r)`
+//! * `B'(v, R ⊕ r) += B(v, R) · F(v, r) + A(v⁻, R) · f(v, r)`
+//!
+//! (`v⁻` the value below `v`): sums of products, no difference of two
+//! near-equal numbers, so the tails of exploding dice keep their digits.
+//! The work is items × tuples × classes × values, where the product of
+//! items walks every pair of outcomes. Keeping the lowest is the same on
+//! the values turned over.
+
+use super::die::DieLaw;
+use super::fold::Kind;
+use super::{add_to, Ctx, Map, Stat, MAX_STATES, MAX_WORK};
+use crate::error::{Error, Result};
+use crate::weight::Weight;
+
+/// Whether a slot is the group's kept total (the total, the natural dice).
+fn kept_slot(s: &Stat) -> bool {
+    matches!(s, Stat::Total | Stat::Natural)
+}
+
+/// One item's law by classes of its other statistics: per class, its
+/// probability at each value (indexed as `values`).
+/// One class: the other statistics' tuple, its probability at each value.
+type Class<W> = (Vec<i64>, Vec<W>);
+
+fn classes<W: Weight>(
+    law: &DieLaw<W>,
+    ctx: &Ctx,
+    at: &dyn Fn(i64) -> usize,
+    n: usize,
+) -> Vec<Class<W>> {
+    let mut out: Vec<Class<W>> = Vec::new();
+    for (o, p) in &law.outcomes {
+        let rest: Vec<i64> = ctx
+            .layout
+            .iter()
+            .enumerate()
+            .map(|(i, s)| if kept_slot(s) { 0 } else { o.contrib[i] })
+            .collect();
+        let i = match out.iter().position(|(r, _)| *r == rest) {
+            Some(i) => i,
+            None => {
+                out.push((rest, vec![W::zero(); n]));
+                out.len() - 1
+            }
+        };
+        out[i].1[at(o.order)] += p.clone();
+    }
+    out
+}
+
+/// The law of a group keeping its best item (`high`: the highest total;
+/// else the lowest), with the statistics of `ctx`.
+pub fn law<W: Weight>(kinds: &[Kind<W>], ctx: &Ctx, high: bool) -> Result<Map<W>> {
+    // The values, best last.
+    let mut values: Vec<i64> = kinds
+        .iter()
+        .flat_map(|k| k.law.outcomes.iter().map(|(o, _)| o.order))
+        .collect();
+    values.sort_unstable();
+    values.dedup();
+    if !high {
+        values.reverse();
+    }
+    let n = values.len();
+    let pos: std::collections::HashMap<i64, usize> =
+        values.iter().enumerate().map(|(j, v)| (*v, j)).collect();
+    let index = |v: i64| -> usize { pos[&v] };
+    let len = ctx.layout.len();
+    // Per combined tuple: (A, B) over the values.
+    let mut states: Map<(Vec<W>, Vec<W>)> = Map::default();
+    let start: Vec<i64> = ctx
+        .neutral()
+        .iter()
+        .zip(&ctx.layout)
+        .map(|(v, s)| if kept_slot(s) { 0 } else { *v })
+        .collect();
+    states.insert(start.into(), (vec![W::one(); n], vec![W::zero(); n]));
+    let mut work: u64 = 0;
+    let mut key = vec![0i64; len];
+    let items = kinds
+        .iter()
+        .flat_map(|k| std::iter::repeat_n(k, k.n.max(0) as usize));
+    let mut met = 0usize;
+    for kind in items {
+        let cls = classes(&kind.law, ctx, &index, n);
+        let steps = (states.len() * cls.len() * n) as u64;
+        work = work.saturating_add(steps);
+        super::plan::count(steps);
+        if work > MAX_WORK {
+            return Err(Error::Conflict(format!(
+                "dice: the law of this roll takes more than {MAX_WORK} steps; read fewer statistics or roll fewer dice"
+            )));
+        }
+        let mut next: Map<(Vec<W>, Vec<W>)> = Map::default();
+        for (state, (a, b)) in super::sorted(&states) {
+            for (rest, f) in &cls {
+                for (i, s) in ctx.layout.iter().enumerate() {
+                    key[i] = if kept_slot(s) {
+                        0
+                    } else {
+                        ctx.merged(i, s.combine(state[i], rest[i]))
+                    };
+                }
+                let entry = next
+                    .entry(super::Key::from(&key[..]))
+                    .or_insert_with(|| (vec![W::zero(); n], vec![W::zero(); n]));
+                let mut cdf = W::zero();
+                for j in 0..n {
+                    cdf += &f[j];
+                    // A at the value below: with no item met, every item
+                    // is at most anything (1); after one, none is below
+                    // the lowest value (0).
+                    let below = match j {
+                        0 if met == 0 => W::one(),
+                        0 => W::zero(),
+                        _ => a[j - 1].clone(),
+                    };
+                    entry.0[j] += a[j].clone() * &cdf;
+                    entry.1[j] += b[j].clone() * &cdf + &(below * &f[j]);
+                }
+            }
+        }
+        if next.len() > MAX_STATES {
+            return Err(super::too_many(next.len()));
+        }
+        states = next;
+        met += 1;
+    }
+    let mut out: Map<W> = Map::default();
+    for (state, (_, b)) in super::sorted(&states) {
+        for (j, w) in b.iter().enumerate() {
+            if w.is_zero() {
+                continue;
+            }
+            for (i, s) in ctx.layout.iter().enumerate() {
+                key[i] = if kept_slot(s) { values[j] } else { state[i] };
+            }
+            add_to(&mut out, &key, w.clone());
+        }
+    }
+    if met == 0 {
+        add_to(&mut out, &ctx.neutral(), W::one());
+    }
+    Ok(out)
+}
+
+/// The number of classes of an item's law (its outcomes' tuples of the
+/// statistics other than the kept total), for the planner's estimate.
+pub fn class_count<W: Weight>(law: &DieLaw<W>, ctx: &Ctx) -> u64 {
+    let mut seen: Vec<Vec<i64>> = Vec::new();
+    for (o, _) in &law.outcomes {
+        let rest: Vec<i64> = ctx
+            .layout
+            .iter()
+            .enumerate()
+            .map(|(i, s)| if kept_slot(s) { 0 } else { o.contrib[i] })
+            .collect();
+        if !seen.contains(&rest) {
+            seen.push(rest);
+        }
+    }
+    seen.len() as u64
+}
