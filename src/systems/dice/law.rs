@@ -408,48 +408,71 @@ pub fn keep<W: Weight>(d: &Pmf<W>, n: i64, k: i64, high: bool) -> Result<Pmf<W>>
         }
         binom.push(row);
     }
-    // state[c] = law of the kept sum (offset base) with c dice placed.
-    let mut state: Vec<Option<Vec<W>>> = vec![None; n + 1];
+    // The mass of the faces after each one (worse, in keeping order).
+    let mut worse: Vec<W> = vec![W::zero(); faces.len()];
+    for i in (0..faces.len().saturating_sub(1)).rev() {
+        worse[i] = worse[i + 1].clone() + &faces[i + 1].1;
+    }
+    // state[c] = law of the kept sum (offset base) with c < k dice placed;
+    // once k are kept, the sum is final: the dice left fall on worse faces
+    // (their mass to the power left), so the law goes to `done` at once.
+    let mut state: Vec<Option<Vec<W>>> = vec![None; k];
     state[0] = Some({
         let mut v = vec![W::zero(); width];
         v[(-base) as usize] = W::one();
         v
     });
-    for (face, p) in &faces {
-        let powers: Vec<W> = {
-            let mut v = Vec::with_capacity(n + 1);
+    let mut done = vec![W::zero(); width];
+    for (i, (face, p)) in faces.iter().enumerate() {
+        let pow = |x: &W, e: usize| -> Vec<W> {
+            let mut v = Vec::with_capacity(e + 1);
             let mut acc = W::one();
-            for _ in 0..=n {
+            for _ in 0..=e {
                 v.push(acc.clone());
-                acc = acc * p;
+                acc = acc * x;
             }
             v
         };
-        let mut next: Vec<Option<Vec<W>>> = vec![None; n + 1];
-        for c in 0..=n {
+        let powers = pow(p, n);
+        let rest = pow(&worse[i], n);
+        let mut next: Vec<Option<Vec<W>>> = vec![None; k];
+        for c in 0..k {
             let Some(cur) = &state[c] else { continue };
             let r = n - c;
-            for m in 0..=r {
+            let need = k - c;
+            // m < need dice here: still short of k.
+            for m in 0..need.min(r + 1) {
                 let w = binom[r][m].clone() * &powers[m];
                 if w.is_zero() {
                     continue;
                 }
-                let kept_here = m.min(k.saturating_sub(c)) as i64;
-                let shift = kept_here * face;
+                let shift = m as i64 * face;
                 let dst = next[c + m].get_or_insert_with(|| vec![W::zero(); width]);
-                for (i, x) in cur.iter().enumerate() {
-                    if x.is_zero() {
-                        continue;
+                for (j, x) in cur.iter().enumerate() {
+                    if !x.is_zero() {
+                        dst[(j as i64 + shift) as usize] += x.clone() * &w;
                     }
-                    let j = (i as i64 + shift) as usize;
-                    dst[j] += x.clone() * &w;
+                }
+            }
+            // m >= need: k kept (`need` of them here), the other r - m
+            // dice on worse faces.
+            let mut w = W::zero();
+            for m in need..=r {
+                w += binom[r][m].clone() * &powers[m] * &rest[r - m];
+            }
+            if w.is_zero() {
+                continue;
+            }
+            let shift = need as i64 * face;
+            for (j, x) in cur.iter().enumerate() {
+                if !x.is_zero() {
+                    done[(j as i64 + shift) as usize] += x.clone() * &w;
                 }
             }
         }
         state = next;
     }
-    let last = state[n].take().unwrap_or_else(|| vec![W::zero(); width]);
-    Ok(Pmf::from_weights(base, last))
+    Ok(Pmf::from_weights(base, done))
 }
 
 /// [`keep`]'s programme for exact weights on big-integer numerators: the
