@@ -566,6 +566,16 @@ fn test_ctx(stats: &[Stat], saturated: bool) -> pool::Ctx {
     pool::Ctx::new(layout, 1e-12, true).bounded(&bounds)
 }
 
+/// Statistics by name (a name no statistic has is a named term's).
+fn parse_stats(names: &[&str]) -> Vec<Stat> {
+    names
+        .iter()
+        .map(|s| {
+            hantei::systems::dice::cond::parse_stat(s).unwrap_or_else(|| Stat::Named(s.to_string()))
+        })
+        .collect()
+}
+
 /// A law's non-zero cells, in order.
 fn sorted(m: &pool::Map<Exact>) -> BTreeMap<Vec<i64>, Exact> {
     m.iter()
@@ -612,13 +622,7 @@ fn every_algorithm_equals_the_fold() {
             other => panic!("{text}: {other:?}"),
         };
         for stats in &layouts {
-            let stats: Vec<Stat> = stats
-                .iter()
-                .map(|s| {
-                    hantei::systems::dice::cond::parse_stat(s)
-                        .unwrap_or_else(|| Stat::Named(s.to_string()))
-                })
-                .collect();
+            let stats = parse_stats(stats);
             if stats.contains(&Stat::Named("x".into())) && t.name.is_none() {
                 continue;
             }
@@ -695,13 +699,7 @@ fn every_group_algorithm_equals_the_fold() {
             panic!("{text}: not a group")
         };
         for stats in &layouts {
-            let stats: Vec<Stat> = stats
-                .iter()
-                .map(|s| {
-                    hantei::systems::dice::cond::parse_stat(s)
-                        .unwrap_or_else(|| Stat::Named(s.to_string()))
-                })
-                .collect();
+            let stats = parse_stats(stats);
             if stats.iter().any(|s| matches!(s, Stat::Named(_))) && !text.contains("[a]") {
                 continue;
             }

@@ -32,6 +32,26 @@ fn kept_slot(s: &Stat) -> bool {
 
 /// One item's law by classes of its other statistics: per class, its
 /// probability at each value (indexed as `values`).
+/// An outcome's tuple of the statistics other than the kept total.
+fn rest_of(contrib: &[i64], ctx: &Ctx) -> Vec<i64> {
+    ctx.layout
+        .iter()
+        .enumerate()
+        .map(|(i, s)| if kept_slot(s) { 0 } else { contrib[i] })
+        .collect()
+}
+
+/// The items' totals, in order, each once.
+pub fn values<W: Weight>(kinds: &[Kind<W>]) -> Vec<i64> {
+    let mut values: Vec<i64> = kinds
+        .iter()
+        .flat_map(|k| k.law.outcomes.iter().map(|(o, _)| o.order))
+        .collect();
+    values.sort_unstable();
+    values.dedup();
+    values
+}
+
 /// One class: the other statistics' tuple, its probability at each value.
 type Class<W> = (Vec<i64>, Vec<W>);
 
@@ -43,12 +63,7 @@ fn classes<W: Weight>(
 ) -> Vec<Class<W>> {
     let mut out: Vec<Class<W>> = Vec::new();
     for (o, p) in &law.outcomes {
-        let rest: Vec<i64> = ctx
-            .layout
-            .iter()
-            .enumerate()
-            .map(|(i, s)| if kept_slot(s) { 0 } else { o.contrib[i] })
-            .collect();
+        let rest = rest_of(&o.contrib, ctx);
         let i = match out.iter().position(|(r, _)| *r == rest) {
             Some(i) => i,
             None => {
@@ -65,12 +80,7 @@ fn classes<W: Weight>(
 /// else the lowest), with the statistics of `ctx`.
 pub fn law<W: Weight>(kinds: &[Kind<W>], ctx: &Ctx, high: bool) -> Result<Map<W>> {
     // The values, best last.
-    let mut values: Vec<i64> = kinds
-        .iter()
-        .flat_map(|k| k.law.outcomes.iter().map(|(o, _)| o.order))
-        .collect();
-    values.sort_unstable();
-    values.dedup();
+    let mut values = values(kinds);
     if !high {
         values.reverse();
     }
@@ -162,12 +172,7 @@ pub fn law<W: Weight>(kinds: &[Kind<W>], ctx: &Ctx, high: bool) -> Result<Map<W>
 pub fn class_count<W: Weight>(law: &DieLaw<W>, ctx: &Ctx) -> u64 {
     let mut seen: Vec<Vec<i64>> = Vec::new();
     for (o, _) in &law.outcomes {
-        let rest: Vec<i64> = ctx
-            .layout
-            .iter()
-            .enumerate()
-            .map(|(i, s)| if kept_slot(s) { 0 } else { o.contrib[i] })
-            .collect();
+        let rest = rest_of(&o.contrib, ctx);
         if !seen.contains(&rest) {
             seen.push(rest);
         }

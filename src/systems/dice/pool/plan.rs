@@ -395,13 +395,7 @@ pub fn group<W: Weight>(
 /// The best item's steps: each item meets every tuple of the other
 /// statistics so far with each of its classes, at every value.
 fn best_estimate<W: Weight>(kinds: &[Kind<W>], ctx: &Ctx) -> u64 {
-    let mut values: Vec<i64> = kinds
-        .iter()
-        .flat_map(|k| k.law.outcomes.iter().map(|(o, _)| o.order))
-        .collect();
-    values.sort_unstable();
-    values.dedup();
-    let n = values.len() as u64;
+    let n = super::best::values(kinds).len() as u64;
     let mut states: u64 = 1;
     let mut work: u64 = 0;
     for k in kinds {
