@@ -751,21 +751,8 @@ impl Check {
             return Vec::new();
         }
         let mut out = vec![W::zero(); self.tier_names().len()];
-        // Each statistic's slot, found once rather than per cell.
-        let slots: Vec<(pool::Stat, Option<usize>)> = self
-            .tier_stats()
-            .into_iter()
-            .map(|s| {
-                let i = law.index(&s);
-                (s, i)
-            })
-            .collect();
-        let slot = |s: &pool::Stat| match slots.iter().find(|(x, _)| x == s) {
-            Some((_, i)) => *i,
-            None => law.index(s),
-        };
         for (k, p) in &law.cells {
-            out[self.tier_of_stats(&|s| slot(s).map_or(0, |i| k[i]))] += p.clone();
+            out[self.tier_of_stats(&|s| law.index(s).map_or(0, |i| k[i]))] += p.clone();
         }
         out
     }

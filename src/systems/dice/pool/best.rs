@@ -21,8 +21,8 @@
 
 use super::die::DieLaw;
 use super::fold::Kind;
-use super::{add_to, Ctx, Map, Stat, MAX_STATES, MAX_WORK};
-use crate::error::{Error, Result};
+use super::{add_to, Ctx, Map, Stat, MAX_STATES};
+use crate::error::Result;
 use crate::weight::Weight;
 
 /// Whether a slot is the group's kept total (the total, the natural dice).
@@ -30,8 +30,6 @@ fn kept_slot(s: &Stat) -> bool {
     matches!(s, Stat::Total | Stat::Natural)
 }
 
-/// One item's law by classes of its other statistics: per class, its
-/// probability at each value (indexed as `values`).
 /// An outcome's tuple of the statistics other than the kept total.
 fn rest_of(contrib: &[i64], ctx: &Ctx) -> Vec<i64> {
     ctx.layout
@@ -55,6 +53,8 @@ pub fn values<W: Weight>(kinds: &[Kind<W>]) -> Vec<i64> {
 /// One class: the other statistics' tuple, its probability at each value.
 type Class<W> = (Vec<i64>, Vec<W>);
 
+/// One item's law by classes of its other statistics: per class, its
+/// probability at each value (indexed by `at`).
 fn classes<W: Weight>(
     law: &DieLaw<W>,
     ctx: &Ctx,
@@ -100,20 +100,10 @@ pub fn law<W: Weight>(kinds: &[Kind<W>], ctx: &Ctx, high: bool) -> Result<Map<W>
     states.insert(start.into(), (vec![W::one(); n], vec![W::zero(); n]));
     let mut work: u64 = 0;
     let mut key = vec![0i64; len];
-    let items = kinds
-        .iter()
-        .flat_map(|k| std::iter::repeat_n(k, k.n.max(0) as usize));
     let mut met = 0usize;
-    for kind in items {
+    for kind in super::fold::each_item(kinds) {
         let cls = classes(&kind.law, ctx, &index, n);
-        let steps = (states.len() * cls.len() * n) as u64;
-        work = work.saturating_add(steps);
-        super::plan::count(steps);
-        if work > MAX_WORK {
-            return Err(Error::Conflict(format!(
-                "dice: the law of this roll takes more than {MAX_WORK} steps; read fewer statistics or roll fewer dice"
-            )));
-        }
+        super::spend(&mut work, (states.len() * cls.len() * n) as u64)?;
         let mut next: Map<(Vec<W>, Vec<W>)> = Map::default();
         for (state, (a, b)) in super::sorted(&states) {
             for (rest, f) in &cls {

@@ -14,8 +14,8 @@
 //! every face.
 
 use super::die::DieLaw;
-use super::{add_to, too_many, Ctx, Key, Map, Stat, MAX_STATES, MAX_WORK};
-use crate::error::{Error, Result};
+use super::{add_to, too_many, Ctx, Key, Map, Stat, MAX_STATES};
+use crate::error::Result;
 use crate::weight::Weight;
 
 /// One class: its outcomes' total contributions (with their probability
@@ -133,16 +133,6 @@ pub fn law<W: Weight>(law: &DieLaw<W>, ctx: &Ctx, n: i64) -> Result<Vec<(Key, W)
     let Some((last, before)) = classes.split_last() else {
         return Ok(vec![(Key::from(ctx.neutral()), W::one())]);
     };
-    let mut step = |steps: u64| -> Result<()> {
-        work = work.saturating_add(steps);
-        super::plan::count(steps);
-        if work > MAX_WORK {
-            return Err(Error::Conflict(format!(
-                "dice: the law of this roll takes more than {MAX_WORK} steps; read fewer statistics or roll fewer dice"
-            )));
-        }
-        Ok(())
-    };
     for c in before {
         // A class of the dice not in an earlier class.
         let q = if left.is_zero() {
@@ -158,7 +148,7 @@ pub fn law<W: Weight>(law: &DieLaw<W>, ctx: &Ctx, n: i64) -> Result<Vec<(Key, W)
                 if b.is_zero() {
                     continue;
                 }
-                step(pw[m as usize].len() as u64)?;
+                super::spend(&mut work, pw[m as usize].len() as u64)?;
                 place(ctx, c, state, m, &mut key);
                 let wb = w.clone() * &b;
                 for (t, p) in &pw[m as usize] {
@@ -186,7 +176,7 @@ pub fn law<W: Weight>(law: &DieLaw<W>, ctx: &Ctx, n: i64) -> Result<Vec<(Key, W)
     let mut rows: Vec<Row<W>> = Vec::new();
     for (state, w) in super::sorted(&states) {
         let m = n - state[0];
-        step(pw[m as usize].len() as u64)?;
+        super::spend(&mut work, pw[m as usize].len() as u64)?;
         place(ctx, last, state, m, &mut key);
         let tuple = &mut key[1..];
         let base = first_sum.map_or(0, |f| tuple[f]);

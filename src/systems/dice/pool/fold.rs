@@ -15,7 +15,7 @@
 
 use super::die::{die_law, DieLaw, Outcome};
 use super::plan::Algorithm;
-use super::{add_to, node_law, too_many, Ctx, Key, Map, Stat, MAX_STATES, MAX_WORK};
+use super::{add_to, node_law, too_many, Ctx, Key, Map, Stat, MAX_STATES};
 use crate::error::{Error, Result};
 use crate::systems::dice::ast::*;
 use crate::weight::Weight;
@@ -240,14 +240,7 @@ pub fn independent_steps<W: Weight>(
     let mut key = vec![0i64; ctx.layout.len()];
     let mut work: u64 = 0;
     for k in 1..=n {
-        let steps = acc.len() as u64 * die.len() as u64;
-        work = work.saturating_add(steps);
-        super::plan::count(steps);
-        if work > MAX_WORK {
-            return Err(Error::Conflict(format!(
-                "dice: the law of this roll takes more than {MAX_WORK} steps; read fewer statistics or roll fewer dice"
-            )));
-        }
+        super::spend(&mut work, acc.len() as u64 * die.len() as u64)?;
         let mut next: Map<W> = Map::default();
         // FxHash iterates in a fixed order: the same sums on every run.
         for (s0, w) in &acc {
@@ -292,7 +285,7 @@ pub fn set_name<W: Weight>(m: Map<W>, ctx: &Ctx, name: &str) -> Map<W> {
 pub fn group_law<W: Weight>(g: &GroupTerm, ctx: &Ctx) -> Result<Map<W>> {
     let kinds = group_kinds::<W>(g, ctx)?;
     let plan = super::plan::group(&kinds, ctx, g.filter);
-    plan.check(kinds.iter().map(|k| k.n).sum())?;
+    plan.check(item_count(&kinds))?;
     let mut m = run_group(plan.algorithm, &kinds, ctx, g.filter)?;
     if let Some(name) = &g.name {
         m = set_name(m, ctx, name);
@@ -310,17 +303,26 @@ pub fn run_group<W: Weight>(
 ) -> Result<Map<W>> {
     match a {
         Algorithm::GroupProduct => group_product(kinds, ctx, filter),
-        Algorithm::GroupBest => {
-            let items: i64 = kinds.iter().map(|k| k.n.max(0)).sum();
-            match filter.map(|(f, n)| f.as_keep(n, items)) {
-                Some((high, 1)) => super::best::law(kinds, ctx, high),
-                _ => Err(Error::Conflict(
-                    "dice: the best item of a group is for a group keeping one item".into(),
-                )),
-            }
-        }
+        Algorithm::GroupBest => match filter.map(|(f, n)| f.as_keep(n, item_count(kinds))) {
+            Some((high, 1)) => super::best::law(kinds, ctx, high),
+            _ => Err(Error::Conflict(
+                "dice: the best item of a group is for a group keeping one item".into(),
+            )),
+        },
         _ => fold(kinds, ctx, filter, 1, None),
     }
+}
+
+/// How many items (dice) the kinds hold.
+pub fn item_count<W>(kinds: &[Kind<W>]) -> i64 {
+    kinds.iter().map(|k| k.n.max(0)).sum()
+}
+
+/// Each item of the kinds in turn (a kind rolled `n` times, `n` times).
+pub fn each_item<W>(kinds: &[Kind<W>]) -> impl Iterator<Item = &Kind<W>> {
+    kinds
+        .iter()
+        .flat_map(|k| std::iter::repeat_n(k, k.n.max(0) as usize))
 }
 
 /// A group's items as kinds (identical items one kind rolled several
@@ -378,7 +380,7 @@ fn group_product<W: Weight>(
     filter: Option<(Filter, i64)>,
 ) -> Result<Map<W>> {
     let len = ctx.layout.len();
-    let items: i64 = kinds.iter().map(|k| k.n.max(0)).sum();
+    let items = item_count(kinds);
     // (keep the high ones, how many); keeping all is a running sum.
     let keep = filter.map(|(f, n)| f.as_keep(n, items));
     let slots = keep.map_or(1, |(_, k)| k.max(0) as usize);
@@ -393,18 +395,8 @@ fn group_product<W: Weight>(
     states.insert(start.into(), W::one());
     let mut key: Vec<i64> = Vec::with_capacity(len + slots);
     let mut work: u64 = 0;
-    let each = kinds
-        .iter()
-        .flat_map(|k| std::iter::repeat_n(k, k.n.max(0) as usize));
-    for kind in each {
-        let steps = (states.len() * kind.law.outcomes.len()) as u64;
-        work = work.saturating_add(steps);
-        super::plan::count(steps);
-        if work > MAX_WORK {
-            return Err(Error::Conflict(format!(
-                "dice: the law of this roll takes more than {MAX_WORK} steps; read fewer statistics or roll fewer dice"
-            )));
-        }
+    for kind in each_item(kinds) {
+        super::spend(&mut work, (states.len() * kind.law.outcomes.len()) as u64)?;
         let room = (states.len() * kind.law.outcomes.len()).min(MAX_STATES);
         let mut next: Map<W> = Map::with_capacity_and_hasher(room, Default::default());
         for (state, w) in &states {
@@ -611,13 +603,7 @@ pub fn fold<W: Weight>(
                 }
                 let state = &state[..];
                 let w = &w;
-                work += r as u64 + 1;
-                super::plan::count(r as u64 + 1);
-                if work > MAX_WORK {
-                    return Err(Error::Conflict(format!(
-                        "dice: the law of this roll takes more than {MAX_WORK} steps; read fewer statistics or roll fewer dice"
-                    )));
-                }
+                super::spend(&mut work, r as u64 + 1)?;
                 let row = rows[r as usize].get_or_insert_with(|| {
                     if forced {
                         let mut v = vec![W::zero(); r as usize + 1];

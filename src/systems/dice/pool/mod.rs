@@ -1017,6 +1017,19 @@ fn radix_sort(v: &mut Vec<(u64, u32)>, bits: u32) {
     }
 }
 
+/// Count `steps` more state steps of one roll's law into `work` (and the
+/// planner's measure), refusing the roll past [`MAX_WORK`].
+pub(crate) fn spend(work: &mut u64, steps: u64) -> Result<()> {
+    *work = work.saturating_add(steps);
+    plan::count(steps);
+    if *work > MAX_WORK {
+        return Err(Error::Conflict(format!(
+            "dice: the law of this roll takes more than {MAX_WORK} steps; read fewer statistics or roll fewer dice"
+        )));
+    }
+    Ok(())
+}
+
 fn too_many(states: usize) -> Error {
     Error::Conflict(format!(
         "dice: the statistics the conditions read take {states} states (at most {MAX_STATES}); read fewer statistics (each count, name or score multiplies the states) or roll fewer dice"

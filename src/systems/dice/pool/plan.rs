@@ -353,7 +353,7 @@ pub fn group<W: Weight>(
     filter: Option<(crate::systems::dice::ast::Filter, i64)>,
 ) -> Plan {
     let outcomes: u64 = kinds.iter().map(|k| k.law.outcomes.len() as u64).sum();
-    let dice: u64 = kinds.iter().map(|k| k.n.max(0) as u64).sum();
+    let dice = super::fold::item_count(kinds) as u64;
     let product = kinds.iter().fold(1u64, |a, k| {
         a.saturating_mul((k.law.outcomes.len() as u64).saturating_pow(k.n.max(0) as u32))
     });
@@ -379,7 +379,7 @@ pub fn group<W: Weight>(
     } else {
         fold
     };
-    let count: i64 = kinds.iter().map(|k| k.n.max(0)).sum();
+    let count = super::fold::item_count(kinds);
     if matches!(filter.map(|(f, n)| f.as_keep(n, count)), Some((_, 1))) {
         let one = Plan {
             algorithm: Algorithm::GroupBest,
@@ -417,13 +417,8 @@ fn product_estimate<W: Weight>(
     ctx: &Ctx,
     filter: Option<(crate::systems::dice::ast::Filter, i64)>,
 ) -> u64 {
-    let items: i64 = kinds.iter().map(|k| k.n.max(0)).sum();
-    let mut orders: Vec<i64> = kinds
-        .iter()
-        .flat_map(|k| k.law.outcomes.iter().map(|(o, _)| o.order))
-        .collect();
-    orders.sort_unstable();
-    orders.dedup();
+    let items = super::fold::item_count(kinds);
+    let orders = super::best::values(kinds);
     let distinct = orders.len() as u64;
     let best = match filter.map(|(f, n)| f.as_keep(n, items)) {
         // The best k, or fewer while fewer items are met.
