@@ -550,15 +550,10 @@ impl P<'_> {
             Tok::Ident(name) => {
                 self.i += 1;
                 let low = name.to_ascii_lowercase();
+                if let Some(s) = Stat::by_word(&low) {
+                    return Ok(Expr::Stat(s));
+                }
                 Ok(Expr::Stat(match low.as_str() {
-                    "total" | "result" => Stat::Total,
-                    "natural" => Stat::Natural,
-                    "max" => Stat::Max,
-                    "min" => Stat::Min,
-                    "doubles" | "all_equal" => Stat::AllEqual,
-                    "pushed" => Stat::Pushed,
-                    "width" => Stat::Width,
-                    "height" => Stat::Height,
                     "count" => self.count()?,
                     // A name read like a call: the one call is count(…).
                     _ if *self.peek() == Tok::LParen => {

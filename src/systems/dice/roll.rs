@@ -267,49 +267,7 @@ pub struct Facts {
 impl Facts {
     /// The value of a statistic.
     pub fn stat(&self, s: &Stat) -> i64 {
-        let faces = || self.dice.iter().map(|d| d.face);
-        match s {
-            Stat::Total => self.total,
-            Stat::Natural => self.natural,
-            Stat::Max => faces().max().unwrap_or(0),
-            Stat::Min => faces().min().unwrap_or(0),
-            Stat::Count(c, term) => self
-                .dice
-                .iter()
-                .filter(|d| c.holds(d.face) && (term.is_none() || d.term == *term))
-                .count() as i64,
-            Stat::Unit(u) => self.dice.iter().map(|d| d.score.unit(u)).sum(),
-            Stat::Named(n) => self
-                .named
-                .iter()
-                .find(|(m, _)| m == n)
-                .map_or(0, |(_, v)| *v),
-            Stat::AllEqual => {
-                let first = self.dice.first().map(|d| d.face);
-                i64::from(first.is_some() && faces().all(|f| Some(f) == first))
-            }
-            Stat::Pushed => i64::from(self.pushed),
-            Stat::Width | Stat::Height => {
-                let mut counts: std::collections::BTreeMap<i64, i64> = Default::default();
-                for f in faces() {
-                    *counts.entry(f).or_default() += 1;
-                }
-                // Widest, the highest face on ties.
-                let best =
-                    counts
-                        .iter()
-                        .rev()
-                        .fold(None::<(i64, i64)>, |best, (f, c)| match best {
-                            Some((_, bc)) if bc >= *c => best,
-                            _ => Some((*f, *c)),
-                        });
-                match (s, best) {
-                    (Stat::Width, Some((_, c))) => c,
-                    (Stat::Height, Some((f, _))) => f,
-                    _ => 0,
-                }
-            }
-        }
+        s.of_roll(self)
     }
 }
 

@@ -27,7 +27,7 @@ use crate::weight::Weight;
 
 /// Whether a slot is the group's kept total (the total, the natural dice).
 fn kept_slot(s: &Stat) -> bool {
-    matches!(s, Stat::Total | Stat::Natural)
+    s.kept_only()
 }
 
 /// An outcome's tuple of the statistics other than the kept total.

@@ -28,7 +28,7 @@ struct Class<W> {
 
 /// The slots summed like the total (the total and the natural dice).
 fn summed(s: &Stat) -> bool {
-    matches!(s, Stat::Total | Stat::Natural)
+    s.kept_only()
 }
 
 /// Whether the class fold applies: statistics that combine without order

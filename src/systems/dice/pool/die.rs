@@ -64,15 +64,12 @@ pub fn score_of(t: &PoolTerm, side: &Score) -> Score {
 pub fn contribution(layout: &[Stat], name: Option<&str>, face: i64, score: &Score) -> Key {
     layout
         .iter()
-        .map(|s| match s {
-            Stat::Total => score.value,
-            Stat::Natural | Stat::Max | Stat::Min | Stat::AllEqual => face,
-            Stat::Count(c, n) => {
-                let mine = n.as_deref().is_none_or(|n| Some(n) == name);
-                i64::from(mine && c.holds(face))
-            }
-            Stat::Unit(u) => score.unit(u),
-            Stat::Named(_) | Stat::Pushed | Stat::Width | Stat::Height => s.neutral(),
+        .map(|s| {
+            s.contribution(super::stat::Die {
+                face,
+                score,
+                term: name,
+            })
         })
         .collect()
 }

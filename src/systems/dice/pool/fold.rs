@@ -195,20 +195,7 @@ fn sum_law<W: Weight>(t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx) -> Result<Map<W>
 /// order: sums (the total, counts, scores), the maximum, the minimum,
 /// all-equal — not sets (width, height), which need multiplicities.
 pub fn order_free(layout: &[Stat]) -> bool {
-    layout.iter().all(|s| {
-        matches!(
-            s,
-            Stat::Total
-                | Stat::Natural
-                | Stat::Count(..)
-                | Stat::Unit(_)
-                | Stat::Named(_)
-                | Stat::Pushed
-                | Stat::Max
-                | Stat::Min
-                | Stat::AllEqual
-        )
-    })
+    layout.iter().all(Stat::order_free)
 }
 
 /// One die's law by what its outcomes contribute: outcomes that
@@ -246,9 +233,10 @@ pub fn independent_steps<W: Weight>(
         for (s0, w) in &acc {
             for (c, p) in &die {
                 for (i, s) in ctx.layout.iter().enumerate() {
-                    key[i] = match s {
-                        Stat::Total | Stat::Natural => s0[i].saturating_add(c[i]),
-                        _ => ctx.merged(i, s.combine(s0[i], c[i])),
+                    key[i] = if s.kept_only() {
+                        s0[i].saturating_add(c[i])
+                    } else {
+                        ctx.merged(i, s.combine(s0[i], c[i]))
                     };
                 }
                 add_to(&mut next, &key, w.clone() * *p);
@@ -404,7 +392,7 @@ fn group_product<W: Weight>(
                 key.clear();
                 key.extend_from_slice(state);
                 for (s, stat) in ctx.layout.iter().enumerate() {
-                    if !matches!(stat, Stat::Total | Stat::Natural) {
+                    if !stat.kept_only() {
                         key[s] = ctx.merged(s, stat.combine(key[s], o.contrib[s]));
                     }
                 }
@@ -438,7 +426,7 @@ fn group_product<W: Weight>(
             .fold(0i64, |a, v| a.saturating_add(*v));
         let mut t = k[..len].to_vec();
         for (s, stat) in ctx.layout.iter().enumerate() {
-            if matches!(stat, Stat::Total | Stat::Natural) {
+            if stat.kept_only() {
                 t[s] = total;
             }
         }
@@ -641,7 +629,7 @@ pub fn fold<W: Weight>(
                             let v = o.contrib[s];
                             let slot = &mut key[base + s];
                             match stat {
-                                Stat::Total | Stat::Natural => {
+                                s if s.kept_only() => {
                                     *slot = slot.saturating_add(v.saturating_mul(keep))
                                 }
                                 Stat::Width | Stat::Height | Stat::Pushed => {}

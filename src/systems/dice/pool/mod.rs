@@ -36,7 +36,7 @@
 //! sorted by a radix sort of their packed tuples.
 //!
 //! Before planning, the statistics are cut to what the conditions read
-//! ([`bounds`], asked of each statistic by [`Stat::saturation`]): a count
+//! ([`bounds`], asked of each statistic by [`Statistic::saturation`]): a count
 //! read as `>= k` stops at `k`, a maximum, minimum or named value read
 //! against numbers clamps to their range, so Year Zero's `count(==6)>=1`
 //! carries 0 or 1 and Savage Worlds' `trait==1` carries "1 or not" where it
@@ -49,17 +49,16 @@
 //!
 //! Terms are independent: their laws combine pairwise along the expression
 //! ([`law`]): the totals by the expression's arithmetic, every other
-//! statistic by its own rule ([`Stat::combine`]: counts and scores add,
+//! statistic by its own rule ([`Statistic::combine`]: counts and scores add,
 //! maxima take the max, …).
 //!
 //! # Where things go
 //!
-//! * A new **statistic** (a fact a condition can read): a [`Stat`] variant
-//!   with its combine rule ([`Stat::combine`]) and saturation
-//!   ([`Stat::saturation`]) in this file, its per-die contribution in
-//!   [`die::contribution`], its name in [`super::cond`], and its value on a
-//!   rolled set of dice in [`super::roll::Facts::stat`] (the plain rule,
-//!   which the tests enumerate).
+//! * A new **statistic** (a fact a condition can read): one file in
+//!   [`stat`] implementing [`Statistic`] (its per-die contribution, how
+//!   parts combine, its plain rule on rolled dice, what the planner may
+//!   assume of it), a [`Stat`] variant with its arm in [`Stat::rule`],
+//!   and its word in [`stat::WORDS`] if conditions read it by one.
 //! * A new **die modifier**: [`super::ast::DieMod`], its parse in
 //!   `parse.rs`, its law in [`die::die_law`], its roll in `roll.rs`.
 //! * A new **algorithm**: a variant of [`plan::Algorithm`], when it applies
@@ -87,11 +86,12 @@ pub mod fold;
 pub mod key;
 pub mod plan;
 pub mod push;
+pub mod stat;
 
 pub use key::Key;
+pub use stat::{Saturation, Stat, Statistic, NONE_HIGH, NONE_LOW};
 
 use std::collections::HashMap;
-use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use super::ast::*;
@@ -120,118 +120,6 @@ pub const RESERVED: &[&str] = &[
 pub const MAX_STATES: usize = 2_000_000;
 /// Most state × outcome steps of one roll's law (about a second of work).
 pub const MAX_WORK: u64 = 300_000_000;
-
-/// A fact of one roll that a condition can read.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Stat {
-    /// The result (the expression's value): `total`, `result`.
-    Total,
-    /// The kept faces summed, before arithmetic: `natural`.
-    Natural,
-    /// The highest face of every die rolled: `max`.
-    Max,
-    /// The lowest face: `min`.
-    Min,
-    /// How many dice show a face meeting the condition, in every term or
-    /// in the named one: `count(==6)`, `count(1, base)`.
-    Count(FaceCond, Option<String>),
-    /// A named score summed over every die: `s` of `D{0,s,2s}`.
-    Unit(String),
-    /// A named term's value: `hope` of `1D12[hope]`.
-    Named(String),
-    /// Every die shows the same face (1) or not (0): `doubles`, `all_equal`.
-    AllEqual,
-    /// The check was pushed (1) or not (0): `pushed`.
-    Pushed,
-    /// The most dice showing one face (One-Roll Engine's width): `width`.
-    Width,
-    /// The face of the widest set, the highest on ties: `height`.
-    Height,
-}
-
-impl fmt::Display for Stat {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Stat::Total => f.write_str("total"),
-            Stat::Natural => f.write_str("natural"),
-            Stat::Max => f.write_str("max"),
-            Stat::Min => f.write_str("min"),
-            Stat::Count(c, None) => write!(f, "count({c})"),
-            Stat::Count(c, Some(n)) => write!(f, "count({c},{n})"),
-            Stat::Unit(n) | Stat::Named(n) => f.write_str(n),
-            Stat::AllEqual => f.write_str("doubles"),
-            Stat::Pushed => f.write_str("pushed"),
-            Stat::Width => f.write_str("width"),
-            Stat::Height => f.write_str("height"),
-        }
-    }
-}
-
-/// "No die yet" for the maximum, the minimum and all-equal.
-pub const NONE_LOW: i64 = i64::MIN;
-/// "No die yet" for the minimum; "mixed faces" for all-equal.
-pub const NONE_HIGH: i64 = i64::MAX;
-
-impl Stat {
-    /// The value of a roll with no dice.
-    pub fn neutral(&self) -> i64 {
-        match self {
-            Stat::Max | Stat::AllEqual | Stat::Height => NONE_LOW,
-            Stat::Min => NONE_HIGH,
-            _ => 0,
-        }
-    }
-
-    /// Whether the statistic reads only kept dice (keep/drop changes it).
-    pub fn kept_only(&self) -> bool {
-        matches!(self, Stat::Total | Stat::Natural)
-    }
-
-    /// Two independent parts' values combined (not for [`Stat::Total`],
-    /// which follows the expression's arithmetic).
-    pub fn combine(&self, a: i64, b: i64) -> i64 {
-        match self {
-            Stat::Max | Stat::Height => a.max(b),
-            Stat::Min => a.min(b),
-            Stat::AllEqual => {
-                if a == NONE_LOW {
-                    b
-                } else if b == NONE_LOW || a == b {
-                    a
-                } else {
-                    NONE_HIGH
-                }
-            }
-            Stat::Width => a.max(b),
-            Stat::Pushed => a.max(b),
-            _ => a.saturating_add(b),
-        }
-    }
-
-    /// `m` copies of one part's value (additive statistics multiply;
-    /// maxima and the like are the value itself).
-    pub fn times(&self, v: i64, m: i64) -> i64 {
-        match self {
-            Stat::Max | Stat::Min | Stat::AllEqual | Stat::Height | Stat::Width | Stat::Pushed => {
-                if m > 0 {
-                    v
-                } else {
-                    self.neutral()
-                }
-            }
-            _ => v.saturating_mul(m),
-        }
-    }
-
-    /// The value a condition reads, from the engine's encoding.
-    pub fn finish(&self, v: i64) -> i64 {
-        match self {
-            Stat::Max | Stat::Min | Stat::Height if v == NONE_LOW || v == NONE_HIGH => 0,
-            Stat::AllEqual => i64::from(v != NONE_HIGH && v != NONE_LOW),
-            _ => v,
-        }
-    }
-}
 
 /// A small fast hasher (FxHash): maps keyed by statistic tuples, with a
 /// fixed hash so that iteration order, and so the order of floating-point
@@ -335,31 +223,6 @@ pub fn layout(stats: &[Stat]) -> Vec<Stat> {
     out
 }
 
-/// How a statistic may be saturated when every condition reads it only
-/// against numbers (the planner asks each statistic; see [`Bound`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Saturation {
-    /// Carried exactly (the total, sums that may fall, sets, all-equal).
-    Exact,
-    /// A count: it only grows by 0 or 1 per die, so a count read as
-    /// `>= k` can stop at `k` (one above the highest threshold).
-    Upper,
-    /// The maximum, the minimum, a named term's value: values beyond the
-    /// lowest or highest threshold read alike, so they clamp both ways.
-    Both,
-}
-
-impl Stat {
-    /// How this statistic saturates.
-    pub fn saturation(&self) -> Saturation {
-        match self {
-            Stat::Count(..) => Saturation::Upper,
-            Stat::Max | Stat::Min | Stat::Named(_) => Saturation::Both,
-            _ => Saturation::Exact,
-        }
-    }
-}
-
 /// A statistic read only against numbers, and the range outside which its
 /// values read alike: `(stat, lo, hi)`, every value below `lo` reading as
 /// `lo` does and every value above `hi` as `hi` does (`count(6)>=2`:
@@ -427,11 +290,11 @@ impl Ctx {
             let Some((_, lo, hi)) = bounds.iter().find(|(b, _, _)| b == s) else {
                 continue;
             };
-            match (s.saturation(), s) {
-                (Saturation::Upper, _) => self.merge[i] = Some((i64::MIN, *hi)),
-                (Saturation::Both, Stat::Named(_)) => self.set[i] = Some((*lo, *hi)),
-                (Saturation::Both, _) => self.merge[i] = Some((*lo, *hi)),
-                (Saturation::Exact, _) => {}
+            match s.saturation() {
+                Saturation::Upper => self.merge[i] = Some((i64::MIN, *hi)),
+                Saturation::Both => self.merge[i] = Some((*lo, *hi)),
+                Saturation::Set => self.set[i] = Some((*lo, *hi)),
+                Saturation::Exact => {}
             }
         }
         self
@@ -528,43 +391,12 @@ pub const MAX_FACE: i64 = 1_000_000;
 pub fn check_stats(expr: &Node, stats: &[Stat]) -> Result<()> {
     let names = term_names(expr);
     let units = unit_names(expr);
-    for s in stats {
-        match s {
-            Stat::Named(n) if !names.contains(n) => {
-                return Err(Error::Conflict(format!(
-                    "dice: no term is named '{n}' (named terms: {})",
-                    list_or_none(&names)
-                )))
-            }
-            Stat::Unit(n) if !units.contains(n) => {
-                return Err(Error::Conflict(format!(
-                    "dice: no face scores '{n}' (named scores: {})",
-                    list_or_none(&units)
-                )))
-            }
-            Stat::Count(_, Some(n)) if !names.contains(n) => {
-                return Err(Error::Conflict(format!(
-                    "dice: count(…, {n}) names no term (named terms: {})",
-                    list_or_none(&names)
-                )))
-            }
-            Stat::Width | Stat::Height if !single_pool(expr) => {
-                return Err(Error::Conflict(
-                    "dice: width and height (matching sets) read one pool of one kind of die (e.g. 6D10); this expression rolls several terms".into(),
-                ))
-            }
-            _ => {}
-        }
-    }
-    Ok(())
-}
-
-fn list_or_none(v: &[String]) -> String {
-    if v.is_empty() {
-        "none".into()
-    } else {
-        v.join(", ")
-    }
+    let program = stat::Program {
+        names: &names,
+        units: &units,
+        single_pool: single_pool(expr),
+    };
+    stats.iter().try_for_each(|s| s.check(&program))
 }
 
 fn single_pool(expr: &Node) -> bool {

@@ -4,8 +4,9 @@
 //! polars' split, for dice: the program says *what* is rolled and read
 //! (the terms, the statistics of [`super::Ctx`], saturated where the
 //! conditions allow — [`super::bounds`]); the planner says *how*. It asks
-//! the statistics what they need ([`super::fold::order_free`]: do they
-//! combine without order? [`Stat::saturation`]: where do they stop?) and
+//! the statistics what they need (the [`super::Statistic`] trait: do they
+//! combine without order? read only the kept dice? where do they
+//! saturate? how many values can they take?) and
 //! picks, from the algorithms that can answer, the one that does the least
 //! work:
 //!
@@ -34,6 +35,7 @@
 
 use super::die::DieLaw;
 use super::fold::{order_free, Kind};
+use super::stat::Span;
 use super::{Ctx, Stat};
 use crate::systems::dice::ast::PoolTerm;
 use crate::weight::Weight;
@@ -150,34 +152,38 @@ pub fn applies<W: Weight>(a: Algorithm, t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx
     }
 }
 
-/// The number of values slot `i` can take after `k` dice of `law`: an
-/// upper bound from the range of one die's contributions.
-fn slot_values<W: Weight>(law: &DieLaw<W>, ctx: &Ctx, i: usize, k: u64) -> u64 {
-    let vals = law.outcomes.iter().map(|(o, _)| o.contrib[i]);
-    let (lo, hi) = vals
-        .clone()
-        .fold((i64::MAX, i64::MIN), |(a, b), v| (a.min(v), b.max(v)));
-    let width = hi.saturating_sub(lo).max(0) as u64;
-    let distinct = {
-        let mut v: Vec<i64> = vals.collect();
-        v.sort_unstable();
-        v.dedup();
-        v.len() as u64
+/// What the planner knows of slot `i` over `dice` dice whose
+/// contributions to it are `vals`: their spread and where the slot
+/// saturates (the statistic bounds its values from this: [`Stat::values`]).
+fn span(vals: impl Iterator<Item = i64>, ctx: &Ctx, i: usize, dice: u64) -> Span {
+    let mut v: Vec<i64> = vals.collect();
+    v.sort_unstable();
+    v.dedup();
+    let width = match (v.first(), v.last()) {
+        (Some(lo), Some(hi)) => hi.saturating_sub(*lo).max(0) as u64,
+        _ => 0,
     };
-    let additive = k.saturating_mul(width).saturating_add(1);
+    let top = ctx.merged(i, i64::MAX - 1);
+    Span {
+        dice,
+        distinct: v.len() as u64,
+        width,
+        cap: (top != i64::MAX - 1).then_some(top),
+    }
+}
+
+/// The number of values slot `i` can take after `k` dice of `law`: an
+/// upper bound the statistic gives from the range of one die's
+/// contributions.
+fn slot_values<W: Weight>(law: &DieLaw<W>, ctx: &Ctx, i: usize, k: u64) -> u64 {
     match &ctx.layout[i] {
         Stat::Total if !ctx.total => 1,
-        Stat::Count(..) => {
-            let cap = ctx.merged(i, i64::MAX - 1);
-            additive.min(cap.saturating_add(1).max(1) as u64)
-        }
-        Stat::Max | Stat::Min | Stat::Height => distinct + 1,
-        Stat::AllEqual => distinct + 2,
-        Stat::Pushed => 2,
-        Stat::Width => k + 1,
-        // Set after the term's law: neutral while it is built.
-        Stat::Named(_) => 1,
-        _ => additive,
+        s => s.values(&span(
+            law.outcomes.iter().map(|(o, _)| o.contrib[i]),
+            ctx,
+            i,
+            k,
+        )),
     }
 }
 
@@ -363,11 +369,8 @@ pub fn group<W: Weight>(
             .saturating_mul(product.min(1 << 40))
             .saturating_mul(dice + 1),
     };
-    let sets = ctx
-        .layout
-        .iter()
-        .any(|s| matches!(s, Stat::Width | Stat::Height));
-    if sets {
+    // Matching sets need multiplicities: only the fold carries them.
+    if !order_free(&ctx.layout) {
         return fold;
     }
     let items = Plan {
@@ -438,35 +441,13 @@ fn product_estimate<W: Weight>(
     };
     let mut cap = best;
     for (i, s) in ctx.layout.iter().enumerate() {
-        if matches!(s, Stat::Total | Stat::Natural) {
+        if s.kept_only() {
             continue;
         }
         let vals = kinds
             .iter()
             .flat_map(|k| k.law.outcomes.iter().map(move |(o, _)| o.contrib[i]));
-        let (lo, hi) = vals
-            .clone()
-            .fold((i64::MAX, i64::MIN), |(a, b), v| (a.min(v), b.max(v)));
-        let width = hi.saturating_sub(lo).max(0) as u64;
-        let range = match s {
-            Stat::Max | Stat::Min | Stat::AllEqual | Stat::Pushed => {
-                let mut v: Vec<i64> = vals.collect();
-                v.sort_unstable();
-                v.dedup();
-                v.len() as u64 + 2
-            }
-            _ => {
-                let additive = (items as u64).saturating_mul(width).saturating_add(1);
-                match s {
-                    Stat::Count(..) => {
-                        let c = ctx.merged(i, i64::MAX - 1);
-                        additive.min(c.saturating_add(1).max(1) as u64)
-                    }
-                    _ => additive,
-                }
-            }
-        };
-        cap = cap.saturating_mul(range);
+        cap = cap.saturating_mul(s.values(&span(vals, ctx, i, items as u64)));
     }
     let mut states: u64 = 1;
     let mut work: u64 = 0;

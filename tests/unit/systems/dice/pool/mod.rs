@@ -6,3 +6,4 @@
 
 mod key;
 mod plan;
+mod stat;
