@@ -1050,3 +1050,53 @@ fn dice_help_draws_expr_as_required() {
     // An EXPR with --list-games is a mistake, said in one line.
     expect_usage_error(&["odds", "dice", "--list-games", "2D6"], "--list-games");
 }
+
+/// `--explain` lists the planner's choice for each term on standard error,
+/// its estimate made before the work and the steps the work then took,
+/// and leaves standard output as it was.
+#[test]
+fn explain_lists_the_planners_choices_and_leaves_the_answer_alone() {
+    let args = [
+        "odds",
+        "dice",
+        "40D6",
+        "--tier",
+        "many:count(6)>=10 and count(1)<=5",
+        "--tier",
+        "rest",
+        "--format",
+        "json",
+    ];
+    let plain = hantei().args(args).output().unwrap();
+    let explained = hantei().args(args).arg("--explain").output().unwrap();
+    assert!(plain.status.success() && explained.status.success());
+    assert_eq!(plain.stdout, explained.stdout, "the answer is unchanged");
+    assert!(plain.stderr.is_empty());
+    let err = String::from_utf8(explained.stderr).unwrap();
+    let line = err
+        .lines()
+        .find(|l| l.trim_start().starts_with("40D6:"))
+        .unwrap_or_else(|| panic!("no line for 40D6 in:\n{err}"));
+    assert!(line.contains("(40 dice)"), "{line}");
+    // "estimate E steps, took S steps": the estimate bounds the work.
+    let number_after = |word: &str| -> u64 {
+        let rest = &line[line
+            .find(word)
+            .unwrap_or_else(|| panic!("{word} in {line}"))
+            + word.len()..];
+        rest.split_whitespace().next().unwrap().parse().unwrap()
+    };
+    let (estimate, took) = (number_after("estimate "), number_after("took "));
+    assert!(took > 0 && took <= estimate, "{line}");
+    // A group is planned as a whole, after its items.
+    let out = hantei()
+        .args(["odds", "dice", "{1D8!!,1D6!!}KH1", "--explain"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    let at = |what: &str| {
+        err.find(what)
+            .unwrap_or_else(|| panic!("{what} in:\n{err}"))
+    };
+    assert!(at("1D8!!:") < at("{1D8!!,1D6!!}KH1: best of a group (2 dice)"));
+}

@@ -74,6 +74,11 @@ pub struct OddsArgs {
     /// "num/den" in JSON and CSV).
     #[arg(long, global = true)]
     pub exact: bool,
+    /// Also print, on standard error, every choice of the dice planner
+    /// (計画): each term's or group's algorithm, its work estimated before
+    /// any was done, and the work and time it then took.
+    #[arg(long, global = true)]
+    pub explain: bool,
     /// The system and its parameters.
     #[command(subcommand)]
     pub system: Request,
@@ -128,13 +133,18 @@ where
                     });
                 }
             }
-            let bytes = a
-                .system
-                .render(a.exact, a.format)
-                .map_err(|e| e.to_string())?;
+            use crate::systems::dice::pool::plan;
+            let render = || a.system.render(a.exact, a.format);
+            let (bytes, stderr) = if a.explain {
+                let (bytes, decisions) = plan::explain(render);
+                (bytes, plan::explain_text(&decisions).into_bytes())
+            } else {
+                (render(), Vec::new())
+            };
+            let bytes = bytes.map_err(|e| e.to_string())?;
             Ok(Output {
                 stdout: bytes,
-                stderr: Vec::new(),
+                stderr,
                 code: 0,
             })
         }

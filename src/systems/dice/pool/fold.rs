@@ -37,7 +37,12 @@ pub fn term_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<Map<W>> {
     let law = ctx_die_law::<W>(t, ctx)?;
     let plan = super::plan::term(t, &law, ctx);
     plan.check(t.count)?;
-    run(plan.algorithm, t, law, ctx)
+    super::plan::traced(
+        || t.to_string(),
+        t.count,
+        &plan,
+        || run(plan.algorithm, t, law, ctx),
+    )
 }
 
 /// [`term_law`] as distinct cells: the class fold writes them as it
@@ -47,11 +52,18 @@ pub fn term_cells<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<Vec<(Key, W)>> {
     let law = ctx_die_law::<W>(t, ctx)?;
     let plan = super::plan::term(t, &law, ctx);
     plan.check(t.count)?;
-    if plan.algorithm == Algorithm::ClassFold && t.name.is_none() {
-        check_exact_work(&law, t.count)?;
-        return super::classes::law(&law, ctx, t.count);
-    }
-    Ok(run(plan.algorithm, t, law, ctx)?.into_iter().collect())
+    super::plan::traced(
+        || t.to_string(),
+        t.count,
+        &plan,
+        || {
+            if plan.algorithm == Algorithm::ClassFold && t.name.is_none() {
+                check_exact_work(&law, t.count)?;
+                return super::classes::law(&law, ctx, t.count);
+            }
+            Ok(run(plan.algorithm, t, law, ctx)?.into_iter().collect())
+        },
+    )
 }
 
 /// The law of a pool term by the algorithm `a`, or `None` where it does
@@ -273,8 +285,14 @@ pub fn set_name<W: Weight>(m: Map<W>, ctx: &Ctx, name: &str) -> Map<W> {
 pub fn group_law<W: Weight>(g: &GroupTerm, ctx: &Ctx) -> Result<Map<W>> {
     let kinds = group_kinds::<W>(g, ctx)?;
     let plan = super::plan::group(&kinds, ctx, g.filter);
-    plan.check(item_count(&kinds))?;
-    let mut m = run_group(plan.algorithm, &kinds, ctx, g.filter)?;
+    let items = item_count(&kinds);
+    plan.check(items)?;
+    let mut m = super::plan::traced(
+        || g.to_string(),
+        items,
+        &plan,
+        || run_group(plan.algorithm, &kinds, ctx, g.filter),
+    )?;
     if let Some(name) = &g.name {
         m = set_name(m, ctx, name);
     }

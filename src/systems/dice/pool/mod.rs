@@ -690,10 +690,25 @@ pub fn facts_by_size<W: Weight>(
     }
     let law = fold::ctx_die_law::<W>(die, &ctx)?;
     let explodes = die.explosion().is_some();
+    // The planner's order-free combination, every size on the way to `n`.
+    let mut sized = die.clone();
+    sized.count = n;
+    let plan = plan::Plan {
+        algorithm: plan::Algorithm::OrderFree,
+        estimate: plan::estimate(plan::Algorithm::OrderFree, &sized, &law, &ctx),
+    };
+    plan.check(n)?;
     let mut out = Vec::with_capacity(n.max(0) as usize + 1);
-    fold::independent_steps(&fold::contributions(&law), &ctx, n, |_, m| {
-        out.push(finish(&ctx, m.clone(), explodes));
-    })?;
+    plan::traced(
+        || format!("{sized}, every pool size to {n}"),
+        n,
+        &plan,
+        || {
+            fold::independent_steps(&fold::contributions(&law), &ctx, n, |_, m| {
+                out.push(finish(&ctx, m.clone(), explodes));
+            })
+        },
+    )?;
     Ok(out)
 }
 

@@ -346,6 +346,93 @@ pub fn measure<R>(f: impl FnOnce() -> R) -> (R, u64) {
     (r, after.saturating_sub(before))
 }
 
+/// One choice of the planner as it ran, for `--explain` (計画の説明):
+/// what it was for, the algorithm, its estimate made before any work,
+/// and what the work then was.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decision {
+    /// The term or group (`80D6`, `{1D8!!,1D6!!}KH1`).
+    pub what: String,
+    /// Dice (or items) in it.
+    pub dice: i64,
+    /// The algorithm chosen.
+    pub algorithm: Algorithm,
+    /// Its estimated state steps, before any work.
+    pub estimate: u64,
+    /// The state steps the algorithm counted (0 for the power sum and
+    /// the keep/drop programme, which count multiply-adds of their own).
+    pub steps: u64,
+    /// Wall-clock time of the run, in seconds.
+    pub seconds: f64,
+}
+
+thread_local! {
+    static TRACE: std::cell::RefCell<Option<Vec<Decision>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Run `f`, returning its result and every choice the planner made for
+/// it on this thread, in the order the laws were finished.
+pub fn explain<R>(f: impl FnOnce() -> R) -> (R, Vec<Decision>) {
+    let outer = TRACE.with(|t| t.borrow_mut().replace(Vec::new()));
+    let r = f();
+    let mine = TRACE.with(|t| std::mem::replace(&mut *t.borrow_mut(), outer));
+    (r, mine.unwrap_or_default())
+}
+
+/// Run `f`, the law `plan` chose for `what` (`dice` dice), recording the
+/// choice and its work while [`explain`] listens.
+pub fn traced<R>(
+    what: impl FnOnce() -> String,
+    dice: i64,
+    plan: &Plan,
+    f: impl FnOnce() -> R,
+) -> R {
+    if TRACE.with(|t| t.borrow().is_none()) {
+        return f();
+    }
+    let start = std::time::Instant::now();
+    let (r, steps) = measure(f);
+    let d = Decision {
+        what: what(),
+        dice,
+        algorithm: plan.algorithm,
+        estimate: plan.estimate,
+        steps,
+        seconds: start.elapsed().as_secs_f64(),
+    };
+    TRACE.with(|t| {
+        if let Some(v) = t.borrow_mut().as_mut() {
+            v.push(d);
+        }
+    });
+    r
+}
+
+/// The decisions as text, one line each (`hantei odds … --explain`).
+pub fn explain_text(decisions: &[Decision]) -> String {
+    use std::fmt::Write;
+    let mut out = String::from("plan (計画): the planner's choices, estimated before any work\n");
+    if decisions.is_empty() {
+        out.push_str("  no law went through the dice planner (a closed form of this system)\n");
+    }
+    for d in decisions {
+        let _ = write!(
+            out,
+            "  {}: {} ({} {}), estimate {} steps",
+            d.what,
+            d.algorithm.name(),
+            d.dice,
+            if d.dice == 1 { "die" } else { "dice" },
+            d.estimate
+        );
+        if d.steps > 0 {
+            let _ = write!(out, ", took {} steps", d.steps);
+        }
+        let _ = writeln!(out, ", {:.3} ms", d.seconds * 1e3);
+    }
+    out
+}
+
 /// The planner's choice for a group of `kinds` (each kind an item rolled
 /// `n` times): the product of its items, met one at a time, carrying the
 /// best `k` totals (Savage Worlds' trait and wild die, each with its own
