@@ -618,7 +618,6 @@ fn every_algorithm_equals_the_fold() {
         };
         let t: PoolTerm = match &a.expr {
             Node::Pool(t) => (**t).clone(),
-            Node::Dice(d) => PoolTerm::from_dice(d).unwrap(),
             other => panic!("{text}: {other:?}"),
         };
         for stats in &layouts {

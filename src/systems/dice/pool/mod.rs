@@ -571,7 +571,6 @@ fn single_pool(expr: &Node) -> bool {
     let mut dice_terms = 0;
     let mut ok = true;
     visit(expr, &mut |n| match n {
-        Node::Dice(_) => dice_terms += 1,
         Node::Pool(t) => {
             dice_terms += 1;
             if matches!(t.explosion(), Some((_, false))) {
@@ -655,11 +654,13 @@ pub fn check_names(expr: &Node) -> Result<()> {
     Ok(())
 }
 
-/// Whether the expression uses the engine's own constructs.
+/// Whether the expression uses the engine's own constructs (a term that
+/// is not plain, a group, a chained roll).
 pub fn uses_engine(expr: &Node) -> bool {
     let mut yes = false;
     visit(expr, &mut |n| {
-        if matches!(n, Node::Pool(_) | Node::Group(_) | Node::Chain(_)) {
+        let plain = matches!(n, Node::Pool(t) if t.is_plain());
+        if !plain && matches!(n, Node::Pool(_) | Node::Group(_) | Node::Chain(_)) {
             yes = true;
         }
     });
@@ -686,7 +687,6 @@ pub fn explodes(expr: &Node) -> bool {
 pub fn dice_count(expr: &Node) -> i64 {
     let mut k = 0;
     visit(expr, &mut |n| match n {
-        Node::Dice(t) => k += t.count,
         Node::Pool(t) => k += t.count,
         _ => {}
     });
@@ -1046,10 +1046,6 @@ pub fn node_law<W: Weight>(n: &Node, ctx: &Ctx) -> Result<Map<W>> {
             m.insert(k.into(), W::one());
             m
         }
-        Node::Dice(t) => match PoolTerm::from_dice(t) {
-            Some(p) => fold::term_law(&p, ctx)?,
-            None => fold::term_law(&d66_term(t), ctx)?,
-        },
         Node::Pool(t) => fold::term_law(t, ctx)?,
         Node::Group(g) => fold::group_law(g, ctx)?,
         Node::Chain(c) => super::chained::node_law(c, ctx)?,
@@ -1074,28 +1070,8 @@ pub fn node_law<W: Weight>(n: &Node, ctx: &Ctx) -> Result<Map<W>> {
 pub fn node_cells<W: Weight>(n: &Node, ctx: &Ctx) -> Result<Vec<(Key, W)>> {
     match n {
         Node::Pool(t) => fold::term_cells(t, ctx),
-        Node::Dice(t) => match PoolTerm::from_dice(t) {
-            Some(p) => fold::term_cells(&p, ctx),
-            None => fold::term_cells(&d66_term(t), ctx),
-        },
         Node::Paren(b) => node_cells(b, ctx),
         _ => Ok(node_law::<W>(n, ctx)?.into_iter().collect()),
-    }
-}
-
-/// `xD66` as a term of 36 listed faces (tens and ones as rolled).
-pub fn d66_term(t: &DiceTerm) -> PoolTerm {
-    PoolTerm {
-        count: t.count,
-        faces: DieFaces::Custom(
-            (1..=6)
-                .flat_map(|a| (1..=6).map(move |b| Score::num(10 * a + b)))
-                .collect(),
-        ),
-        scores: Vec::new(),
-        mods: Vec::new(),
-        filter: t.filter,
-        name: None,
     }
 }
 
