@@ -402,14 +402,32 @@ fn a_plain_term_and_its_listed_faces_are_one_law() {
         // 27 of the 216 ways to roll 3d6 make 10.
         ("3d6", format!("3D{d6}"), "3D6", 10, Exact::ratio(27, 216)),
         // 18 kept of four: four sixes, or three and one of five others.
-        ("4d6kh3", format!("4D{d6}KH3"), "4D6KH3", 18, Exact::ratio(21, 1296)),
+        (
+            "4d6kh3",
+            format!("4D{d6}KH3"),
+            "4D6KH3",
+            18,
+            Exact::ratio(21, 1296),
+        ),
         // D66 as rolled: 35 is one of 36 (tens 3, ones 5); 17 cannot be.
         ("1d66", format!("1D{d66}"), "1D66", 35, Exact::ratio(1, 36)),
         ("1d66", format!("1D{d66}"), "1D66", 17, Exact::zero()),
         // The lower of two D66 is 66 only when both are.
-        ("2d66kl1", format!("2D{d66}KL1"), "2D66KL1", 66, Exact::ratio(1, 1296)),
+        (
+            "2d66kl1",
+            format!("2D{d66}KL1"),
+            "2D66KL1",
+            66,
+            Exact::ratio(1, 1296),
+        ),
         // 23 is 11+12 or 12+11.
-        ("2D66+1", format!("2D{d66}+1"), "2D66+1", 24, Exact::ratio(2, 1296)),
+        (
+            "2D66+1",
+            format!("2D{d66}+1"),
+            "2D66+1",
+            24,
+            Exact::ratio(2, 1296),
+        ),
     ];
     let strip = |p: &hantei::pmf::Pmf<Exact>| -> Vec<(i64, Exact)> {
         p.iter()

@@ -2,6 +2,13 @@
 //!
 //! `Display` echoes a command as BCDice does (`(2+3)d6-1` → `5D6-1`,
 //! `2d10--3` → `2D10+3`, `1d6>=1+2` → `1D6>=3`, `2R6>=3` → `2R6[3]>=3`).
+//!
+//! An expression's dice are one kind of term, [`PoolTerm`] (in
+//! [`Node::Pool`]): BCDice's plain `3D6`, `4D6KH3` and `1D66` are the
+//! terms [`PoolTerm::is_plain`] accepts, which `law.rs` sums and keeps by
+//! its own fast paths and limits; custom faces, scores, rerolls,
+//! explosions and names go to the pool engine. A new kind of die is a
+//! [`DieFaces`] variant.
 
 use std::fmt;
 
@@ -381,7 +388,7 @@ impl fmt::Display for Score {
     }
 }
 
-/// What a pool term's die is.
+/// What a term's die is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum DieFaces {
     /// `dY`: 1..=Y.

@@ -108,12 +108,7 @@ pub fn die<W: Weight>(faces: &DieFaces) -> Pmf<W> {
         ),
         DieFaces::Custom(_) | DieFaces::Fate => {
             let n = faces.count();
-            Pmf::from_pairs(
-                faces
-                    .sides()
-                    .into_iter()
-                    .map(|s| (s.value, W::ratio(1, n))),
-            )
+            Pmf::from_pairs(faces.sides().into_iter().map(|s| (s.value, W::ratio(1, n))))
         }
     }
 }

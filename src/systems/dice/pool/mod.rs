@@ -65,6 +65,12 @@
 //! * A new **algorithm**: a variant of [`plan::Algorithm`], when it applies
 //!   and its estimate in [`plan`], its run in [`fold`]; the differential
 //!   test picks it up.
+//! * A new **kind of die** (its faces): a [`super::ast::DieFaces`]
+//!   variant with its sides and its spelling in `ast.rs`, its parse in
+//!   `parse.rs`, and, when its faces are not one die of the source
+//!   (D66's two d6), its draw in `roll.rs`. Every term is one type,
+//!   [`super::ast::PoolTerm`]; a plain one ([`PoolTerm::is_plain`]: `3D6`,
+//!   `4D6KH3`, `1D66`) is summed by `law.rs` where only its total is read.
 //! * A new **condition** form: [`super::cond`].
 //! * A **chained** construct (a roll decided by another: a follow-up per
 //!   tier, a rolled count, repeats, clamps): [`super::chained`], its AST,
@@ -686,9 +692,10 @@ pub fn explodes(expr: &Node) -> bool {
 /// Number of dice rolled before any explosion.
 pub fn dice_count(expr: &Node) -> i64 {
     let mut k = 0;
-    visit(expr, &mut |n| match n {
-        Node::Pool(t) => k += t.count,
-        _ => {}
+    visit(expr, &mut |n| {
+        if let Node::Pool(t) = n {
+            k += t.count;
+        }
     });
     k
 }
