@@ -460,6 +460,16 @@ fn a_plain_term_and_its_listed_faces_are_one_law() {
         };
         assert_eq!(joint(&pa.expr), joint(&la.expr), "{plain}: joint law");
     }
+    // One die's law of any kind of face: a repeated face counts twice.
+    use hantei::systems::dice::ast::{DieFaces, Score};
+    let listed = DieFaces::Custom(vec![Score::num(1), Score::num(1), Score::num(4)]);
+    let one = law::die::<Exact>(&listed);
+    assert_eq!(
+        (one.p(1), one.p(2), one.p(4)),
+        (Exact::ratio(2, 3), Exact::zero(), Exact::ratio(1, 3))
+    );
+    assert_eq!(law::die::<Exact>(&DieFaces::Fate).p(-1), Exact::ratio(1, 3));
+    assert_eq!(law::die::<Exact>(&DieFaces::D66).p(66), Exact::ratio(1, 36));
 }
 
 /// D66 is two d6 read as tens and ones, as rolled, on its own and in an

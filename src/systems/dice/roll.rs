@@ -531,24 +531,7 @@ fn facts_of(expr: &Node, table: &Table) -> Facts {
     facts
 }
 
-/// Which term (in rolling order) has which name.
-fn term_specs(n: &Node, out: &mut Vec<Option<String>>) {
-    match n {
-        Node::Pool(t) => out.push(t.name.clone()),
-        Node::Neg(b) | Node::Paren(b) => term_specs(b, out),
-        Node::Bin(_, a, b) => {
-            term_specs(a, out);
-            term_specs(b, out);
-        }
-        Node::Group(g) => {
-            for it in &g.items {
-                term_specs(it, out);
-            }
-        }
-        Node::Num(_) | Node::Chain(_) => {}
-    }
-}
-
+/// Every term, in rolling order.
 fn term_nodes<'a>(n: &'a Node, out: &mut Vec<&'a PoolTerm>) {
     match n {
         Node::Pool(t) => out.push(t),
@@ -583,12 +566,10 @@ pub fn roll_facts<F: Faces>(expr: &Node, faces: &mut F, push: Option<PushWith<'_
     if !when(&first) {
         return first;
     }
-    let mut names = Vec::new();
-    term_specs(expr, &mut names);
-    let mut nodes = Vec::new();
-    term_nodes(expr, &mut nodes);
-    for (i, (name, t)) in names.iter().zip(&nodes).enumerate() {
-        let Some(rule) = rule_for(rules, name.as_deref()) else {
+    let mut terms = Vec::new();
+    term_nodes(expr, &mut terms);
+    for (i, t) in terms.iter().enumerate() {
+        let Some(rule) = rule_for(rules, t.name.as_deref()) else {
             continue;
         };
         for d in table.terms[i].iter_mut() {
