@@ -287,7 +287,7 @@ fn exact_sums_by_recurrence_equal_repeated_convolution() {
     let laws: Vec<Pmf<Exact>> = vec![
         Pmf::uniform(1, 6),
         Pmf::uniform(-2, 3),
-        law::die(hantei::systems::dice::ast::Sides::D66),
+        law::die(&hantei::systems::dice::ast::DieFaces::D66),
         Pmf::from_weights(
             0,
             vec![

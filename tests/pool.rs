@@ -385,6 +385,113 @@ fn the_engine_equals_the_fast_paths_on_bcdice_commands() {
     }
 }
 
+/// The dice program has one term type: a plain term (`3D6`, `4D6KH3`,
+/// `1D66`) and the same dice spelled with listed faces are one law, though
+/// the plain one goes through `law.rs`'s sums and keep programme and the
+/// listed one through the pool engine; both hold hand-counted values.
+#[test]
+fn a_plain_term_and_its_listed_faces_are_one_law() {
+    let d6 = "{1,2,3,4,5,6}";
+    let d66 = (1..=6)
+        .flat_map(|a| (1..=6).map(move |b| (10 * a + b).to_string()))
+        .collect::<Vec<_>>()
+        .join(",");
+    let d66 = format!("{{{d66}}}");
+    // (plain, listed, echo of the plain, value, its probability by hand)
+    let cases: Vec<(&str, String, &str, i64, Exact)> = vec![
+        // 27 of the 216 ways to roll 3d6 make 10.
+        ("3d6", format!("3D{d6}"), "3D6", 10, Exact::ratio(27, 216)),
+        // 18 kept of four: four sixes, or three and one of five others.
+        (
+            "4d6kh3",
+            format!("4D{d6}KH3"),
+            "4D6KH3",
+            18,
+            Exact::ratio(21, 1296),
+        ),
+        // D66 as rolled: 35 is one of 36 (tens 3, ones 5); 17 cannot be.
+        ("1d66", format!("1D{d66}"), "1D66", 35, Exact::ratio(1, 36)),
+        ("1d66", format!("1D{d66}"), "1D66", 17, Exact::zero()),
+        // The lower of two D66 is 66 only when both are.
+        (
+            "2d66kl1",
+            format!("2D{d66}KL1"),
+            "2D66KL1",
+            66,
+            Exact::ratio(1, 1296),
+        ),
+        // 23 is 11+12 or 12+11.
+        (
+            "2D66+1",
+            format!("2D{d66}+1"),
+            "2D66+1",
+            24,
+            Exact::ratio(2, 1296),
+        ),
+    ];
+    let strip = |p: &hantei::pmf::Pmf<Exact>| -> Vec<(i64, Exact)> {
+        p.iter()
+            .filter(|(_, w)| !w.is_zero())
+            .map(|(x, w)| (x, w.clone()))
+            .collect()
+    };
+    for (plain, listed, echo, x, want) in cases {
+        let pc = dice::parse(plain).unwrap();
+        let lc = dice::parse(&listed).unwrap();
+        assert_eq!(pc.to_string(), echo, "{plain}: echoed as before");
+        let (dice::Body::Add(pa), dice::Body::Add(la)) = (&pc.body, &lc.body) else {
+            panic!("{plain}")
+        };
+        assert!(!pool::uses_engine(&pa.expr), "{plain}: a plain term");
+        assert!(pool::uses_engine(&la.expr), "{listed}: listed faces");
+        let fast = law::law::<Exact>(&pc, 1e-12).unwrap().value;
+        let engine = law::law::<Exact>(&lc, 1e-12).unwrap().value;
+        assert_eq!(strip(&fast), strip(&engine), "{plain} vs {listed}");
+        assert_eq!(fast.p(x), want, "{plain} at {x}");
+        // Every fact the engine reads, too: the plain term's joint law
+        // equals the listed one's.
+        let stats = [Stat::Natural, Stat::Max, Stat::Min, count(">=5")];
+        let joint = |e: &dice::ast::Node| {
+            let j = pool::law::<Exact>(e, &stats, 1e-12).unwrap();
+            j.cells
+                .into_iter()
+                .map(|(k, w)| (k.to_vec(), w))
+                .collect::<BTreeMap<Vec<i64>, Exact>>()
+        };
+        assert_eq!(joint(&pa.expr), joint(&la.expr), "{plain}: joint law");
+    }
+    // One die's law of any kind of face: a repeated face counts twice.
+    use hantei::systems::dice::ast::{DieFaces, Score};
+    let listed = DieFaces::Custom(vec![Score::num(1), Score::num(1), Score::num(4)]);
+    let one = law::die::<Exact>(&listed);
+    assert_eq!(
+        (one.p(1), one.p(2), one.p(4)),
+        (Exact::ratio(2, 3), Exact::zero(), Exact::ratio(1, 3))
+    );
+    assert_eq!(law::die::<Exact>(&DieFaces::Fate).p(-1), Exact::ratio(1, 3));
+    assert_eq!(law::die::<Exact>(&DieFaces::D66).p(66), Exact::ratio(1, 36));
+}
+
+/// D66 is two d6 read as tens and ones, as rolled, on its own and in an
+/// expression the pool engine reads (`1D6[x]` beside it): the plain rule
+/// asks for two six-sided dice, not one of 36.
+#[test]
+fn d66_rolls_two_d6_in_every_expression() {
+    for (expr, want) in [("1D66+2", 53 + 2), ("1D66+1D6[x]", 53 + 1)] {
+        let cmd = dice::parse(expr).unwrap();
+        let mut faces = vec![5, 3, 1].into_iter();
+        let mut asked = Vec::new();
+        let mut source = |sides: i64| {
+            asked.push(sides);
+            faces.next().unwrap_or(1)
+        };
+        let r = cmd.roll(&mut source);
+        assert_eq!(r.value, want, "{expr}");
+        assert_eq!(r.faces[0], 53, "{expr}: D66 read as rolled");
+        assert!(asked.starts_with(&[6, 6]), "{expr}: {asked:?}");
+    }
+}
+
 #[test]
 fn known_values() {
     let p = |expr: &str, tiers: &[&str], tier: &str| -> Exact {
@@ -618,7 +725,6 @@ fn every_algorithm_equals_the_fold() {
         };
         let t: PoolTerm = match &a.expr {
             Node::Pool(t) => (**t).clone(),
-            Node::Dice(d) => PoolTerm::from_dice(d).unwrap(),
             other => panic!("{text}: {other:?}"),
         };
         for stats in &layouts {

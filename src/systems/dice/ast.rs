@@ -2,6 +2,13 @@
 //!
 //! `Display` echoes a command as BCDice does (`(2+3)d6-1` → `5D6-1`,
 //! `2d10--3` → `2D10+3`, `1d6>=1+2` → `1D6>=3`, `2R6>=3` → `2R6[3]>=3`).
+//!
+//! An expression's dice are one kind of term, [`PoolTerm`] (in
+//! [`Node::Pool`]): BCDice's plain `3D6`, `4D6KH3` and `1D66` are the
+//! terms [`PoolTerm::is_plain`] accepts, which `law.rs` sums and keeps by
+//! its own fast paths and limits; custom faces, scores, rerolls,
+//! explosions and names go to the pool engine. A new kind of die is a
+//! [`DieFaces`] variant.
 
 use std::fmt;
 
@@ -197,41 +204,20 @@ impl Filter {
     }
 }
 
-/// The faces of a die.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Sides {
-    /// 1..=n.
-    N(i64),
-    /// D66: two d6 read as tens and ones (BCDice's common bot does not sort them).
-    D66,
-}
-
-/// `xDy` with an optional keep/drop.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct DiceTerm {
-    /// Number of dice.
-    pub count: i64,
-    /// Faces.
-    pub sides: Sides,
-    /// Keep/drop and its number.
-    pub filter: Option<(Filter, i64)>,
-}
-
 /// An arithmetic expression over dice terms.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Node {
     /// A number.
     Num(i64),
-    /// A dice term (its kept dice's sum).
-    Dice(DiceTerm),
     /// `-x`.
     Neg(Box<Node>),
     /// `a op b`.
     Bin(Op, Box<Node>, Box<Node>),
     /// `(x)`.
     Paren(Box<Node>),
-    /// A pool term with the pool engine's constructs (custom faces, Fate
-    /// dice, face scores, rerolls, explosions, a name): see
+    /// A dice term: BCDice's plain `xDy` (with keep/drop, `xD66`) or one
+    /// with the pool engine's constructs (custom faces, Fate dice, face
+    /// scores, rerolls, explosions, a name): see [`PoolTerm`] and
     /// [`super::pool`].
     Pool(Box<PoolTerm>),
     /// `{A,B,…}KHn`: a group of items kept across by their totals.
@@ -248,7 +234,7 @@ impl Node {
     pub fn has_dice(&self) -> bool {
         match self {
             Node::Num(_) => false,
-            Node::Dice(_) | Node::Pool(_) | Node::Group(_) => true,
+            Node::Pool(_) | Node::Group(_) => true,
             // The first roll's result varies as dice do.
             Node::Chain(_) => true,
             Node::Neg(b) | Node::Paren(b) => b.has_dice(),
@@ -260,24 +246,34 @@ impl Node {
     pub fn eval_const(&self) -> Option<i64> {
         match self {
             Node::Num(v) => Some(*v),
-            Node::Dice(_) | Node::Pool(_) | Node::Group(_) | Node::Chain(_) => None,
+            Node::Pool(_) | Node::Group(_) | Node::Chain(_) => None,
             Node::Neg(b) => b.eval_const()?.checked_neg(),
             Node::Paren(b) => b.eval_const(),
             Node::Bin(op, a, b) => op.apply(a.eval_const()?, b.eval_const()?),
         }
     }
 
-    /// Every dice term, left to right (the order BCDice rolls them).
-    pub fn terms(&self) -> Vec<DiceTerm> {
+    /// A plain dice term ([`PoolTerm::is_plain`]): `xDy`, `xDyKHn`, `xD66`.
+    pub fn dice(count: i64, faces: DieFaces, filter: Option<(Filter, i64)>) -> Node {
+        Node::Pool(Box::new(PoolTerm::plain(count, faces, filter)))
+    }
+
+    /// Every plain dice term ([`PoolTerm::is_plain`]), left to right (the
+    /// order BCDice rolls them), outside groups and chains.
+    pub fn terms(&self) -> Vec<&PoolTerm> {
         let mut out = Vec::new();
         self.collect_terms(&mut out);
         out
     }
 
-    fn collect_terms(&self, out: &mut Vec<DiceTerm>) {
+    fn collect_terms<'a>(&'a self, out: &mut Vec<&'a PoolTerm>) {
         match self {
-            Node::Num(_) | Node::Pool(_) | Node::Group(_) | Node::Chain(_) => {}
-            Node::Dice(t) => out.push(*t),
+            Node::Num(_) | Node::Group(_) | Node::Chain(_) => {}
+            Node::Pool(t) => {
+                if t.is_plain() {
+                    out.push(t);
+                }
+            }
             Node::Neg(b) | Node::Paren(b) => b.collect_terms(out),
             Node::Bin(_, a, b) => {
                 a.collect_terms(out);
@@ -291,16 +287,6 @@ impl fmt::Display for Node {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Node::Num(v) => write!(f, "{v}"),
-            Node::Dice(t) => {
-                match t.sides {
-                    Sides::N(s) => write!(f, "{}D{}", t.count, s)?,
-                    Sides::D66 => write!(f, "{}D66", t.count)?,
-                }
-                if let Some((filter, n)) = t.filter {
-                    write!(f, "{}{}", filter.abbr(), n)?;
-                }
-                Ok(())
-            }
             Node::Neg(b) => write!(f, "-{b}"),
             Node::Paren(b) => write!(f, "({b})"),
             Node::Pool(t) => write!(f, "{t}"),
@@ -402,7 +388,7 @@ impl fmt::Display for Score {
     }
 }
 
-/// What a pool term's die is.
+/// What a term's die is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum DieFaces {
     /// `dY`: 1..=Y.
@@ -411,6 +397,11 @@ pub enum DieFaces {
     Custom(Vec<Score>),
     /// `dF`: Fate (−1, 0, +1).
     Fate,
+    /// `xD66` inside an expression: two d6 read as tens and ones, as
+    /// rolled (BCDice's common bot does not sort them): 36 equally likely
+    /// values 11..=66. The plain rule rolls the two d6
+    /// ([`super::roll`]); the laws read its 36 values.
+    D66,
 }
 
 impl DieFaces {
@@ -420,6 +411,9 @@ impl DieFaces {
             DieFaces::Standard(s) => (1..=*s).map(Score::num).collect(),
             DieFaces::Custom(v) => v.clone(),
             DieFaces::Fate => (-1..=1).map(Score::num).collect(),
+            DieFaces::D66 => (1..=6)
+                .flat_map(|a| (1..=6).map(move |b| Score::num(10 * a + b)))
+                .collect(),
         }
     }
 
@@ -429,6 +423,7 @@ impl DieFaces {
             DieFaces::Standard(s) => *s,
             DieFaces::Custom(v) => v.len() as i64,
             DieFaces::Fate => 3,
+            DieFaces::D66 => 36,
         }
     }
 }
@@ -467,8 +462,11 @@ pub struct ScoreRule {
     pub score: Score,
 }
 
-/// A dice term of the pool engine: `3D6`, `2D{0,0,1,1,2,3}`, `4DF`,
-/// `5D10{1:2,<=6:1,10:-1}`, `2D20ro1`, `1D8!`, `10D10!!KH5`, `1D12[hope]`.
+/// A dice term, the one kind the dice program has: BCDice's plain `3D6`,
+/// `4D6KH3`, `1D66` ([`PoolTerm::is_plain`]: what BCDice's common bot
+/// rolls, with its own fast laws in [`super::law`]) and the pool engine's
+/// `2D{0,0,1,1,2,3}`, `4DF`, `5D10{1:2,<=6:1,10:-1}`, `2D20ro1`, `1D8!`,
+/// `10D10!!KH5`, `1D12[hope]`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PoolTerm {
     /// Number of dice.
@@ -487,19 +485,27 @@ pub struct PoolTerm {
 }
 
 impl PoolTerm {
-    /// A plain BCDice term as a pool term (`None` for D66).
-    pub fn from_dice(t: &DiceTerm) -> Option<PoolTerm> {
-        match t.sides {
-            Sides::N(s) => Some(PoolTerm {
-                count: t.count,
-                faces: DieFaces::Standard(s),
-                scores: Vec::new(),
-                mods: Vec::new(),
-                filter: t.filter,
-                name: None,
-            }),
-            Sides::D66 => None,
+    /// A plain term: `count` dice of `faces` with an optional keep/drop.
+    pub fn plain(count: i64, faces: DieFaces, filter: Option<(Filter, i64)>) -> PoolTerm {
+        PoolTerm {
+            count,
+            faces,
+            scores: Vec::new(),
+            mods: Vec::new(),
+            filter,
+            name: None,
         }
+    }
+
+    /// Whether this is BCDice's plain `xDy` or `xD66` with an optional
+    /// keep/drop (standard or D66 faces, no scores, modifiers or name):
+    /// the terms BCDice's common bot rolls, whose laws, limits and plain
+    /// rule are [`super::law`]'s and `AddRoll`'s, not the pool engine's.
+    pub fn is_plain(&self) -> bool {
+        matches!(self.faces, DieFaces::Standard(_) | DieFaces::D66)
+            && self.scores.is_empty()
+            && self.mods.is_empty()
+            && self.name.is_none()
     }
 
     /// The explosion, if any.
@@ -532,6 +538,7 @@ impl fmt::Display for PoolTerm {
         match &self.faces {
             DieFaces::Standard(s) => write!(f, "{s}")?,
             DieFaces::Fate => f.write_str("F")?,
+            DieFaces::D66 => f.write_str("66")?,
             DieFaces::Custom(v) => braced(f, v)?,
         }
         if !self.scores.is_empty() {

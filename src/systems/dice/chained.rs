@@ -313,7 +313,7 @@ pub fn facts_of(n: &Node, out: &mut Vec<Stat>) {
 /// facts are its own first roll's).
 fn visit_own(n: &Node, f: &mut dyn FnMut(&Chained)) {
     match n {
-        Node::Num(_) | Node::Dice(_) | Node::Pool(_) => {}
+        Node::Num(_) | Node::Pool(_) => {}
         Node::Neg(b) | Node::Paren(b) => visit_own(b, f),
         Node::Bin(_, a, b) => {
             visit_own(a, f);
@@ -359,7 +359,7 @@ pub fn reads_facts(n: &Node) -> bool {
 /// parts folded (so that equal follow-ups are one law).
 pub fn substitute(n: &Node, get: &dyn Fn(&Stat) -> i64) -> Node {
     let out = match n {
-        Node::Num(_) | Node::Dice(_) | Node::Pool(_) => n.clone(),
+        Node::Num(_) | Node::Pool(_) => n.clone(),
         Node::Neg(b) => Node::Neg(Box::new(substitute(b, get))),
         Node::Paren(b) => Node::Paren(Box::new(substitute(b, get))),
         Node::Bin(op, a, b) => Node::Bin(
@@ -414,7 +414,6 @@ pub fn substitute(n: &Node, get: &dyn Fn(&Stat) -> i64) -> Node {
 /// The dice term `body` (one die) as a pool of `n`.
 fn with_count(body: &Node, n: i64) -> Node {
     match body {
-        Node::Dice(t) => Node::Dice(super::ast::DiceTerm { count: n, ..*t }),
         Node::Pool(t) => {
             let mut t = (**t).clone();
             t.count = n;
@@ -699,7 +698,6 @@ fn repeat_law<W: Weight>(r: &Repeat, ctx: &Ctx) -> Result<Map<W>> {
     // each size. Without one, n dice are n rolls of one die, added, every
     // size in one pass.
     let filtered = match &r.body {
-        Node::Dice(t) => t.filter.is_some(),
         Node::Pool(t) => t.filter.is_some(),
         _ => false,
     };

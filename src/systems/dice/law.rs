@@ -98,13 +98,18 @@ fn check_span<W: Weight>(p: &Pmf<W>, what: &str) -> Result<()> {
     Ok(())
 }
 
-/// One die's law: 1..=s, or D66's 36 values read as rolled.
-pub fn die<W: Weight>(sides: Sides) -> Pmf<W> {
-    match sides {
-        Sides::N(s) => Pmf::uniform(1, s),
-        Sides::D66 => Pmf::from_pairs(
+/// One die's law: 1..=s, D66's 36 values read as rolled, or the listed
+/// faces, each equally likely.
+pub fn die<W: Weight>(faces: &DieFaces) -> Pmf<W> {
+    match faces {
+        DieFaces::Standard(s) => Pmf::uniform(1, *s),
+        DieFaces::D66 => Pmf::from_pairs(
             (1..=6).flat_map(|a| (1..=6).map(move |b| (10 * a + b, W::ratio(1, 36)))),
         ),
+        DieFaces::Custom(_) | DieFaces::Fate => {
+            let n = faces.count();
+            Pmf::from_pairs(faces.sides().into_iter().map(|s| (s.value, W::ratio(1, n))))
+        }
     }
 }
 
@@ -556,9 +561,12 @@ fn keep_integers<W: Weight>(
     })
 }
 
-/// The law of one dice term.
-pub fn term<W: Weight>(t: &DiceTerm) -> Result<Pmf<W>> {
-    let d = die::<W>(t.sides);
+/// The law of one plain dice term ([`PoolTerm::is_plain`]: its scores,
+/// modifiers and name are not read; [`node`] sends the others to the pool
+/// engine).
+pub fn term<W: Weight>(t: &PoolTerm) -> Result<Pmf<W>> {
+    debug_assert!(t.is_plain(), "law::term of {t}");
+    let d = die::<W>(&t.faces);
     match t.filter {
         None => sum_of(&d, t.count),
         Some((filter, n)) => {
@@ -639,7 +647,7 @@ fn map_checked<W: Weight>(p: &Pmf<W>, f: impl Fn(i64) -> Option<i64>) -> Option<
 pub fn node<W: Weight>(n: &Node) -> Result<Pmf<W>> {
     let law = match n {
         Node::Num(v) => Pmf::point(*v),
-        Node::Dice(t) => term(t)?,
+        Node::Pool(t) if t.is_plain() => term(t)?,
         Node::Pool(_) | Node::Group(_) | Node::Chain(_) => {
             super::pool::law::<W>(n, &[], super::DEFAULT_TAIL_EPS)?
                 .marginal(&super::pool::Stat::Total)
@@ -656,7 +664,7 @@ pub fn node<W: Weight>(n: &Node) -> Result<Pmf<W>> {
 pub fn joint<W: Weight>(n: &Node) -> Result<BTreeMap<(i64, i64), W>> {
     Ok(match n {
         Node::Num(v) => BTreeMap::from([((*v, 0), W::one())]),
-        Node::Dice(t) => term::<W>(t)?
+        Node::Pool(t) if t.is_plain() => term::<W>(t)?
             .iter()
             .filter(|(_, p)| !p.is_zero())
             .map(|(x, p)| ((x, x), p.clone()))
@@ -1057,40 +1065,42 @@ impl Cost {
 /// The exact work of an expression's dice terms.
 fn node_work<W: Weight>(n: &Node, cost: &mut Cost) -> Result<()> {
     match n {
+        Node::Num(_) => Ok(()),
+        Node::Pool(t) if t.is_plain() => term_work::<W>(n, t, cost),
         // The pool engine estimates its own folds before it starts.
-        Node::Num(_) | Node::Pool(_) | Node::Group(_) | Node::Chain(_) => Ok(()),
+        Node::Pool(_) | Node::Group(_) | Node::Chain(_) => Ok(()),
         Node::Neg(b) | Node::Paren(b) => node_work::<W>(b, cost),
         Node::Bin(_, a, b) => {
             node_work::<W>(a, cost)?;
             node_work::<W>(b, cost)
         }
-        Node::Dice(t) => {
-            let term = n;
-            let (faces, top) = match t.sides {
-                Sides::N(s) => (s.max(1) as u64, s.max(0)),
-                Sides::D66 => (36, 66),
-            };
-            let values = match t.sides {
-                Sides::N(s) => s.max(1) as u64,
-                Sides::D66 => 56,
-            };
-            let keep = t.filter.map(|(f, n)| f.as_keep(n, t.count));
-            match keep {
-                Some((_, k)) if k <= 0 || t.count == 0 => Ok(()),
-                Some((_, k)) if k < t.count => {
-                    let n = t.count as u64;
-                    let width = k as u64 * top as u64 + 1;
-                    check_keep::<W>(faces, n, k as u64, width)?;
-                    let work = keep_steps(faces, n, width);
-                    let (_, word_ops) = keep_word_ops(faces, n, work);
-                    cost.add_keep(word_ops, || format!("keeping {k} of {n} dice ({term})"));
-                    Ok(())
-                }
-                _ => check_sum::<W>(values, t.count, (faces.max(2) as f64).log2(), &|| {
-                    format!("the sum of {} dice of {values} values", t.count)
-                }),
-            }
+    }
+}
+
+/// The exact work of a plain dice term `t` (the node `term`).
+fn term_work<W: Weight>(term: &Node, t: &PoolTerm, cost: &mut Cost) -> Result<()> {
+    let (faces, top, values) = match t.faces {
+        DieFaces::D66 => (36, 66, 56),
+        _ => {
+            let s = t.faces.count();
+            (s.max(1) as u64, s.max(0), s.max(1) as u64)
         }
+    };
+    let keep = t.filter.map(|(f, n)| f.as_keep(n, t.count));
+    match keep {
+        Some((_, k)) if k <= 0 || t.count == 0 => Ok(()),
+        Some((_, k)) if k < t.count => {
+            let n = t.count as u64;
+            let width = k as u64 * top as u64 + 1;
+            check_keep::<W>(faces, n, k as u64, width)?;
+            let work = keep_steps(faces, n, width);
+            let (_, word_ops) = keep_word_ops(faces, n, work);
+            cost.add_keep(word_ops, || format!("keeping {k} of {n} dice ({term})"));
+            Ok(())
+        }
+        _ => check_sum::<W>(values, t.count, (faces.max(2) as f64).log2(), &|| {
+            format!("the sum of {} dice of {values} values", t.count)
+        }),
     }
 }
 

@@ -995,12 +995,13 @@ impl<'a> Parser<'a> {
             }
             _ => 6,
         };
-        let sides = if faces.is_some() {
-            Sides::N(sides)
+        let listed = faces.is_some();
+        let faces = if let Some(f) = faces {
+            f
         } else if sides == 66 {
-            Sides::D66
+            DieFaces::D66
         } else if (1..=MAX_SIDES).contains(&sides) {
-            Sides::N(sides)
+            DieFaces::Standard(sides)
         } else {
             return self.err_at(
                 sides_pos,
@@ -1028,25 +1029,17 @@ impl<'a> Parser<'a> {
             }
         }
         let name = self.opt_name()?;
-        let plain = faces.is_none() && scores.is_empty() && mods.is_empty() && name.is_none();
+        let plain = !listed && scores.is_empty() && mods.is_empty() && name.is_none();
         if plain {
-            let node = Node::Dice(DiceTerm {
-                count,
-                sides,
-                filter,
-            });
+            let node = Node::dice(count, faces, filter);
             return Ok(if rolled { repeat(node, true) } else { node });
         }
-        let faces = match (faces, sides) {
-            (Some(f), _) => f,
-            (None, Sides::N(s)) => DieFaces::Standard(s),
-            (None, Sides::D66) => {
-                return self.err_at(
-                    d_pos,
-                    "D66 takes no face scores, modifiers or name (roll D6s instead)",
-                )
-            }
-        };
+        if faces == DieFaces::D66 {
+            return self.err_at(
+                d_pos,
+                "D66 takes no face scores, modifiers or name (roll D6s instead)",
+            );
+        }
         if !scores.is_empty() && matches!(faces, DieFaces::Custom(_)) {
             return self.err_at(
                 scores_pos,

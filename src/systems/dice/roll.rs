@@ -59,19 +59,17 @@ impl<F: Faces> AddRoll<'_, F> {
             Node::Num(v) => *v,
             Node::Neg(b) => -self.eval(b),
             Node::Paren(b) => self.eval(b),
-            // Rolled by `roll_facts` (Command::roll sends them there).
-            Node::Pool(_) | Node::Group(_) | Node::Chain(_) => 0,
             Node::Bin(op, a, b) => {
                 let x = self.eval(a);
                 let y = self.eval(b);
                 // The law refuses expressions whose range overflows.
                 op.apply(x, y).unwrap_or(i64::MAX)
             }
-            Node::Dice(t) => {
+            Node::Pool(t) if t.is_plain() => {
                 let mut dice: Vec<i64> = (0..t.count)
-                    .map(|_| match t.sides {
-                        Sides::N(s) => self.faces.die(s),
-                        Sides::D66 => d66(self.faces, D66Sort::None),
+                    .map(|_| match t.faces {
+                        DieFaces::D66 => d66(self.faces, D66Sort::None),
+                        _ => self.faces.die(t.faces.count()),
                     })
                     .collect();
                 self.all.extend(&dice);
@@ -91,6 +89,8 @@ impl<F: Faces> AddRoll<'_, F> {
                 self.natural += kept;
                 kept
             }
+            // Rolled by `roll_facts` (Command::roll sends them there).
+            Node::Pool(_) | Node::Group(_) | Node::Chain(_) => 0,
         }
     }
 }
@@ -292,13 +292,12 @@ struct Cursor {
 /// One roll of a side of `t`'s die; `initial`: the die's first roll (an
 /// `ri` reroll takes only that one).
 fn roll_side<F: Faces>(t: &PoolTerm, sides: &[Score], faces: &mut F, initial: bool) -> Score {
-    let n = sides.len() as i64;
-    let mut s = sides[(faces.die(n) - 1) as usize].clone();
+    let mut s = draw(t, sides, faces);
     let reroll = t.reroll().filter(|_| initial || !t.rerolls_first_only());
     if let Some((cond, once)) = reroll {
         let mut k = 0;
         while cond.holds(s.value) && k < MAX_ROLLED {
-            s = sides[(faces.die(n) - 1) as usize].clone();
+            s = draw(t, sides, faces);
             k += 1;
             if once {
                 break;
@@ -306,6 +305,15 @@ fn roll_side<F: Faces>(t: &PoolTerm, sides: &[Score], faces: &mut F, initial: bo
         }
     }
     s
+}
+
+/// One side of `t`'s die as the dice fall: D66 rolls its two d6 (tens
+/// and ones as rolled); any other die one die of its sides.
+fn draw<F: Faces>(t: &PoolTerm, sides: &[Score], faces: &mut F) -> Score {
+    match t.faces {
+        DieFaces::D66 => Score::num(d66(faces, D66Sort::None)),
+        _ => sides[(faces.die(sides.len() as i64) - 1) as usize].clone(),
+    }
 }
 
 fn add_units(acc: &mut Score, s: &Score) {
@@ -360,43 +368,15 @@ fn roll_pool_die<F: Faces>(t: &PoolTerm, faces: &mut F) -> Rolled1 {
     }
 }
 
-/// What a term is for rolling: a pool term, or BCDice's D66 (two d6).
-enum Spec<'a> {
-    Pool(std::borrow::Cow<'a, PoolTerm>),
-    D66(&'a DiceTerm),
-}
-
-fn spec(n: &Node) -> Option<Spec<'_>> {
-    match n {
-        Node::Dice(t) => Some(match PoolTerm::from_dice(t) {
-            Some(p) => Spec::Pool(std::borrow::Cow::Owned(p)),
-            None => Spec::D66(t),
-        }),
-        Node::Pool(t) => Some(Spec::Pool(std::borrow::Cow::Borrowed(t))),
-        _ => None,
-    }
-}
-
-fn roll_term_dice<F: Faces>(s: &Spec<'_>, faces: &mut F) -> Vec<Rolled1> {
-    match s {
-        Spec::Pool(t) => (0..t.count).map(|_| roll_pool_die(t, faces)).collect(),
-        Spec::D66(t) => (0..t.count)
-            .map(|_| {
-                let v = d66(faces, D66Sort::None);
-                vec![(v, Score::num(v))]
-            })
-            .collect(),
-    }
+fn roll_term_dice<F: Faces>(t: &PoolTerm, faces: &mut F) -> Vec<Rolled1> {
+    (0..t.count).map(|_| roll_pool_die(t, faces)).collect()
 }
 
 /// Roll every term's dice, left to right (BCDice's order).
 fn roll_table<F: Faces>(n: &Node, faces: &mut F, table: &mut Table) {
     match n {
         Node::Num(_) => {}
-        Node::Dice(_) | Node::Pool(_) => {
-            let s = spec(n).expect("a dice term");
-            table.terms.push(roll_term_dice(&s, faces));
-        }
+        Node::Pool(t) => table.terms.push(roll_term_dice(t, faces)),
         Node::Neg(b) | Node::Paren(b) => roll_table(b, faces, table),
         Node::Bin(_, a, b) => {
             roll_table(a, faces, table);
@@ -425,14 +405,10 @@ fn eval_table(n: &Node, table: &Table, next: &mut Cursor, facts: &mut Facts) -> 
             let (y, ny) = eval_table(b, table, next, facts);
             (op.apply(x, y).unwrap_or(i64::MAX), nx + ny)
         }
-        Node::Dice(_) | Node::Pool(_) => {
+        Node::Pool(t) => {
             let dice = &table.terms[next.term];
             next.term += 1;
-            let (filter, name) = match n {
-                Node::Dice(t) => (t.filter, None),
-                Node::Pool(t) => (t.filter, t.name.clone()),
-                _ => (None, None),
-            };
+            let (filter, name) = (t.filter, t.name.clone());
             for d in dice {
                 for (face, score) in d {
                     facts.dice.push(DieRec {
@@ -513,28 +489,10 @@ fn facts_of(expr: &Node, table: &Table) -> Facts {
     facts
 }
 
-/// Which term (in rolling order) has which name.
-fn term_specs(n: &Node, out: &mut Vec<Option<String>>) {
+/// Every term, in rolling order.
+fn term_nodes<'a>(n: &'a Node, out: &mut Vec<&'a PoolTerm>) {
     match n {
-        Node::Dice(_) => out.push(None),
-        Node::Pool(t) => out.push(t.name.clone()),
-        Node::Neg(b) | Node::Paren(b) => term_specs(b, out),
-        Node::Bin(_, a, b) => {
-            term_specs(a, out);
-            term_specs(b, out);
-        }
-        Node::Group(g) => {
-            for it in &g.items {
-                term_specs(it, out);
-            }
-        }
-        Node::Num(_) | Node::Chain(_) => {}
-    }
-}
-
-fn term_nodes<'a>(n: &'a Node, out: &mut Vec<&'a Node>) {
-    match n {
-        Node::Dice(_) | Node::Pool(_) => out.push(n),
+        Node::Pool(t) => out.push(t),
         Node::Neg(b) | Node::Paren(b) => term_nodes(b, out),
         Node::Bin(_, a, b) => {
             term_nodes(a, out);
@@ -566,24 +524,15 @@ pub fn roll_facts<F: Faces>(expr: &Node, faces: &mut F, push: Option<PushWith<'_
     if !when(&first) {
         return first;
     }
-    let mut names = Vec::new();
-    term_specs(expr, &mut names);
-    let mut nodes = Vec::new();
-    term_nodes(expr, &mut nodes);
-    for (i, (name, node)) in names.iter().zip(&nodes).enumerate() {
-        let Some(rule) = rule_for(rules, name.as_deref()) else {
+    let mut terms = Vec::new();
+    term_nodes(expr, &mut terms);
+    for (i, t) in terms.iter().enumerate() {
+        let Some(rule) = rule_for(rules, t.name.as_deref()) else {
             continue;
         };
-        let s = spec(node).expect("a dice term");
         for d in table.terms[i].iter_mut() {
             if rule.cond.holds(d[0].0) {
-                *d = match &s {
-                    Spec::Pool(t) => roll_pool_die(t, faces),
-                    Spec::D66(_) => {
-                        let v = d66(faces, D66Sort::None);
-                        vec![(v, Score::num(v))]
-                    }
-                };
+                *d = roll_pool_die(t, faces);
             }
         }
     }

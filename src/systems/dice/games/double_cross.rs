@@ -22,7 +22,7 @@ use std::collections::BTreeMap;
 
 use crate::error::{Error, Result};
 use crate::pmf::Pmf;
-use crate::systems::dice::ast::{Cmp, DiceTerm, FaceCond, PoolTerm, Sides};
+use crate::systems::dice::ast::{Cmp, DieFaces, FaceCond, PoolTerm};
 use crate::systems::dice::parse::parse_constant;
 use crate::systems::dice::pool::{self, Stat};
 use crate::systems::dice::roll::Faces;
@@ -240,12 +240,7 @@ impl Cmd {
     /// (entry 0 is empty).
     pub fn groups<W: Weight>(&self, n: i64) -> Result<Vec<Group<W>>> {
         let crit = Stat::Count(FaceCond::Cmp(Cmp::Ge, self.critical), None);
-        let d10 = PoolTerm::from_dice(&DiceTerm {
-            count: 1,
-            sides: Sides::N(10),
-            filter: None,
-        })
-        .expect("a d10 is a pool term");
+        let d10 = PoolTerm::plain(1, DieFaces::Standard(10), None);
         let laws = pool::facts_by_size::<W>(&d10, &[crit.clone(), Stat::Max], n, 0.0)?;
         let mut out = Vec::with_capacity(laws.len());
         for law in &laws {

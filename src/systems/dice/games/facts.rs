@@ -7,7 +7,7 @@
 //! words, not a law of its own.
 
 use crate::error::Result;
-use crate::systems::dice::ast::{Cmp, DiceTerm, FaceCond, Filter, Node, Sides};
+use crate::systems::dice::ast::{Cmp, DieFaces, FaceCond, Filter, Node};
 use crate::systems::dice::pool::{self, Stat};
 use crate::weight::Weight;
 
@@ -46,11 +46,11 @@ pub fn pool<W: Weight>(
     keep_high: Option<i64>,
     stats: &[Stat],
 ) -> Result<Vec<Cell<W>>> {
-    let node = Node::Dice(DiceTerm {
+    let node = Node::dice(
         count,
-        sides: Sides::N(sides),
-        filter: keep_high.map(|k| (Filter::KeepHighest, k)),
-    });
+        DieFaces::Standard(sides),
+        keep_high.map(|k| (Filter::KeepHighest, k)),
+    );
     let law = pool::law::<W>(&node, stats, 1e-15)?;
     let at: Vec<usize> = stats
         .iter()

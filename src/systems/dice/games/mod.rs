@@ -599,7 +599,7 @@ pub fn sum_check(cmd: &super::Command) -> Option<SumCheck> {
     let [t] = terms.as_slice() else {
         return None;
     };
-    let super::ast::Sides::N(sides) = t.sides else {
+    let super::ast::DieFaces::Standard(sides) = t.faces else {
         return None;
     };
     if t.filter.is_some() || t.count < 1 || t.count > 100 || sides < 1 {
@@ -622,7 +622,7 @@ pub fn sum_check(cmd: &super::Command) -> Option<SumCheck> {
 fn eval_with(n: &Node, x: i64) -> Option<i64> {
     match n {
         Node::Num(v) => Some(*v),
-        Node::Dice(_) => Some(x),
+        Node::Pool(t) if t.is_plain() => Some(x),
         Node::Neg(b) => eval_with(b, x)?.checked_neg(),
         Node::Paren(b) => eval_with(b, x),
         Node::Bin(op, a, b) => op.apply(eval_with(a, x)?, eval_with(b, x)?),

@@ -64,6 +64,12 @@
 //! * A new **algorithm**: a variant of [`plan::Algorithm`], when it applies
 //!   and its estimate in [`plan`], its run in [`fold`]; the differential
 //!   test picks it up.
+//! * A new **kind of die** (its faces): a [`super::ast::DieFaces`]
+//!   variant with its sides and its spelling in `ast.rs`, its parse in
+//!   `parse.rs`, and, when its faces are not one die of the source
+//!   (D66's two d6), its draw in `roll.rs`. Every term is one type,
+//!   [`super::ast::PoolTerm`]; a plain one ([`PoolTerm::is_plain`]: `3D6`,
+//!   `4D6KH3`, `1D66`) is summed by `law.rs` where only its total is read.
 //! * A new **condition** form: [`super::cond`].
 //! * A **chained** construct (a roll decided by another: a follow-up per
 //!   tier, a rolled count, repeats, clamps): [`super::chained`], its AST,
@@ -403,7 +409,6 @@ fn single_pool(expr: &Node) -> bool {
     let mut dice_terms = 0;
     let mut ok = true;
     visit(expr, &mut |n| match n {
-        Node::Dice(_) => dice_terms += 1,
         Node::Pool(t) => {
             dice_terms += 1;
             if matches!(t.explosion(), Some((_, false))) {
@@ -487,11 +492,13 @@ pub fn check_names(expr: &Node) -> Result<()> {
     Ok(())
 }
 
-/// Whether the expression uses the engine's own constructs.
+/// Whether the expression uses the engine's own constructs (a term that
+/// is not plain, a group, a chained roll).
 pub fn uses_engine(expr: &Node) -> bool {
     let mut yes = false;
     visit(expr, &mut |n| {
-        if matches!(n, Node::Pool(_) | Node::Group(_) | Node::Chain(_)) {
+        let plain = matches!(n, Node::Pool(t) if t.is_plain());
+        if !plain && matches!(n, Node::Pool(_) | Node::Group(_) | Node::Chain(_)) {
             yes = true;
         }
     });
@@ -517,10 +524,10 @@ pub fn explodes(expr: &Node) -> bool {
 /// Number of dice rolled before any explosion.
 pub fn dice_count(expr: &Node) -> i64 {
     let mut k = 0;
-    visit(expr, &mut |n| match n {
-        Node::Dice(t) => k += t.count,
-        Node::Pool(t) => k += t.count,
-        _ => {}
+    visit(expr, &mut |n| {
+        if let Node::Pool(t) = n {
+            k += t.count;
+        }
     });
     k
 }
@@ -893,10 +900,6 @@ pub fn node_law<W: Weight>(n: &Node, ctx: &Ctx) -> Result<Map<W>> {
             m.insert(k.into(), W::one());
             m
         }
-        Node::Dice(t) => match PoolTerm::from_dice(t) {
-            Some(p) => fold::term_law(&p, ctx)?,
-            None => fold::term_law(&d66_term(t), ctx)?,
-        },
         Node::Pool(t) => fold::term_law(t, ctx)?,
         Node::Group(g) => fold::group_law(g, ctx)?,
         Node::Chain(c) => super::chained::node_law(c, ctx)?,
@@ -921,28 +924,8 @@ pub fn node_law<W: Weight>(n: &Node, ctx: &Ctx) -> Result<Map<W>> {
 pub fn node_cells<W: Weight>(n: &Node, ctx: &Ctx) -> Result<Vec<(Key, W)>> {
     match n {
         Node::Pool(t) => fold::term_cells(t, ctx),
-        Node::Dice(t) => match PoolTerm::from_dice(t) {
-            Some(p) => fold::term_cells(&p, ctx),
-            None => fold::term_cells(&d66_term(t), ctx),
-        },
         Node::Paren(b) => node_cells(b, ctx),
         _ => Ok(node_law::<W>(n, ctx)?.into_iter().collect()),
-    }
-}
-
-/// `xD66` as a term of 36 listed faces (tens and ones as rolled).
-pub fn d66_term(t: &DiceTerm) -> PoolTerm {
-    PoolTerm {
-        count: t.count,
-        faces: DieFaces::Custom(
-            (1..=6)
-                .flat_map(|a| (1..=6).map(move |b| Score::num(10 * a + b)))
-                .collect(),
-        ),
-        scores: Vec::new(),
-        mods: Vec::new(),
-        filter: t.filter,
-        name: None,
     }
 }
 

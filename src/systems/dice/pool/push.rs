@@ -161,14 +161,6 @@ fn pair_law<W: Weight>(n: &Node, ctx: &Ctx, rules: &[PushRule], first: &[bool]) 
     let len = ctx.layout.len();
     Ok(match n {
         Node::Num(_) => prune(double(super::node_law::<W>(n, ctx)?), ctx, first),
-        Node::Dice(t) => match PoolTerm::from_dice(t) {
-            Some(p) => prune(term_pairs(&p, ctx, rules, first)?, ctx, first),
-            None => prune(
-                term_pairs(&super::d66_term(t), ctx, rules, first)?,
-                ctx,
-                first,
-            ),
-        },
         Node::Pool(t) => prune(term_pairs(t, ctx, rules, first)?, ctx, first),
         Node::Group(_) => {
             return Err(Error::Conflict(
