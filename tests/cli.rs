@@ -1099,4 +1099,15 @@ fn explain_lists_the_planners_choices_and_leaves_the_answer_alone() {
             .unwrap_or_else(|| panic!("{what} in:\n{err}"))
     };
     assert!(at("1D8!!:") < at("{1D8!!,1D6!!}KH1: best of a group (2 dice)"));
+    // Plain BCDice terms are planned too.
+    let out = hantei()
+        .args(["odds", "dice", "4D6KH3+1D66", "--explain"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("4D6KH3: keep/drop order statistics (4 dice)")
+            && err.contains("1D66: power sum (1 die)"),
+        "{err}"
+    );
 }

@@ -566,14 +566,24 @@ fn keep_integers<W: Weight>(
 /// engine).
 pub fn term<W: Weight>(t: &PoolTerm) -> Result<Pmf<W>> {
     debug_assert!(t.is_plain(), "law::term of {t}");
+    use super::pool::plan::{self, Algorithm};
+    // The planner chooses, as for every term: read by its total alone, a
+    // plain term is a power sum or keep/drop order statistics, run here on
+    // the die's law directly.
     let d = die::<W>(&t.faces);
-    match t.filter {
-        None => sum_of(&d, t.count),
-        Some((filter, n)) => {
-            let (high, k) = filter.as_keep(n, t.count);
-            keep(&d, t.count, k, high)
-        }
-    }
+    let chosen = plan::plain(t, &d);
+    plan::traced(
+        || t.to_string(),
+        t.count,
+        &chosen,
+        || match (chosen.algorithm, t.filter) {
+            (Algorithm::KeepDp, Some((filter, n))) => {
+                let (high, k) = filter.as_keep(n, t.count);
+                keep(&d, t.count, k, high)
+            }
+            _ => sum_of(&d, t.count),
+        },
+    )
 }
 
 fn combine<W: Weight>(op: Op, a: &Pmf<W>, b: &Pmf<W>) -> Result<Pmf<W>> {

@@ -224,16 +224,8 @@ pub fn estimate<W: Weight>(a: Algorithm, t: &PoolTerm, law: &DieLaw<W>, ctx: &Ct
             (a.min(o.order), b.max(o.order))
         });
     let values = hi.saturating_sub(lo).max(0) as u64 + 1;
-    let span = n.saturating_mul(values - 1).saturating_add(1);
     match a {
-        Algorithm::PowerSum => {
-            if W::EXACT {
-                span.saturating_mul(values)
-            } else {
-                crate::pmf::Pmf::<f64>::sum_n_work(values, n)
-            }
-        }
-        Algorithm::KeepDp => values.saturating_mul(n).saturating_mul(span),
+        Algorithm::PowerSum | Algorithm::KeepDp => total_estimate::<W>(a, n, values),
         Algorithm::OrderFree => {
             let distinct = super::fold::contributions(law).len() as u64;
             (0..n).fold(0u64, |w, k| {
@@ -246,6 +238,35 @@ pub fn estimate<W: Weight>(a: Algorithm, t: &PoolTerm, law: &DieLaw<W>, ctx: &Ct
             .saturating_mul(n.saturating_add(1))
             .saturating_mul(n.saturating_add(1)),
         Algorithm::GroupProduct | Algorithm::GroupBest => u64::MAX,
+    }
+}
+
+/// The power sum's and the keep/drop programme's work on `n` dice whose
+/// die spans `values` consecutive values.
+fn total_estimate<W: Weight>(a: Algorithm, n: u64, values: u64) -> u64 {
+    let span = n.saturating_mul(values.max(1) - 1).saturating_add(1);
+    match a {
+        Algorithm::PowerSum if W::EXACT => span.saturating_mul(values),
+        Algorithm::PowerSum => crate::pmf::Pmf::<f64>::sum_n_work(values, n),
+        _ => values.saturating_mul(n).saturating_mul(span),
+    }
+}
+
+/// The planner's choice for a plain term (`3D6`, `4D6KH3`, `1D66`: no
+/// scores, modifiers or name) read by its total alone, its die's law
+/// `die`: the choice [`term`] makes for it (a power sum, or keep/drop
+/// order statistics), without building the die's tuple law.
+pub fn plain<W: Weight>(t: &PoolTerm, die: &crate::pmf::Pmf<W>) -> Plan {
+    debug_assert!(t.is_plain(), "plan::plain of {t}");
+    let algorithm = if t.filter.is_some() {
+        Algorithm::KeepDp
+    } else {
+        Algorithm::PowerSum
+    };
+    let values = die.max().saturating_sub(die.min()).max(0) as u64 + 1;
+    Plan {
+        algorithm,
+        estimate: total_estimate::<W>(algorithm, t.count.max(0) as u64, values),
     }
 }
 
