@@ -841,3 +841,59 @@ fn every_group_algorithm_equals_the_fold() {
         }
     }
 }
+
+/// A push is planned like a term: the planner chooses die by die or by
+/// the dice rerolled, and the steps each takes stay within its estimate
+/// (the tuples' pairs bounded by each roll's states over the slots the
+/// push carries; keep/drop's sums by the kept dice). `--explain` lists
+/// the choice.
+#[test]
+fn pushes_are_planned_and_stay_within_their_estimates() {
+    use pool::plan::Algorithm;
+    let cases: &[(&str, &[&str], &[&str], Algorithm)] = &[
+        (
+            "8D6",
+            &["s:count(6)>=1", "x:count(1)>=3", "f"],
+            &["1..5"],
+            Algorithm::PushDieByDie,
+        ),
+        (
+            "6D6",
+            &["s:max>=6 and min<=2", "f"],
+            &["1..5"],
+            Algorithm::PushDieByDie,
+        ),
+        (
+            "3D6[base]+2D6[gear]",
+            &["s:count(6)>=1", "f"],
+            &["base:2..5", "gear:2..5"],
+            Algorithm::PushDieByDie,
+        ),
+        (
+            "6D6KH2",
+            &["s:total>=11", "f"],
+            &["1..5"],
+            Algorithm::PushSplit,
+        ),
+        ("5D6", &["s:width>=3", "f"], &["1..5"], Algorithm::PushSplit),
+    ];
+    for (expr, tiers, dice, want) in cases {
+        let c = check(expr, tiers, Some(("f", dice)));
+        let (r, decisions) = pool::plan::explain(|| dice::report::<f64>(&c));
+        let r = r.unwrap_or_else(|e| panic!("{expr}: {e}"));
+        let total: f64 = r.outcomes.iter().map(|o| o.p).sum();
+        assert!((total - 1.0).abs() < 1e-12, "{expr}: {total}");
+        let pushes: Vec<_> = decisions
+            .iter()
+            .filter(|d| matches!(d.algorithm, Algorithm::PushDieByDie | Algorithm::PushSplit))
+            .collect();
+        assert!(
+            !pushes.is_empty(),
+            "{expr}: no push planned in {decisions:?}"
+        );
+        for d in pushes {
+            assert_eq!(d.algorithm, *want, "{expr}: {d:?}");
+            assert!(d.steps > 0 && d.steps <= d.estimate, "{expr}: {d:?}");
+        }
+    }
+}

@@ -108,10 +108,14 @@ fn run<W: Weight>(a: Algorithm, t: &PoolTerm, law: DieLaw<W>, ctx: &Ctx) -> Resu
             }];
             fold(&kinds, ctx, t.filter, 1, None)?
         }
-        Algorithm::GroupProduct | Algorithm::GroupBest => {
-            return Err(Error::Conflict(
-                "dice: a term is not a group (the planner's group algorithms)".into(),
-            ))
+        Algorithm::GroupProduct
+        | Algorithm::GroupBest
+        | Algorithm::PushDieByDie
+        | Algorithm::PushSplit => {
+            return Err(Error::Conflict(format!(
+                "dice: the {} is not an algorithm for one roll of a term",
+                a.name()
+            )))
         }
     };
     if let Some(name) = &t.name {

@@ -20,10 +20,12 @@
 //! | [`Algorithm::GroupBest`] | a group keeping one item (`{…}KH1`, `{…}KL1`) | items × tuples of the other statistics × classes × values |
 //! | [`Algorithm::GroupProduct`] | a group, item by item, carrying the best `k` totals (Savage Worlds' two named chains, Cortex's mixed dice) | items × states × outcomes, the states capped by the best-`k` multisets |
 //!
-//! A push ([`super::push`]) is planned the same way: dice with no
-//! keep/drop whose statistics combine without order are pushed die by die
-//! (one die's pair law combined `n` times), the rest by the fold of three
-//! kinds for each number of rerolled dice.
+//! | [`Algorithm::PushDieByDie`] | a push of dice with no keep/drop whose statistics combine without order | pairs of tuples (each roll's states over the slots the push carries) × the die's pairs, per die |
+//! | [`Algorithm::PushSplit`] | any other push | for each number of dice rerolled, the fold of the dice that stay, those rerolled and their fresh faces |
+//!
+//! A push ([`super::push`]) is planned the same way ([`push`]), and
+//! `hantei odds … --explain` lists every choice with its estimate and the
+//! steps it then took ([`explain`]).
 //!
 //! Every algorithm is held equal to the fold by tests (exactly, in
 //! rationals: `tests/pool.rs`, `every_algorithm_equals_the_fold`), and the
@@ -62,6 +64,14 @@ pub enum Algorithm {
     /// A group keeping one item, by its items' distribution functions,
     /// value by value ([`super::best`]).
     GroupBest,
+    /// A push, die by die: one die's pair law (a face that stays on both
+    /// rolls, or a rerolled face and a fresh one) combined `n` times
+    /// ([`super::push`]).
+    PushDieByDie,
+    /// A push by the number of dice rerolled: for each, the fold of the
+    /// dice that stay, those rerolled and their fresh faces
+    /// ([`super::push`]).
+    PushSplit,
 }
 
 impl Algorithm {
@@ -84,6 +94,8 @@ impl Algorithm {
             Algorithm::Fold => "fold",
             Algorithm::GroupProduct => "group product",
             Algorithm::GroupBest => "best of a group",
+            Algorithm::PushDieByDie => "push, die by die",
+            Algorithm::PushSplit => "push, by the dice rerolled",
         }
     }
 }
@@ -148,7 +160,10 @@ pub fn applies<W: Weight>(a: Algorithm, t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx
             t.filter.is_none() && order_free(&ctx.layout) && super::classes::applies(law, ctx)
         }
         Algorithm::Fold => true,
-        Algorithm::GroupProduct | Algorithm::GroupBest => false,
+        Algorithm::GroupProduct
+        | Algorithm::GroupBest
+        | Algorithm::PushDieByDie
+        | Algorithm::PushSplit => false,
     }
 }
 
@@ -237,7 +252,65 @@ pub fn estimate<W: Weight>(a: Algorithm, t: &PoolTerm, law: &DieLaw<W>, ctx: &Ct
             .saturating_mul(states(law, ctx, n))
             .saturating_mul(n.saturating_add(1))
             .saturating_mul(n.saturating_add(1)),
-        Algorithm::GroupProduct | Algorithm::GroupBest => u64::MAX,
+        Algorithm::GroupProduct
+        | Algorithm::GroupBest
+        | Algorithm::PushDieByDie
+        | Algorithm::PushSplit => u64::MAX,
+    }
+}
+
+/// The planner's choice for a push of term `t` (one die's law `law`,
+/// `rerolled` of its outcomes meeting the push's condition): die by die
+/// where the statistics combine without order and nothing is kept or
+/// dropped, else by the number of dice rerolled. `keep` marks the slots
+/// of the pair (first roll, then final roll) the push carries; the
+/// estimate bounds the pairs of tuples by the product of each roll's
+/// states over those slots.
+pub fn push<W: Weight>(
+    t: &PoolTerm,
+    law: &DieLaw<W>,
+    ctx: &Ctx,
+    rerolled: u64,
+    keep: &[bool],
+) -> Plan {
+    let n = t.count.max(0) as u64;
+    let m = law.outcomes.len() as u64;
+    let len = ctx.layout.len();
+    // Keep/drop: the kept sums span the kept dice only.
+    let kept = t
+        .filter
+        .map_or(n, |(f, x)| f.as_keep(x, t.count).1.max(0) as u64);
+    let roll = |k: u64, carried: &[bool]| {
+        let product = (0..len).filter(|&i| carried[i]).fold(1u64, |a, i| {
+            let dice = if ctx.layout[i].kept_only() {
+                k.min(kept)
+            } else {
+                k
+            };
+            a.saturating_mul(slot_values(law, ctx, i, dice))
+        });
+        product.min(multisets(m, k))
+    };
+    let pairs = |k: u64| roll(k, &keep[..len]).saturating_mul(roll(k, &keep[len..]));
+    if t.filter.is_none() && order_free(&ctx.layout) {
+        // Each die meets every pair of tuples with each of its pairs.
+        let per_die = m.saturating_add(rerolled.saturating_mul(m));
+        let estimate = (0..n).fold(0u64, |w, k| {
+            w.saturating_add(pairs(k).saturating_mul(per_die))
+        });
+        return Plan {
+            algorithm: Algorithm::PushDieByDie,
+            estimate,
+        };
+    }
+    // For each number rerolled, a fold of three kinds over two
+    // accumulators: outcomes × pairs of states × placed counts.
+    let fold = (2 * m)
+        .saturating_mul(pairs(n))
+        .saturating_mul(n.saturating_add(1).saturating_pow(3));
+    Plan {
+        algorithm: Algorithm::PushSplit,
+        estimate: fold.saturating_mul(n.saturating_add(1)),
     }
 }
 

@@ -278,44 +278,54 @@ fn term_pairs<W: Weight>(
     }
     let full = die_law::<W>(t, ctx)?;
     let n = t.count;
-    let mut out: Map<W> = if t.filter.is_none() && super::fold::order_free(&ctx.layout) {
-        // Statistics that combine without order, no keep/drop: each die is
-        // a pair of its own (a face that stays, on both rolls; or a face
-        // that is rerolled, then a fresh face), the pool's pairs that
-        // pair law combined `n` times. The statistics not carried read
-        // neutral, so dice differing only there are one contribution.
-        let neutral = ctx.neutral();
-        let half = |o: &super::die::Outcome, h: usize, k: &mut Vec<i64>| {
-            for (i, v) in o.contrib.iter().enumerate() {
-                k.push(if keep[h * len + i] { *v } else { neutral[i] });
-            }
-        };
-        let mut die: Map<W> = Map::default();
-        let mut k: Vec<i64> = Vec::with_capacity(2 * len);
-        for (o, p) in &full.outcomes {
-            let stays = [(o.clone(), W::one())];
-            let fresh: &[(super::die::Outcome, W)] = if rule.cond.holds(o.order) {
-                &full.outcomes
-            } else {
-                &stays
+    let rerolled = full
+        .outcomes
+        .iter()
+        .filter(|(o, _)| rule.cond.holds(o.order))
+        .count() as u64;
+    let plan = super::plan::push(t, &full, ctx, rerolled, keep);
+    plan.check(n)?;
+    let run = || -> Result<Map<W>> {
+        Ok(if plan.algorithm == super::plan::Algorithm::PushDieByDie {
+            // Statistics that combine without order, no keep/drop: each die is
+            // a pair of its own (a face that stays, on both rolls; or a face
+            // that is rerolled, then a fresh face), the pool's pairs that
+            // pair law combined `n` times. The statistics not carried read
+            // neutral, so dice differing only there are one contribution.
+            let neutral = ctx.neutral();
+            let half = |o: &super::die::Outcome, h: usize, k: &mut Vec<i64>| {
+                for (i, v) in o.contrib.iter().enumerate() {
+                    k.push(if keep[h * len + i] { *v } else { neutral[i] });
+                }
             };
-            for (o2, p2) in fresh {
-                k.clear();
-                half(o, 0, &mut k);
-                half(o2, 1, &mut k);
-                add_to(&mut die, &k, p.clone() * p2);
+            let mut die: Map<W> = Map::default();
+            let mut k: Vec<i64> = Vec::with_capacity(2 * len);
+            for (o, p) in &full.outcomes {
+                let stays = [(o.clone(), W::one())];
+                let fresh: &[(super::die::Outcome, W)] = if rule.cond.holds(o.order) {
+                    &full.outcomes
+                } else {
+                    &stays
+                };
+                for (o2, p2) in fresh {
+                    k.clear();
+                    half(o, 0, &mut k);
+                    half(o2, 1, &mut k);
+                    add_to(&mut die, &k, p.clone() * p2);
+                }
             }
-        }
-        let mut last = Map::default();
-        super::fold::independent_steps(&die, &ctx.doubled(), n, |k, m| {
-            if k == n {
-                last = m.clone();
-            }
-        })?;
-        last
-    } else {
-        binomial_pairs(t, ctx, &full, rule, keep)?
+            let mut last = Map::default();
+            super::fold::independent_steps(&die, &ctx.doubled(), n, |k, m| {
+                if k == n {
+                    last = m.clone();
+                }
+            })?;
+            last
+        } else {
+            binomial_pairs(t, ctx, &full, rule, keep)?
+        })
     };
+    let mut out = super::plan::traced(|| format!("{t} pushed"), n, &plan, run)?;
 
     if let Some(name) = &t.name {
         let len = ctx.layout.len();
