@@ -855,6 +855,23 @@ fn exact_rolled_counts_are_counted_before_any_work() {
     assert_eq!(v["mean"], "441/4");
 }
 
+/// Issue 27 item 4: the same law in two spellings is treated alike. A
+/// chain whose follow-ups read the first roll into a rolled count,
+/// `1D1000 -> >=2: (result)D100; 0`, ran for minutes where `(1D1000)D100`
+/// is refused at once; now its follow-ups are counted first. `1D100 ->
+/// …` answers: its mean is Σ_{r=2}^{100} r·50.5/100 = 50.5 · 50.49.
+#[test]
+fn follow_ups_are_counted_before_any_work() {
+    refused_at_once(
+        &["odds", "dice", "1D1000 -> >=2: (result)D100; 0"],
+        &["1000 follow-ups", "at most 30000000000"],
+    );
+    refused_at_once(&["odds", "dice", "(1D1000)D100"], &["at most"]);
+    let v = within_json(&["dice", "1D100 -> >=2: (result)D100; 0"], 30);
+    let want = 50.5 * 50.49;
+    assert!((f(&v["mean"]) - want).abs() < 1e-9 * want, "{v}");
+}
+
 /// Issue 30 item 2: no probability outside [0, 1]. `30D6>=31` fails only
 /// on thirty ones, 6⁻³⁰ (it printed −6.7e-16); `999D6>=7` never fails
 /// (at least 999), also as read by Insane and Arianrhod; every entry of
