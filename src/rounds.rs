@@ -361,6 +361,32 @@ fn work_bound<M>(step: &Step<M>, until: i64, rounds: usize) -> u64 {
         .saturating_mul(step.incs.len().max(1) as u64)
 }
 
+/// A lower bound on [`auto_rounds`], from the step alone: while `r` rolls
+/// of at most the greatest increment stay below `until`, all that is not
+/// ended by a tier is still rolling, `(1 − ended)^r` of it; the cap is
+/// not reached before that is below `eps` or a roll can reach `until`
+/// (one round less, for rounding).
+fn least_rounds(step: &Step<f64>, until: i64, eps: f64) -> usize {
+    let Some(&(top, _)) = step.incs.last() else {
+        return 1;
+    };
+    if top <= 0 {
+        return 1;
+    }
+    let reach = (until as u64).div_ceil(top as u64).min(MAX_ROUNDS as u64) as usize;
+    let stays = 1.0 - step.fail - step.succeed;
+    let mut alive = 1.0f64;
+    let mut r = 0;
+    while r < reach {
+        alive *= stays;
+        r += 1;
+        if alive < eps {
+            break;
+        }
+    }
+    r.saturating_sub(1).max(1)
+}
+
 /// The f64 step of any weights.
 fn step_f64<W: Weight>(step: &Step<W>) -> Step<f64> {
     Step {
@@ -414,6 +440,23 @@ pub fn solve<W: Weight>(
         }
     }
     let step = step_of(law, effects, spec.negative);
+    let limit = if W::EXACT { MAX_EXACT_WORK } else { MAX_WORK };
+    if spec.rounds.is_none() {
+        // Counted before any work: the automatic cap is at least the
+        // rounds no roll can reach the threshold in (every roll still
+        // rolling but those a tier ended), so a bound past the limit
+        // there is past it at the cap too.
+        let least = least_rounds(&step_f64(&step), spec.until, spec.tail_eps);
+        let bound = work_bound(&step, spec.until, least);
+        if bound > limit {
+            return Err(Error::Conflict(format!(
+                "dice: at least {least} rounds to {} take up to {bound} steps{} (at most {limit}); give a smaller --rounds or --until{}",
+                spec.until,
+                if W::EXACT { " with --exact" } else { "" },
+                if W::EXACT { ", or drop --exact" } else { "" }
+            )));
+        }
+    }
     let (rounds, auto) = match spec.rounds {
         Some(k) => (k, false),
         None => (
@@ -421,7 +464,6 @@ pub fn solve<W: Weight>(
             true,
         ),
     };
-    let limit = if W::EXACT { MAX_EXACT_WORK } else { MAX_WORK };
     let bound = work_bound(&step, spec.until, rounds);
     if bound > limit {
         return Err(Error::Conflict(format!(

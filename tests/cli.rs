@@ -751,6 +751,127 @@ fn many_named_terms_are_refused_before_any_work() {
     assert_eq!(v["outcomes"]["x"], "32/243");
 }
 
+/// A refusal within a second, naming what it must: exit 2, nothing on
+/// stdout, every `words` in the message.
+fn refused_at_once(args: &[&str], words: &[&str]) {
+    let start = std::time::Instant::now();
+    let out = within(args, 10);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert!(out.stdout.is_empty(), "{args:?}");
+    for w in words {
+        assert!(err.contains(w), "{args:?}: no {w:?} in {err}");
+    }
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(1),
+        "{args:?}: refused after {:?}",
+        start.elapsed()
+    );
+}
+
+/// Issue 27 item 4: an exact Double Cross roll is counted before any
+/// work, its groups of 1..=n dice and its chain of rolls (the rounds
+/// alone let `30DX7+4`, 41 rounds, run for 20–31 s, `60DX7+4` and
+/// `200DX2` for minutes), while `10DX7` answers: nothing at 7 or more
+/// and not all ones is 0.6¹⁰ − 0.1¹⁰, the fumble 0.1¹⁰.
+#[test]
+fn exact_double_cross_is_counted_before_any_work() {
+    for expr in ["30DX7+4", "60DX7+4", "60DX10"] {
+        let args = ["odds", "dice", expr, "--game", "DoubleCross", "--exact"];
+        refused_at_once(&args, &["big-fraction steps", "at most 4000000"]);
+    }
+    let args = ["odds", "dice", "200DX2", "--game", "DoubleCross", "--exact"];
+    refused_at_once(&args, &["200 dice", "at most 10000000"]);
+    let v = within_json(&["dice", "10DX7", "--game", "DoubleCross", "--exact"], 30);
+    assert_eq!(v["outcomes"]["fumble"], "1/10000000000");
+    assert_eq!(v["outcomes"]["no_critical"], "2418647/400000000");
+}
+
+/// Issue 27 item 4: a chain of rolls (振り足し) whose rounds before
+/// `--tail-eps` take too long is refused before any round, counted from
+/// its masses and the spans of its sums alone (`K100+5@3 --tail-eps
+/// 1e-300` was refused after 4 s at 5000 rounds, `200DX2` after 15 s);
+/// the default `--tail-eps` answers.
+#[test]
+fn endless_chains_are_refused_before_any_round() {
+    let cases = [("K100+5@3", "SwordWorld2.5"), ("200DX2", "DoubleCross")];
+    for (expr, game) in cases {
+        let args = ["odds", "dice", expr, "--game", game, "--tail-eps", "1e-300"];
+        refused_at_once(&args, &["at most"]);
+    }
+    let args = [
+        "odds",
+        "dice",
+        "K100+5@3",
+        "--game",
+        "SwordWorld2.5",
+        "--tail-eps",
+        "1e-300",
+    ];
+    refused_at_once(&args, &["more than 1000000000 steps", "1870 rounds"]);
+    let v = within_json(&["dice", "K100+5@3", "--game", "SwordWorld2.5"], 30);
+    assert!(f(&v["p_critical"]) > 0.0, "{v}");
+}
+
+/// Issue 27 item 4: `--until` is counted before any round: no roll of
+/// 2D6 reaches 100000 before round 8334, and those rounds alone are past
+/// the limit (it was refused after running 1896 rounds); `1D6-3`
+/// subtracting likewise. A threshold of 1 is one roll.
+#[test]
+fn long_until_runs_are_refused_before_any_round() {
+    refused_at_once(
+        &["odds", "dice", "2D6", "--until", "100000"],
+        &["at least 8333 rounds", "at most 2000000000"],
+    );
+    refused_at_once(
+        &[
+            "odds",
+            "dice",
+            "1D6-3",
+            "--until",
+            "100000",
+            "--until-negative",
+            "subtract",
+        ],
+        &["at least", "at most 2000000000"],
+    );
+    let v = within_json(&["dice", "1D6", "--until", "1", "--exact"], 30);
+    assert_eq!(v["expected_rolls"], "1/1");
+}
+
+/// Issue 27 item 4: a rolled count's rolls in exact fractions are
+/// counted before any work (`(1D100)D100 --exact`, 5·10⁹ big-fraction
+/// steps, and `(1000B6>=2)D6 --exact` ran for minutes), while
+/// `(1D20)D20 --exact` answers: its mean is E[N]·E[X] = 10.5² (Wald).
+#[test]
+fn exact_rolled_counts_are_counted_before_any_work() {
+    for expr in ["(1D100)D100", "(1000B6>=2)D6"] {
+        refused_at_once(
+            &["odds", "dice", expr, "--exact"],
+            &["big-fraction steps", "at most 50000000"],
+        );
+    }
+    let v = within_json(&["dice", "(1D20)D20", "--exact"], 30);
+    assert_eq!(v["mean"], "441/4");
+}
+
+/// Issue 27 item 4: the same law in two spellings is treated alike. A
+/// chain whose follow-ups read the first roll into a rolled count,
+/// `1D1000 -> >=2: (result)D100; 0`, ran for minutes where `(1D1000)D100`
+/// is refused at once; now its follow-ups are counted first. `1D100 ->
+/// …` answers: its mean is Σ_{r=2}^{100} r·50.5/100 = 50.5 · 50.49.
+#[test]
+fn follow_ups_are_counted_before_any_work() {
+    refused_at_once(
+        &["odds", "dice", "1D1000 -> >=2: (result)D100; 0"],
+        &["1000 follow-ups", "at most 30000000000"],
+    );
+    refused_at_once(&["odds", "dice", "(1D1000)D100"], &["at most"]);
+    let v = within_json(&["dice", "1D100 -> >=2: (result)D100; 0"], 30);
+    let want = 50.5 * 50.49;
+    assert!((f(&v["mean"]) - want).abs() < 1e-9 * want, "{v}");
+}
+
 /// Issue 30 item 2: no probability outside [0, 1]. `30D6>=31` fails only
 /// on thirty ones, 6⁻³⁰ (it printed −6.7e-16); `999D6>=7` never fails
 /// (at least 999), also as read by Insane and Arianrhod; every entry of

@@ -72,16 +72,28 @@ pub fn run<S: Ord + Clone, W: Weight>(
     mut round: impl FnMut(usize, &S) -> Vec<(Next<S>, Pmf<W>)>,
     tail_eps: f64,
 ) -> Result<Chained<W>> {
-    if W::EXACT {
-        // Counted before any work: the masses alone, round by round.
-        let rounds = rounds_to_cut(&start, first, &mut round, tail_eps);
-        if rounds > MAX_EXACT_ROUNDS {
-            return Err(Error::Conflict(format!(
-                "--exact: this chain of rolls goes on for {} rounds before less than {tail_eps:e} of the probability is still rolling (exact fractions grow with every round: at most {MAX_EXACT_ROUNDS}); drop --exact (floating point answers it), or raise --tail-eps or the critical value",
-                if rounds >= MAX_ROUNDS { format!("more than {MAX_ROUNDS}") } else { rounds.to_string() }
-            )));
-        }
-    }
+    // Counted before any work: the masses and the spans of the sums
+    // alone, round by round.
+    let start_span = spans(&start);
+    cost(
+        start_span,
+        first,
+        &mut |k, s| round(k, s).iter().map(|(to, add)| span(to, add)).collect(),
+        tail_eps,
+        W::EXACT,
+    )
+    .check(tail_eps, W::EXACT)?;
+    run_counted(start, first, round, tail_eps)
+}
+
+/// [`run`] once its [`cost`] is checked (by a front end that counts it
+/// from a cheaper law).
+pub fn run_counted<S: Ord + Clone, W: Weight>(
+    start: BTreeMap<S, Pmf<W>>,
+    first: usize,
+    mut round: impl FnMut(usize, &S) -> Vec<(Next<S>, Pmf<W>)>,
+    tail_eps: f64,
+) -> Result<Chained<W>> {
     let mut running = start;
     let mut stopped: Vec<Pmf<W>> = vec![Pmf::from_weights(0, vec![W::zero()]); first];
     let mut k = first;
@@ -120,36 +132,143 @@ pub fn run<S: Ord + Clone, W: Weight>(
     }
 }
 
-/// How many rounds the chain runs before less than `tail_eps` is still
-/// rolling: the chain's masses alone (in `f64`), without the laws of the
-/// sums.
-fn rounds_to_cut<S: Ord + Clone, W: Weight>(
-    start: &BTreeMap<S, Pmf<W>>,
+/// Most steps of a chain in floating point: multiply-adds of the
+/// convolutions of its rounds (Sword World `K100+5@3`, 430 million over
+/// 1226 rounds, answers in under a second).
+pub const MAX_WORK: u64 = 1_000_000_000;
+
+/// Most branches a chain's count visits (each a law built and, in the
+/// run, convolved; Double Cross `200DX2`, 7.7 million, answers in about
+/// a second): the count itself stays within half a second.
+pub const MAX_VISITS: u64 = 10_000_000;
+
+/// What a chain will take, counted before any of its work.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cost {
+    /// Rounds until less than `tail_eps` is still rolling (`MAX_ROUNDS +
+    /// 1`: more than [`MAX_ROUNDS`]; fewer when the count stopped past the
+    /// work's limit).
+    pub rounds: usize,
+    /// The steps of those rounds: per state and branch, the span of the
+    /// sum so far times the span the round adds (its convolution), in
+    /// exact fractions times the round's number (`u64::MAX`: past
+    /// [`MAX_WORK`] in floating point, where the count stopped).
+    pub work: u64,
+    /// The branches counted (the count stops past [`MAX_VISITS`]).
+    pub visits: u64,
+}
+
+impl Cost {
+    /// Refuse a chain whose cost is past the limits, naming the size and
+    /// the limit.
+    pub fn check(&self, tail_eps: f64, exact: bool) -> Result<()> {
+        if self.rounds > MAX_ROUNDS {
+            return Err(Error::Conflict(format!(
+                "the chain of rolls goes on for more than {MAX_ROUNDS} rounds before less than {tail_eps:e} of the probability is still rolling (at most {MAX_ROUNDS}); raise --tail-eps or the critical value"
+            )));
+        }
+        if exact && self.rounds > MAX_EXACT_ROUNDS {
+            return Err(Error::Conflict(format!(
+                "--exact: this chain of rolls goes on for {} rounds before less than {tail_eps:e} of the probability is still rolling (exact fractions grow with every round: at most {MAX_EXACT_ROUNDS}); drop --exact (floating point answers it), or raise --tail-eps or the critical value",
+                self.rounds
+            )));
+        }
+        if self.visits > MAX_VISITS {
+            return Err(Error::Conflict(format!(
+                "this chain of rolls takes more than {MAX_VISITS} branches in its first {} rounds (at most {MAX_VISITS}); raise --tail-eps, roll fewer dice or raise the critical value",
+                self.rounds
+            )));
+        }
+        // In exact fractions the work's cost depends on the fractions'
+        // size: the rounds bound it here, a front end may bound the work.
+        if !exact && self.work > MAX_WORK {
+            return Err(Error::Conflict(format!(
+                "this chain of rolls takes {} (at most {MAX_WORK}); raise --tail-eps, roll fewer dice or raise the critical value",
+                if self.work == u64::MAX {
+                    format!("more than {MAX_WORK} steps in its first {} rounds", self.rounds)
+                } else {
+                    format!("about {} steps over {} rounds", self.work, self.rounds)
+                },
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// What the chain from `start` takes ([`Cost`]): its masses (in `f64`)
+/// and the spans of its sums alone, round by round, without the laws of
+/// the sums; it stops counting past [`MAX_ROUNDS`] or past the limit.
+pub fn cost<S: Ord + Clone>(
+    start: BTreeMap<S, Span>,
     first: usize,
-    round: &mut impl FnMut(usize, &S) -> Vec<(Next<S>, Pmf<W>)>,
+    round: &mut impl FnMut(usize, &S) -> Vec<(Next<S>, Span)>,
     tail_eps: f64,
-) -> usize {
-    let mut running: BTreeMap<S, f64> = start
-        .iter()
-        .map(|(s, p)| (s.clone(), p.total().to_f64()))
-        .collect();
+    exact: bool,
+) -> Cost {
+    let limit = if exact { u64::MAX / 2 } else { MAX_WORK };
+    // Per state: the mass still rolling and the least and greatest sum.
+    let mut running = start;
+    let mut work: u64 = 0;
+    let mut visits: u64 = 0;
     let mut k = first;
     loop {
-        let mass: f64 = running.values().sum();
-        if mass < tail_eps || running.is_empty() || k >= first + MAX_ROUNDS {
-            return k - first;
+        let mass: f64 = running.values().map(|v| v.0).sum();
+        let over = k >= first + MAX_ROUNDS;
+        if mass < tail_eps || running.is_empty() || over || work > limit || visits > MAX_VISITS {
+            let more = over && mass >= tail_eps && !running.is_empty();
+            return Cost {
+                rounds: k - first + usize::from(more),
+                work: if work > limit { u64::MAX } else { work },
+                visits,
+            };
         }
-        let mut next: BTreeMap<S, f64> = BTreeMap::new();
-        for (state, m) in &running {
-            for (to, add) in round(k, state) {
+        let weight = if exact { (k - first + 1) as u64 } else { 1 };
+        let mut next: BTreeMap<S, Span> = BTreeMap::new();
+        for (state, &(m, lo, hi)) in &running {
+            for (to, (am, alo, ahi)) in round(k, state) {
+                visits += 1;
+                if am == 0.0 {
+                    continue;
+                }
+                let span = (hi - lo + 1) as u64;
+                let add_span = (ahi - alo + 1) as u64;
+                work = work.saturating_add(
+                    span.saturating_mul(add_span)
+                        .saturating_add(span + add_span)
+                        .saturating_mul(weight),
+                );
                 if let Next::Go(s) = to {
-                    *next.entry(s).or_insert(0.0) += m * add.total().to_f64();
+                    let e = next.entry(s).or_insert((0.0, i64::MAX, i64::MIN));
+                    e.0 += m * am;
+                    e.1 = e.1.min(lo + alo);
+                    e.2 = e.2.max(hi + ahi);
                 }
             }
         }
         running = next;
         k += 1;
     }
+}
+
+/// A (sub-)law as [`cost`] reads it: its mass (in `f64`), least and
+/// greatest value.
+pub type Span = (f64, i64, i64);
+
+/// Each state's [`Span`].
+pub fn spans<S: Ord + Clone, W: Weight>(laws: &BTreeMap<S, Pmf<W>>) -> BTreeMap<S, Span> {
+    laws.iter()
+        .map(|(s, p)| (s.clone(), (p.total().to_f64(), p.min(), p.max())))
+        .collect()
+}
+
+/// A branch as [`cost`] reads it (a law of mass zero: mass 0).
+pub fn span<S: Clone, W: Weight>(to: &Next<S>, add: &Pmf<W>) -> (Next<S>, Span) {
+    let m = if add.total().is_zero() {
+        0.0
+    } else {
+        add.total().to_f64()
+    };
+    (to.clone(), (m, add.min(), add.max()))
 }
 
 fn zero<W: Weight>() -> Pmf<W> {

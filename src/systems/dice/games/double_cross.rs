@@ -278,6 +278,9 @@ impl Cmd {
             law.prints_value = false;
             return Ok(law);
         }
+        // Counted before any work, from the floating-point groups read
+        // as masses and spans.
+        self.check_cost(tail_eps, W::EXACT)?;
         // Round 0 by hand: the all-ones fumble is part of "no die reached c".
         // The groups of each size, read in one pass.
         let groups = self.groups::<W>(self.dice)?;
@@ -294,25 +297,8 @@ impl Cmd {
             let total = v + self.modifier;
             law.add(total, Some(self.word(total, false, false)), p.clone());
         }
-        let start: BTreeMap<i64, Pmf<W>> = go0
-            .into_iter()
-            .filter(|(_, p)| !p.is_zero())
-            .map(|(i, p)| (i, Pmf::from_pairs([(10, p)])))
-            .collect();
-        let chained = chain::run(
-            start,
-            1,
-            |_, &j| {
-                let (go, stop) = groups[j as usize].clone();
-                let mut out: Vec<(Next<i64>, Pmf<W>)> = go
-                    .into_iter()
-                    .map(|(i, p)| (Next::Go(i), Pmf::from_pairs([(10, p)])))
-                    .collect();
-                out.push((Next::Stop, stop));
-                out
-            },
-            tail_eps,
-        )?;
+        let start = start(go0);
+        let chained = chain::run_counted(start, 1, |_, &j| round(&groups, j), tail_eps)?;
         for part in chained.stopped.iter().skip(1) {
             for (s, p) in part.iter() {
                 let total = s + self.modifier;
@@ -322,4 +308,84 @@ impl Cmd {
         law.tail = Some(chained.tail);
         Ok(law)
     }
+
+    /// Refuse at once a law that would take more than seconds: the chain
+    /// of rounds ([`chain::cost`], counted from the floating-point
+    /// groups, each read once as masses and spans) and, in exact
+    /// fractions, the groups of 1..=n dice (about 10(k+1) states of (dice
+    /// reaching c, highest die) times 10 faces for the k-th die, each
+    /// fraction about k digits long: 100·Σk², at most
+    /// [`MAX_EXACT_GROUPS`]).
+    fn check_cost(&self, tail_eps: f64, exact: bool) -> Result<()> {
+        let n = self.dice as u64;
+        let work: u64 = (1..=n).map(|k| 100 * k * k).sum();
+        if exact && work > MAX_EXACT_GROUPS {
+            return Err(Error::Conflict(format!(
+                "--exact: DoubleCross {}DX: the groups of 1 to {} dice take about {work} big-fraction steps (at most {MAX_EXACT_GROUPS}); drop --exact (floating point answers it) or roll fewer dice",
+                self.dice, self.dice
+            )));
+        }
+        let groups = self.groups::<f64>(self.dice)?;
+        let branches: Vec<Vec<(Next<i64>, chain::Span)>> = (0..groups.len())
+            .map(|j| {
+                round(&groups, j as i64)
+                    .iter()
+                    .map(|(to, add)| chain::span(to, add))
+                    .collect()
+            })
+            .collect();
+        let start = chain::spans(&start(groups[self.dice as usize].0.clone()));
+        let cost = chain::cost(
+            start,
+            1,
+            &mut |_, &j| branches[j as usize].clone(),
+            tail_eps,
+            exact,
+        );
+        cost.check(tail_eps, exact)?;
+        if !exact {
+            return Ok(());
+        }
+        // A fraction's digits grow with the dice as well as the rounds
+        // (measured: about 2 µs a step on the 2-core reference machine,
+        // 10DX7 to 60DX10).
+        let work = cost.work.saturating_mul(n.max(10)) / 10;
+        if work > MAX_EXACT_CHAIN {
+            return Err(Error::Conflict(format!(
+                "--exact: DoubleCross {}DX@{}: the chain of rolls takes about {work} big-fraction steps over {} rounds (at most {MAX_EXACT_CHAIN}); drop --exact (floating point answers it), roll fewer dice, or raise --tail-eps or the critical value",
+                self.dice, self.critical, cost.rounds
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// Most big-fraction steps of the groups of an exact `nDX` (100·Σk² for
+/// n dice: 60 dice, about a second).
+pub const MAX_EXACT_GROUPS: u64 = 10_000_000;
+
+/// Most big-fraction steps of an exact `nDX`'s chain of rolls
+/// ([`chain::Cost::work`] times the dice over 10, at least 1: about 2 µs
+/// each, 8 s).
+pub const MAX_EXACT_CHAIN: u64 = 4_000_000;
+
+/// The chain's start: each number of dice reaching c in the first roll,
+/// with 10 added.
+fn start<W: Weight>(go0: Vec<(i64, W)>) -> BTreeMap<i64, Pmf<W>> {
+    go0.into_iter()
+        .filter(|(_, p)| !p.is_zero())
+        .map(|(i, p)| (i, Pmf::from_pairs([(10, p)])))
+        .collect()
+}
+
+/// A round of `j` dice: on with 10 added for each number of dice that
+/// reach c, or stop with the highest die.
+fn round<W: Weight>(groups: &[Group<W>], j: i64) -> Vec<(Next<i64>, Pmf<W>)> {
+    let (go, stop) = groups[j as usize].clone();
+    let mut out: Vec<(Next<i64>, Pmf<W>)> = go
+        .into_iter()
+        .map(|(i, p)| (Next::Go(i), Pmf::from_pairs([(10, p)])))
+        .collect();
+    out.push((Next::Stop, stop));
+    out
 }
