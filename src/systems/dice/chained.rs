@@ -719,7 +719,7 @@ fn sum_steps(n: &Node) -> f64 {
     }
     let mut work = 0.0;
     pool::visit(n, &mut |t| {
-        if let Node::Dice(_) = t {
+        if matches!(t, Node::Pool(p) if p.is_plain()) {
             let span = dice_span(t);
             work += span * span / 2.0;
         }
@@ -731,12 +731,10 @@ fn sum_steps(n: &Node) -> f64 {
 fn dice_span(n: &Node) -> f64 {
     let mut span = 0.0;
     pool::visit(n, &mut |t| {
-        if let Node::Dice(d) = t {
-            let sides = match d.sides {
-                super::ast::Sides::N(s) => s,
-                super::ast::Sides::D66 => 36,
-            };
-            span += d.count.max(0) as f64 * sides.max(1) as f64;
+        if let Node::Pool(d) = t {
+            if d.is_plain() {
+                span += d.count.max(0) as f64 * d.faces.count().max(1) as f64;
+            }
         }
     });
     span
