@@ -803,9 +803,10 @@ fn check_push(
             return Ok(());
         }
     };
+    let what = format!("{} {tiers:?} push {rule}", p.expr);
     let layout = joint.layout.clone();
     let mass = joint.cells.iter().fold(Exact::zero(), |a, (_, w)| a + w);
-    prop_assert_eq!(mass + &joint.tail, Exact::one(), "{}: the pushed law", p.expr);
+    prop_assert_eq!(mass + &joint.tail, Exact::one(), "{}: the pushed law", what);
     let engine = by_layout(&joint, &layout);
     let terms = terms_of(expr);
     let depth = walk_depth(&terms, true).unwrap();
@@ -823,7 +824,6 @@ fn check_push(
         *by_stats.entry(k.clone()).or_insert_with(Exact::zero) += w.clone();
         by_tier[*t] += w.clone();
     }
-    let what = format!("{} {tiers:?} push {rule}", p.expr);
     agree(&what, &engine, &joint.tail, &by_stats, &cut)?;
     // The report's tiers come from the law saturated by their thresholds.
     let r = match dice::report::<Exact>(&c) {
@@ -915,4 +915,31 @@ fn a_group_item_scored_alike_on_two_faces_is_one_outcome() {
         let m = pool::fold::run_group::<Exact>(a, &kinds, &ctx, g.filter).unwrap();
         assert_eq!(cells(&m), want, "{a:?}");
     }
+}
+
+/// Found by the differential test: a pushed check whose tiers read the
+/// height (the face of the widest set) carried the first roll without its
+/// width, so the height stayed "no set" there, and every first roll was
+/// both kept (by the plain roll) and pushed (by the pairs): the tiers
+/// summed to 7/4. By hand, 2D2: the widest set's face is 1 only on (1,1)
+/// (1/4), which is pushed, both dice rerolled, and lands at height 2 with
+/// 3/4: P(t0) = 3/4 + 1/4 · 3/4 = 15/16; the total is 2 with 1/16, 3 with
+/// 1/2 + 1/8, 4 with 1/4 + 1/16.
+#[test]
+fn a_push_read_by_height_carries_the_width() {
+    let rules = ["1"];
+    let mut c = hantei::verify::notation::check_with_push(
+        "2D2",
+        &["t0:height>=2", "rest"],
+        Some(("rest", &rules[..])),
+    );
+    c.validate().unwrap();
+    let r = dice::report::<Exact>(&c).unwrap();
+    assert_eq!(r.outcome("t0"), Some(&Exact::ratio(15, 16)));
+    assert_eq!(r.outcome("rest"), Some(&Exact::ratio(1, 16)));
+    let joint = c.joint::<Exact>().unwrap();
+    let total = joint.marginal(&Stat::Total);
+    assert_eq!(total.p(2), Exact::ratio(1, 16));
+    assert_eq!(total.p(3), Exact::ratio(5, 8));
+    assert_eq!(total.p(4), Exact::ratio(5, 16));
 }
