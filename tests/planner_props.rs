@@ -349,14 +349,15 @@ fn layout_of(p: &Program, expr: &Node) -> (Vec<Stat>, Vec<pool::Bound>) {
 
 /// A statistic's value as a law saturated by `bounds` carries it (the
 /// rule of the tiers, stated here on its own): a count read as `>= k`
-/// stops at `k`; a maximum, minimum or named term's value clamps to the
+/// stops at `k` (at 0 for a threshold below 0: every count reads alike); a maximum, minimum or named term's value clamps to the
 /// thresholds' range; every other statistic is carried exactly.
 fn saturate(s: &Stat, v: i64, bounds: &[pool::Bound]) -> i64 {
     let Some((_, lo, hi)) = bounds.iter().find(|(b, _, _)| b == s) else {
         return v;
     };
     match s {
-        Stat::Count(..) => v.min(*hi),
+        // Never below 0, a count's least value.
+        Stat::Count(..) => v.min((*hi).max(0)),
         Stat::Max | Stat::Min | Stat::Named(_) => v.clamp(*lo, *hi),
         _ => v,
     }
@@ -942,4 +943,18 @@ fn a_push_read_by_height_carries_the_width() {
     assert_eq!(total.p(2), Exact::ratio(1, 16));
     assert_eq!(total.p(3), Exact::ratio(5, 8));
     assert_eq!(total.p(4), Exact::ratio(5, 16));
+}
+
+/// Found by the differential test: a count read against a threshold
+/// below 0 was capped there, and parts capped at -1 summed below it (a
+/// group's items, then the term beside it: -2, -3), so `count(1)>=-1`,
+/// true of every roll, read 0% on `{1D3,1D2}KH1+1D4`. A count is never
+/// below 0: every roll meets it.
+#[test]
+fn a_count_read_below_zero_holds_for_every_roll() {
+    for tier in ["x:count(1)>=-1", "x:count(1)>-2", "x:count(1)!=-1"] {
+        let c = hantei::verify::notation::check_with_push("{1D3,1D2}KH1+1D4", &[tier, "y"], None);
+        let r = dice::report::<Exact>(&c).unwrap();
+        assert_eq!(r.outcome("x"), Some(&Exact::one()), "{tier}");
+    }
 }

@@ -428,7 +428,10 @@ impl Ctx {
                 continue;
             };
             match (s.saturation(), s) {
-                (Saturation::Upper, _) => self.merge[i] = Some((i64::MIN, *hi)),
+                // A count is never below 0: past a threshold below that,
+                // every count reads alike at 0 (capped at a negative
+                // threshold, sums of capped parts fell below it).
+                (Saturation::Upper, _) => self.merge[i] = Some((i64::MIN, (*hi).max(0))),
                 (Saturation::Both, Stat::Named(_)) => self.set[i] = Some((*lo, *hi)),
                 (Saturation::Both, _) => self.merge[i] = Some((*lo, *hi)),
                 (Saturation::Exact, _) => {}
