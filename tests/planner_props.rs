@@ -35,9 +35,13 @@ use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRu
 use crate::common::walk::walk;
 
 /// The steps an algorithm takes are at most this many times the planner's
-/// estimate for it, on every program of these tests (measured: the largest
-/// ratio of steps to estimate seen is printed by the tests; the estimate
-/// is an upper bound, so the factor is 1).
+/// estimate for it, on every program of these tests. Measured: the
+/// largest ratio of steps to estimate is 1.0 exactly (the order-free
+/// combination of `3D4!` read by its total takes 2064 steps, estimated
+/// 2064; a group product of two items, 68 of 68), never above: the
+/// estimate is an upper bound, so the factor is 1, and tight. Run with
+/// `PLANNER_PROPS_TRACE=1 -- --nocapture` to see each program, its time
+/// and the worst ratio.
 pub const STEP_FACTOR: u64 = 1;
 
 /// The cut of exploding chains (the whole roll's tail, at most).
