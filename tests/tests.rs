@@ -19,6 +19,7 @@ mod peer_dice;
 mod peer_games;
 mod peer_hit_pool;
 mod peer_keep_highest;
+mod planner_props;
 mod pool;
 mod publish;
 mod request;

@@ -366,6 +366,17 @@ pub fn group_kinds<W: Weight>(g: &GroupTerm, ctx: &Ctx) -> Result<Vec<Kind<W>>> 
             })
             .collect();
         outcomes.sort_by(|a, b| b.0.cmp(&a.0));
+        // Totals that differed only in the natural dice (a score map's
+        // faces) are now one outcome: merged, as the fold finds each
+        // outcome of a kind once.
+        outcomes.dedup_by(|b, a| {
+            if a.0 == b.0 {
+                a.1 += b.1.clone();
+                true
+            } else {
+                false
+            }
+        });
         let mass = outcomes.iter().fold(W::zero(), |a, (_, w)| a + w);
         kinds.push((
             key,

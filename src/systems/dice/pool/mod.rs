@@ -297,7 +297,10 @@ impl Ctx {
                 continue;
             };
             match s.saturation() {
-                Saturation::Upper => self.merge[i] = Some((i64::MIN, *hi)),
+                // A count is never below 0: past a threshold below that,
+                // every count reads alike at 0 (capped at a negative
+                // threshold, sums of capped parts fell below it).
+                Saturation::Upper => self.merge[i] = Some((i64::MIN, (*hi).max(0))),
                 Saturation::Both => self.merge[i] = Some((*lo, *hi)),
                 Saturation::Set => self.set[i] = Some((*lo, *hi)),
                 Saturation::Exact => {}

@@ -539,16 +539,9 @@ pub fn group<W: Weight>(
     ctx: &Ctx,
     filter: Option<(crate::systems::dice::ast::Filter, i64)>,
 ) -> Plan {
-    let outcomes: u64 = kinds.iter().map(|k| k.law.outcomes.len() as u64).sum();
-    let dice = super::fold::item_count(kinds) as u64;
-    let product = kinds.iter().fold(1u64, |a, k| {
-        a.saturating_mul((k.law.outcomes.len() as u64).saturating_pow(k.n.max(0) as u32))
-    });
     let fold = Plan {
         algorithm: Algorithm::Fold,
-        estimate: outcomes
-            .saturating_mul(product.min(1 << 40))
-            .saturating_mul(dice + 1),
+        estimate: group_fold_estimate(kinds),
     };
     // Matching sets need multiplicities: only the fold carries them.
     if !order_free(&ctx.layout) {
@@ -574,6 +567,37 @@ pub fn group<W: Weight>(
         }
     }
     best
+}
+
+/// The estimated work of `a` on a group of `kinds` (the fold, the product
+/// of its items, the best item where it keeps one): an upper bound on its
+/// steps, for the tests that hold each algorithm to it.
+#[doc(hidden)]
+pub fn group_estimate<W: Weight>(
+    a: Algorithm,
+    kinds: &[Kind<W>],
+    ctx: &Ctx,
+    filter: Option<(crate::systems::dice::ast::Filter, i64)>,
+) -> u64 {
+    match a {
+        Algorithm::Fold => group_fold_estimate(kinds),
+        Algorithm::GroupProduct => product_estimate(kinds, ctx, filter),
+        Algorithm::GroupBest => best_estimate(kinds, ctx),
+        _ => u64::MAX,
+    }
+}
+
+/// The fold's steps on a group: every outcome meets every state (at
+/// most the products of the items' outcomes) at every count placed.
+fn group_fold_estimate<W: Weight>(kinds: &[Kind<W>]) -> u64 {
+    let outcomes: u64 = kinds.iter().map(|k| k.law.outcomes.len() as u64).sum();
+    let dice = super::fold::item_count(kinds) as u64;
+    let product = kinds.iter().fold(1u64, |a, k| {
+        a.saturating_mul((k.law.outcomes.len() as u64).saturating_pow(k.n.max(0) as u32))
+    });
+    outcomes
+        .saturating_mul(product.min(1 << 40))
+        .saturating_mul(dice + 1)
 }
 
 /// The best item's steps: each item meets every tuple of the other

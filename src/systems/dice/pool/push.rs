@@ -120,7 +120,7 @@ pub fn law<W: Weight>(
     let last: Vec<bool> = ctx
         .layout
         .iter()
-        .map(|s| carried.is_none_or(|c| c.contains(s)))
+        .map(|s| carried.is_none_or(|c| reads_stat(c, s)))
         .collect();
     let mut out: Map<W> = Map::default();
     // Not pushed: the check ends with the first roll, the plain roll.
@@ -141,7 +141,7 @@ pub fn law<W: Weight>(
     let keep: Vec<bool> = ctx
         .layout
         .iter()
-        .map(|s| reads.contains(s))
+        .map(|s| reads_stat(reads, s))
         .chain(last.iter().copied())
         .collect();
     let pairs = pair_law::<W>(expr, &ctx, rules, &keep)?;
@@ -155,6 +155,15 @@ pub fn law<W: Weight>(
         }
     }
     Ok(super::finish(&ctx, out, super::explodes(expr)))
+}
+
+/// Whether a list of statistics read needs slot `s` carried: the
+/// statistic itself, or the width where the height is read (the widest
+/// set's face is found with its width; without it the height stayed
+/// neutral, the first roll read as no set, and a check whose tiers read
+/// the height was both pushed and not).
+fn reads_stat(list: &[Stat], s: &Stat) -> bool {
+    list.contains(s) || (*s == Stat::Width && list.contains(&Stat::Height))
 }
 
 fn pair_law<W: Weight>(n: &Node, ctx: &Ctx, rules: &[PushRule], first: &[bool]) -> Result<Map<W>> {
