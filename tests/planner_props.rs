@@ -403,9 +403,10 @@ fn saturate(s: &Stat, v: i64, bounds: &[pool::Bound]) -> i64 {
 /// Every die of the expression, as (count, faces, chained) per term.
 fn terms_of(expr: &Node) -> Vec<PoolTerm> {
     let mut out = Vec::new();
-    pool::visit(expr, &mut |n| match n {
-        Node::Pool(t) => out.push((**t).clone()),
-        _ => {}
+    pool::visit(expr, &mut |n| {
+        if let Node::Pool(t) = n {
+            out.push((**t).clone());
+        }
     });
     out
 }
