@@ -1232,3 +1232,31 @@ fn explain_lists_the_planners_choices_and_leaves_the_answer_alone() {
         "{err}"
     );
 }
+
+/// An exact group is counted before any work (its steps by the planner's
+/// estimate, weighted by the bits of its fractions' denominators, which
+/// multiply item by item): five items of ten dice keeping two ran for 10–16
+/// s and is refused at once, while a small group answers exactly (the
+/// best of 2D6 and 1D8 is 12 only on double six: 1/36).
+#[test]
+fn exact_groups_are_counted_before_any_work() {
+    refused_at_once(
+        &[
+            "odds",
+            "dice",
+            "{10D6,10D8,10D10,10D12,10D20}KH2",
+            "--exact",
+        ],
+        &["big-fraction units", "at most 1e7", "171-bit"],
+    );
+    let v = odds_json(&[
+        "dice",
+        "{2D6,1D8}KH1",
+        "--tier",
+        "top:>=12",
+        "--tier",
+        "rest",
+        "--exact",
+    ]);
+    assert_eq!(v["outcomes"]["top"], "1/36");
+}
