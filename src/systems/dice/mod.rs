@@ -870,6 +870,46 @@ fn distribution<W: Weight>(p: &Pmf<W>) -> Field<W> {
     )
 }
 
+/// How a report's laws are computed: the passes over the dice, chosen in
+/// one place ([`Check::passes`]); within each pass the planner
+/// ([`pool::plan`]) chooses every law's algorithm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Passes {
+    /// A push whose tiers read no total: the tiers' law and the total's
+    /// law, each a push of its own.
+    PushApart,
+    /// Tiers that read no total: their statistics' law without it (states
+    /// that differ only in the total merge), and the total's law on its
+    /// own.
+    TiersApart,
+    /// One joint law of everything the tiers read (the pool engine).
+    Joint,
+    /// The plain law of the result (BCDice's commands), the tiers read
+    /// from the result and, where `natural`, the natural dice.
+    Plain {
+        /// The tiers read the natural dice of a sum.
+        natural: bool,
+    },
+}
+
+impl Check {
+    /// The passes [`report`] makes for this (validated) check.
+    pub fn passes(&self) -> Passes {
+        let apart = !self.tier_stats().contains(&pool::Stat::Total) && self.expr().is_some();
+        if self.push.is_some() && apart {
+            Passes::PushApart
+        } else if self.needs_engine() && apart && !self.tiers.is_empty() {
+            Passes::TiersApart
+        } else if self.needs_engine() {
+            Passes::Joint
+        } else {
+            Passes::Plain {
+                natural: self.stats().contains(&pool::Stat::Natural),
+            }
+        }
+    }
+}
+
 /// The report of a dice check.
 pub fn report<W: Weight>(check: &Check) -> Result<Report<W>> {
     let mut owned = check.clone();
@@ -877,49 +917,51 @@ pub fn report<W: Weight>(check: &Check) -> Result<Report<W>> {
     let check = &owned;
     let mut tier_p: Vec<W> = Vec::new();
     let tier_stats = check.tier_stats();
-    let apart = !tier_stats.contains(&pool::Stat::Total) && check.expr().is_some();
-    let law = if check.push.is_some() && apart {
-        // A push whose tiers read no total: the tiers and the total's law
-        // in two passes, each final roll carrying only what it is read for.
-        let stats = check.stats();
-        let bounds = check.bounds();
-        tier_p = check.tier_probs(&check.push_law::<W>(&stats, Some(&tier_stats), &bounds)?);
-        law::Law::of_joint(&check.push_law::<W>(&stats, Some(&[pool::Stat::Total]), &bounds)?)
-    } else if check.needs_engine() && apart && !check.tiers.is_empty() {
-        // The tiers read no total: their statistics' law without it (states
-        // that differ only in the total merge), the total's law on its own.
-        let expr = check.expr().expect("checked above");
-        let facts = pool::facts_bounded::<W>(expr, &tier_stats, &check.bounds(), check.tail_eps)?;
-        tier_p = check.tier_probs(&facts);
-        law::law::<W>(&check.command, check.tail_eps)?
-    } else if check.needs_engine() {
-        let joint = check.tier_law::<W>()?;
-        tier_p = check.tier_probs(&joint);
-        law::Law::of_joint(&joint)
-    } else {
-        let law = law::law::<W>(&check.command, check.tail_eps)?;
-        if !check.tiers.is_empty() {
-            let names = check.tier_names();
-            tier_p = vec![W::zero(); names.len()];
-            let needs_natural = check.stats().contains(&pool::Stat::Natural);
-            match (&check.command.body, needs_natural) {
-                (Body::Add(a), true) => {
-                    // Ordered, so the f64 sums are the same on every run.
-                    let joint: BTreeMap<(i64, i64), W> = law::joint(&a.expr)?;
-                    for ((v, nat), p) in joint {
-                        tier_p[check.tier_of(v, nat)] += p;
+    let law = match check.passes() {
+        Passes::PushApart => {
+            // Each final roll carries only what it is read for.
+            let stats = check.stats();
+            let bounds = check.bounds();
+            tier_p = check.tier_probs(&check.push_law::<W>(&stats, Some(&tier_stats), &bounds)?);
+            law::Law::of_joint(&check.push_law::<W>(&stats, Some(&[pool::Stat::Total]), &bounds)?)
+        }
+        Passes::TiersApart => {
+            // States that differ only in the total merge.
+            let expr = check.expr().expect("an engine expression");
+            let facts =
+                pool::facts_bounded::<W>(expr, &tier_stats, &check.bounds(), check.tail_eps)?;
+            tier_p = check.tier_probs(&facts);
+            law::law::<W>(&check.command, check.tail_eps)?
+        }
+        Passes::Joint => {
+            let joint = check.tier_law::<W>()?;
+            tier_p = check.tier_probs(&joint);
+            law::Law::of_joint(&joint)
+        }
+        Passes::Plain { natural } => {
+            let law = law::law::<W>(&check.command, check.tail_eps)?;
+            if !check.tiers.is_empty() {
+                let names = check.tier_names();
+                tier_p = vec![W::zero(); names.len()];
+                match (&check.command.body, natural) {
+                    (Body::Add(a), true) => {
+                        // Ordered, so the f64 sums are the same on every run.
+                        let joint: BTreeMap<(i64, i64), W> = law::joint(&a.expr)?;
+                        for ((v, nat), p) in joint {
+                            tier_p[check.tier_of(v, nat)] += p;
+                        }
                     }
-                }
-                _ => {
-                    for (v, p) in law.value.iter() {
-                        if !p.is_zero() {
-                            tier_p[check.tier_of(v, v)] += p;
+                    _ => {
+                        for (v, p) in law.value.iter() {
+                            if !p.is_zero() {
+                                tier_p[check.tier_of(v, v)] += p;
+                            }
                         }
                     }
                 }
             }
+            law
         }
-        law
     };
     let cmp_p = success_of(&check.command, &law.value);
 
