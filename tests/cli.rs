@@ -1199,6 +1199,11 @@ fn explain_lists_the_planners_choices_and_leaves_the_answer_alone() {
         .find(|l| l.trim_start().starts_with("40D6:"))
         .unwrap_or_else(|| panic!("no line for 40D6 in:\n{err}"));
     assert!(line.contains("(40 dice)"), "{line}");
+    // The passes over the dice come first: tiers that read no total.
+    assert!(
+        err.contains("passes: the tiers' statistics without the total, then the total alone"),
+        "{err}"
+    );
     // "estimate E steps, took S steps": the estimate bounds the work.
     let number_after = |word: &str| -> u64 {
         let rest = &line[line

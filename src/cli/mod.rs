@@ -136,8 +136,8 @@ where
             use crate::systems::dice::pool::plan;
             let render = || a.system.render(a.exact, a.format);
             let (bytes, stderr) = if a.explain {
-                let (bytes, decisions) = plan::explain(render);
-                (bytes, plan::explain_text(&decisions).into_bytes())
+                let (bytes, decisions, notes) = plan::explain_all(render);
+                (bytes, plan::explain_text(&decisions, &notes).into_bytes())
             } else {
                 (render(), Vec::new())
             };

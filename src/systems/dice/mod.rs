@@ -892,6 +892,19 @@ pub enum Passes {
     },
 }
 
+impl Passes {
+    /// What the passes are, in a line (`--explain`).
+    pub fn describe(self) -> &'static str {
+        match self {
+            Passes::PushApart => "a push for the tiers, another for the total",
+            Passes::TiersApart => "the tiers' statistics without the total, then the total alone",
+            Passes::Joint => "one joint law of everything the tiers read",
+            Passes::Plain { natural: true } => "the plain law of the result with the natural dice",
+            Passes::Plain { natural: false } => "the plain law of the result",
+        }
+    }
+}
+
 impl Check {
     /// The passes [`report`] makes for this (validated) check.
     pub fn passes(&self) -> Passes {
@@ -917,7 +930,9 @@ pub fn report<W: Weight>(check: &Check) -> Result<Report<W>> {
     let check = &owned;
     let mut tier_p: Vec<W> = Vec::new();
     let tier_stats = check.tier_stats();
-    let law = match check.passes() {
+    let passes = check.passes();
+    pool::plan::note(|| format!("passes: {}", passes.describe()));
+    let law = match passes {
         Passes::PushApart => {
             // Each final roll carries only what it is read for.
             let stats = check.stats();

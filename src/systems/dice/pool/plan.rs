@@ -462,15 +462,34 @@ pub struct Decision {
 
 thread_local! {
     static TRACE: std::cell::RefCell<Option<Vec<Decision>>> = const { std::cell::RefCell::new(None) };
+    static NOTES: std::cell::RefCell<Option<Vec<String>>> = const { std::cell::RefCell::new(None) };
 }
 
 /// Run `f`, returning its result and every choice the planner made for
 /// it on this thread, in the order the laws were finished.
 pub fn explain<R>(f: impl FnOnce() -> R) -> (R, Vec<Decision>) {
+    let (r, decisions, _) = explain_all(f);
+    (r, decisions)
+}
+
+/// [`explain`], with the notes of the choices made above the planner
+/// (a report's passes over the dice: [`note`]).
+pub fn explain_all<R>(f: impl FnOnce() -> R) -> (R, Vec<Decision>, Vec<String>) {
     let outer = TRACE.with(|t| t.borrow_mut().replace(Vec::new()));
+    let outer_notes = NOTES.with(|t| t.borrow_mut().replace(Vec::new()));
     let r = f();
     let mine = TRACE.with(|t| std::mem::replace(&mut *t.borrow_mut(), outer));
-    (r, mine.unwrap_or_default())
+    let notes = NOTES.with(|t| std::mem::replace(&mut *t.borrow_mut(), outer_notes));
+    (r, mine.unwrap_or_default(), notes.unwrap_or_default())
+}
+
+/// Record a choice made above the planner while [`explain_all`] listens.
+pub fn note(text: impl FnOnce() -> String) {
+    NOTES.with(|t| {
+        if let Some(v) = t.borrow_mut().as_mut() {
+            v.push(text());
+        }
+    });
 }
 
 /// Run `f`, the law `plan` chose for `what` (`dice` dice), recording the
@@ -503,9 +522,12 @@ pub fn traced<R>(
 }
 
 /// The decisions as text, one line each (`hantei odds … --explain`).
-pub fn explain_text(decisions: &[Decision]) -> String {
+pub fn explain_text(decisions: &[Decision], notes: &[String]) -> String {
     use std::fmt::Write;
     let mut out = String::from("plan (計画): the planner's choices, estimated before any work\n");
+    for n in notes {
+        let _ = writeln!(out, "  {n}");
+    }
     if decisions.is_empty() {
         out.push_str("  no law went through the dice planner (a closed form of this system)\n");
     }
