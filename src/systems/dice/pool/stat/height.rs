@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::{idempotent, one_pool, widest, Program, Span, Statistic, NONE_LOW};
+use super::{one_pool, widest, Max, Program, Span, Statistic};
 use crate::error::Result;
 use crate::systems::dice::roll::Facts;
 
@@ -18,23 +18,25 @@ impl Statistic for Height {
     fn of_roll(&self, facts: &Facts) -> i64 {
         widest(facts).map_or(0, |(f, _)| f)
     }
+    // Carried like the highest face (its widest set's face, found with
+    // the width): the maximum's encoding and rules.
     fn neutral(&self) -> i64 {
-        NONE_LOW
+        Max.neutral()
     }
     fn combine(&self, a: i64, b: i64) -> i64 {
-        a.max(b)
+        Max.combine(a, b)
     }
     fn times(&self, v: i64, m: i64) -> i64 {
-        idempotent(self, v, m)
+        Max.times(v, m)
     }
     fn finish(&self, v: i64) -> i64 {
-        super::max::Max.finish(v)
+        Max.finish(v)
+    }
+    fn values(&self, span: &Span) -> u64 {
+        Max.values(span)
     }
     fn order_free(&self) -> bool {
         false
-    }
-    fn values(&self, span: &Span) -> u64 {
-        span.distinct + 1
     }
     fn check(&self, program: &Program<'_>) -> Result<()> {
         one_pool(program)
