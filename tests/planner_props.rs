@@ -1092,6 +1092,95 @@ fn matching_sets_pool_a_face_scored_two_ways() {
     }
 }
 
+/// A push read by width and height with a face scored two ways: the
+/// dice showing 2 of `ND{1,1+s,2}` rerolled once when the roll fails.
+/// By hand, 2 dice, `x: width>=2 and s>=1`: the first roll holds with
+/// (2/3)² − (1/3)² = 9/27; a 2 beside a 1+s (2/9 of the rolls) then holds
+/// with 2/3, a 2 beside a plain 1 (2/9) with 1/3, two 2s (1/9) with 1/3:
+/// 9/27 + 4/27 + 2/27 + 1/27 = 16/27, as enumerating every roll and
+/// every reroll gives. The same enumeration checks 3 dice by width and
+/// by height.
+#[test]
+fn a_push_reads_matching_sets_by_face() {
+    let sides = [(1, 0), (1, 1), (2, 0)];
+    // Width, height and s of a roll, the highest face on ties.
+    let read = |d: &[(i64, i64)]| {
+        let count = |f: i64| d.iter().filter(|x| x.0 == f).count() as i64;
+        let (w, h) = [2, 1].iter().fold(
+            (0, 0),
+            |(w, h), &f| {
+                if count(f) > w {
+                    (count(f), f)
+                } else {
+                    (w, h)
+                }
+            },
+        );
+        (w, h, d.iter().map(|x| x.1).sum::<i64>())
+    };
+    // Every roll of `n` dice, with its weight out of 3ⁿ.
+    let rolls = |n: usize| {
+        let mut out: Vec<Vec<(i64, i64)>> = vec![vec![]];
+        for _ in 0..n {
+            out = out
+                .iter()
+                .flat_map(|r| {
+                    sides.iter().map(move |s| {
+                        let mut r = r.clone();
+                        r.push(*s);
+                        r
+                    })
+                })
+                .collect();
+        }
+        out
+    };
+    let cases: [(usize, &str, fn(i64, i64, i64) -> bool); 3] = [
+        (2, "x:width>=2 and s>=1", |w, _, s| w >= 2 && s >= 1),
+        (3, "x:width>=3 and s>=1", |w, _, s| w >= 3 && s >= 1),
+        (3, "x:height>=2 and s>=1", |_, h, s| h >= 2 && s >= 1),
+    ];
+    for (n, tier, holds) in cases {
+        let holds = |d: &[(i64, i64)]| {
+            let (w, h, s) = read(d);
+            holds(w, h, s)
+        };
+        let mut p = Exact::zero();
+        for first in rolls(n) {
+            let base = Exact::ratio(1, 3i64.pow(n as u32));
+            if holds(&first) {
+                p += base;
+                continue;
+            }
+            let twos: Vec<usize> = (0..n).filter(|&i| first[i].0 == 2).collect();
+            for again in rolls(twos.len()) {
+                let mut d = first.clone();
+                for (i, s) in twos.iter().zip(&again) {
+                    d[*i] = *s;
+                }
+                if holds(&d) {
+                    p += base.clone() * Exact::ratio(1, 3i64.pow(twos.len() as u32));
+                }
+            }
+        }
+        if n == 2 {
+            assert_eq!(
+                p,
+                Exact::ratio(16, 27),
+                "{tier}: enumeration against the hand value"
+            );
+        }
+        let expr = format!("{n}D{{1,1+s,2}}");
+        let c = hantei::verify::notation::check_with_push(
+            &expr,
+            &[tier, "failure"],
+            Some(("failure", &["2"])),
+        );
+        let r = dice::report::<Exact>(&c).unwrap();
+        assert_eq!(r.outcome("x"), Some(&p), "{expr} {tier}");
+    }
+}
+
 /// The same law in two spellings is treated alike (issue 27, item 4):
 /// both answer, with equal laws (exactly, and in floating point), or both
 /// are refused — with `--exact` and without.
