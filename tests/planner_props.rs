@@ -1041,6 +1041,9 @@ fn matching_sets_group_faces_not_scores() {
     assert_eq!(r.outcome("x"), Some(&Exact::one()));
 }
 
+/// Whether a roll's width, height and `s` meet a tier.
+type SetRead = fn(i64, i64, i64) -> bool;
+
 /// The same with a face of its own beside the two alike in value:
 /// `3D{1,1+s,2}` shows 1 (two sides, one also scoring `s`) with chance
 /// 2/3 and 2 with 1/3. By hand, and by enumerating the 27 rolls:
@@ -1054,7 +1057,7 @@ fn matching_sets_group_faces_not_scores() {
 /// Before the fix the fold gave 1/27, 9/27 and 9/27.
 #[test]
 fn matching_sets_pool_a_face_scored_two_ways() {
-    let cases: [(&str, i64, fn(i64, i64, i64) -> bool); 3] = [
+    let cases: [(&str, i64, SetRead); 3] = [
         ("x:width>=3 and s>=1", 7, |w, _, s| w >= 3 && s >= 1),
         ("x:height>=2 and s>=1", 3, |_, h, s| h >= 2 && s >= 1),
         ("x:height<=1 and width==2 and s>=1", 9, |w, h, s| {
@@ -1135,7 +1138,7 @@ fn a_push_reads_matching_sets_by_face() {
         }
         out
     };
-    let cases: [(usize, &str, fn(i64, i64, i64) -> bool); 3] = [
+    let cases: [(usize, &str, SetRead); 3] = [
         (2, "x:width>=2 and s>=1", |w, _, s| w >= 2 && s >= 1),
         (3, "x:width>=3 and s>=1", |w, _, s| w >= 3 && s >= 1),
         (3, "x:height>=2 and s>=1", |_, h, s| h >= 2 && s >= 1),
