@@ -376,11 +376,6 @@ fn layout_of(p: &Program, expr: &Node) -> (Vec<Stat>, Vec<pool::Bound>) {
             }
         }
     }
-    // Known (see `matching_sets_group_faces_not_scores`): matching sets
-    // read with named scores count dice by outcome, not by face.
-    if stats.iter().any(|s| matches!(s, Stat::Unit(_))) {
-        stats.retain(|s| !matches!(s, Stat::Width | Stat::Height));
-    }
     (stats, bounds)
 }
 
@@ -1033,20 +1028,160 @@ fn a_count_read_below_zero_holds_for_every_roll() {
     }
 }
 
-/// Known, not fixed: matching sets (width, height) read together with a
-/// named score count the dice of each *outcome* (a face and its scores),
-/// not of each face, so two dice showing 0, one scoring `s`, are no set.
-/// By hand, `2D{0,s}`: both dice show 0, so the width is 2 on every roll.
-/// The fix is in the fold (a run of dice per face across the outcomes of
-/// that face, carried in the state); until then the differential test
-/// leaves width and height out where a named score is read.
+/// Matching sets (width, height) read together with a named score count
+/// the dice of each *face*, whatever each die scores: two dice showing 0,
+/// one scoring `s`, are a set of two. (The fold once counted per outcome,
+/// a face with its scores, so they were no set.) By hand, `2D{0,s}`: both
+/// dice show 0, so the width is 2 on every roll.
 #[test]
-#[ignore = "known: width/height with named scores count outcomes, not faces"]
 fn matching_sets_group_faces_not_scores() {
     let c =
         hantei::verify::notation::check_with_push("2D{0,s}", &["x:width>=2 and s>=0", "y"], None);
     let r = dice::report::<Exact>(&c).unwrap();
     assert_eq!(r.outcome("x"), Some(&Exact::one()));
+}
+
+/// Whether a roll's width, height and `s` meet a tier.
+type SetRead = fn(i64, i64, i64) -> bool;
+
+/// The same with a face of its own beside the two alike in value:
+/// `3D{1,1+s,2}` shows 1 (two sides, one also scoring `s`) with chance
+/// 2/3 and 2 with 1/3. By hand, and by enumerating the 27 rolls:
+/// * width 3 with an `s`: all three show 1, not all plain: 8/27 − 1/27;
+/// * height 2 with an `s`: one die 1+s, two 2s: 3·(1/27) (counting by
+///   outcome, one 1, one 1+s and one 2 would tie at 1 and give height 2:
+///   9/27);
+/// * height 1 and width 2 exactly with `s` ≥ 1: two dice showing 1 (not
+///   both plain) and a 2: 3·(4/9 − 1/9)·(1/3) = 9/27.
+///
+/// Before the fix the fold gave 1/27, 9/27 and 9/27.
+#[test]
+fn matching_sets_pool_a_face_scored_two_ways() {
+    let cases: [(&str, i64, SetRead); 3] = [
+        ("x:width>=3 and s>=1", 7, |w, _, s| w >= 3 && s >= 1),
+        ("x:height>=2 and s>=1", 3, |_, h, s| h >= 2 && s >= 1),
+        ("x:height<=1 and width==2 and s>=1", 9, |w, h, s| {
+            h <= 1 && w == 2 && s >= 1
+        }),
+    ];
+    // The three sides as (face, s): 1, 1+s, 2.
+    let sides = [(1, 0), (1, 1), (2, 0)];
+    for (tier, by_hand, holds) in cases {
+        let mut hits = 0;
+        for a in sides {
+            for b in sides {
+                for c in sides {
+                    let dice = [a, b, c];
+                    let count = |f: i64| dice.iter().filter(|d| d.0 == f).count() as i64;
+                    let (w, h) = [2, 1].iter().fold((0, 0), |(w, h), &f| {
+                        if count(f) > w {
+                            (count(f), f)
+                        } else {
+                            (w, h)
+                        }
+                    });
+                    let s = dice.iter().map(|d| d.1).sum();
+                    hits += i64::from(holds(w, h, s));
+                }
+            }
+        }
+        assert_eq!(hits, by_hand, "{tier}: enumeration against the hand count");
+        let c = hantei::verify::notation::check_with_push("3D{1,1+s,2}", &[tier, "y"], None);
+        let r = dice::report::<Exact>(&c).unwrap();
+        assert_eq!(r.outcome("x"), Some(&Exact::ratio(by_hand, 27)), "{tier}");
+        let f = dice::report::<f64>(&c).unwrap();
+        let p = *f.outcome("x").unwrap();
+        assert!((p - by_hand as f64 / 27.0).abs() < 1e-12, "{tier}: {p}");
+    }
+}
+
+/// A push read by width and height with a face scored two ways: the
+/// dice showing 2 of `ND{1,1+s,2}` rerolled once when the roll fails.
+/// By hand, 2 dice, `x: width>=2 and s>=1`: the first roll holds with
+/// (2/3)² − (1/3)² = 9/27; a 2 beside a 1+s (2/9 of the rolls) then holds
+/// with 2/3, a 2 beside a plain 1 (2/9) with 1/3, two 2s (1/9) with 1/3:
+/// 9/27 + 4/27 + 2/27 + 1/27 = 16/27, as enumerating every roll and
+/// every reroll gives. The same enumeration checks 3 dice by width and
+/// by height.
+#[test]
+fn a_push_reads_matching_sets_by_face() {
+    let sides = [(1, 0), (1, 1), (2, 0)];
+    // Width, height and s of a roll, the highest face on ties.
+    let read = |d: &[(i64, i64)]| {
+        let count = |f: i64| d.iter().filter(|x| x.0 == f).count() as i64;
+        let (w, h) = [2, 1].iter().fold(
+            (0, 0),
+            |(w, h), &f| {
+                if count(f) > w {
+                    (count(f), f)
+                } else {
+                    (w, h)
+                }
+            },
+        );
+        (w, h, d.iter().map(|x| x.1).sum::<i64>())
+    };
+    // Every roll of `n` dice, with its weight out of 3ⁿ.
+    let rolls = |n: usize| {
+        let mut out: Vec<Vec<(i64, i64)>> = vec![vec![]];
+        for _ in 0..n {
+            out = out
+                .iter()
+                .flat_map(|r| {
+                    sides.iter().map(move |s| {
+                        let mut r = r.clone();
+                        r.push(*s);
+                        r
+                    })
+                })
+                .collect();
+        }
+        out
+    };
+    let cases: [(usize, &str, SetRead); 3] = [
+        (2, "x:width>=2 and s>=1", |w, _, s| w >= 2 && s >= 1),
+        (3, "x:width>=3 and s>=1", |w, _, s| w >= 3 && s >= 1),
+        (3, "x:height>=2 and s>=1", |_, h, s| h >= 2 && s >= 1),
+    ];
+    for (n, tier, holds) in cases {
+        let holds = |d: &[(i64, i64)]| {
+            let (w, h, s) = read(d);
+            holds(w, h, s)
+        };
+        let mut p = Exact::zero();
+        for first in rolls(n) {
+            let base = Exact::ratio(1, 3i64.pow(n as u32));
+            if holds(&first) {
+                p += base;
+                continue;
+            }
+            let twos: Vec<usize> = (0..n).filter(|&i| first[i].0 == 2).collect();
+            for again in rolls(twos.len()) {
+                let mut d = first.clone();
+                for (i, s) in twos.iter().zip(&again) {
+                    d[*i] = *s;
+                }
+                if holds(&d) {
+                    p += base.clone() * Exact::ratio(1, 3i64.pow(twos.len() as u32));
+                }
+            }
+        }
+        if n == 2 {
+            assert_eq!(
+                p,
+                Exact::ratio(16, 27),
+                "{tier}: enumeration against the hand value"
+            );
+        }
+        let expr = format!("{n}D{{1,1+s,2}}");
+        let c = hantei::verify::notation::check_with_push(
+            &expr,
+            &[tier, "failure"],
+            Some(("failure", &["2"])),
+        );
+        let r = dice::report::<Exact>(&c).unwrap();
+        assert_eq!(r.outcome("x"), Some(&p), "{expr} {tier}");
+    }
 }
 
 /// The same law in two spellings is treated alike (issue 27, item 4):

@@ -628,10 +628,28 @@ pub fn fold<W: Weight>(
         .collect();
     let width_slot = layout.iter().position(|s| *s == Stat::Width);
     let height_slot = layout.iter().position(|s| *s == Stat::Height);
-    // State: [placed per kind, accumulator tuples…].
+    // The steps (outcome, kind) that place dice, and for each whether it
+    // opens and whether it closes its face (the outcome's order): a
+    // matching set is the dice of one face, whatever they contribute, so
+    // steps of one face pool their counts for width and height.
+    let steps: Vec<(usize, usize)> = (0..all.len())
+        .flat_map(|i| (0..nk).map(move |g| (i, g)))
+        .filter(|&(i, g)| !probs[g][i].is_zero())
+        .collect();
+    let face = |j: usize| all[steps[j].0].order;
+    let opens = |j: usize| j == 0 || face(j - 1) != face(j);
+    let closes = |j: usize| j + 1 == steps.len() || face(j + 1) != face(j);
+    // A running count of the current face per accumulator, carried only
+    // where a face takes several steps (else every set is one step's `m`).
+    let runs = width_slot.is_some() && (0..steps.len()).any(|j| !(opens(j) && closes(j)));
+    let run_base = nk + accs * len;
+    // State: [placed per kind, accumulator tuples…, running counts…].
     let mut start = vec![0i64; nk];
     for _ in 0..accs {
         start.extend(ctx.neutral());
+    }
+    if runs {
+        start.extend(std::iter::repeat_n(0, accs));
     }
     let mut states: Map<W> = Map::default();
     states.insert(start.into(), W::one());
@@ -639,12 +657,11 @@ pub fn fold<W: Weight>(
     let mut key = Vec::new();
     // Two maps, reused step after step (their tables stay allocated).
     let mut spare: Map<W> = Map::default();
-    for (i, o) in all.iter().enumerate() {
-        for (g, kind) in kinds.iter().enumerate() {
+    for (j, &(i, g)) in steps.iter().enumerate() {
+        {
+            let (o, kind) = (all[i], &kinds[g]);
             let p = &probs[g][i];
-            if p.is_zero() {
-                continue;
-            }
+            let (opens, closes) = (opens(j), closes(j));
             let q = p.clone() / &below[g][i];
             let last = below[g][i].clone() - p;
             let forced = last.is_zero() || last.to_f64() <= 0.0 && !W::EXACT;
@@ -657,6 +674,14 @@ pub fn fold<W: Weight>(
                 let placed = state[g];
                 let r = kind.n - placed;
                 if r == 0 {
+                    // A face's count ends with the face.
+                    let state = if runs && closes && state[run_base..].iter().any(|&c| c != 0) {
+                        let mut s = state.to_vec();
+                        s[run_base..].fill(0);
+                        s.into()
+                    } else {
+                        state
+                    };
                     // Unchanged: moved, not copied.
                     match next.get_mut(&state) {
                         Some(x) => *x += w,
@@ -714,13 +739,27 @@ pub fn fold<W: Weight>(
                             }
                         }
                         if let Some(ws) = width_slot.filter(|&ws| carried(ws)) {
-                            if m > key[base + ws] {
-                                key[base + ws] = m;
+                            // The dice of this face so far, this step's with
+                            // the earlier steps' of the same face.
+                            let run = if runs && !opens {
+                                key[run_base + a] + m
+                            } else {
+                                m
+                            };
+                            if runs {
+                                key[run_base + a] = run;
+                            }
+                            if run > key[base + ws] {
+                                key[base + ws] = run;
                                 if let Some(hs) = height_slot {
                                     key[base + hs] = o.order;
                                 }
                             }
                         }
+                    }
+                    if runs && closes {
+                        // A face's count ends with the face.
+                        key[run_base..].fill(0);
                     }
                     add_to(&mut next, &key, w.clone() * b);
                 }
@@ -739,7 +778,7 @@ pub fn fold<W: Weight>(
         }
     }
     for (k, w) in states {
-        add_to(&mut out, &k[nk..], w * &scale);
+        add_to(&mut out, &k[nk..nk + accs * len], w * &scale);
     }
     Ok(out)
 }
