@@ -1254,3 +1254,20 @@ fn the_same_law_in_two_spellings_is_treated_alike() {
         }
     }
 }
+
+/// A plain push read by width: the dice that stay and the fresh dice
+/// showing one face are one set (the fold once took the larger of the
+/// two counts, not their sum, and gave 1/6). By hand, `2D6` pushed on
+/// failure rerolling 1s, `x: width>=2`: doubles first, 6/36; else a pair
+/// with one 1 (10/36) matches after the reroll with 1/6: 6/36 + 10/216 =
+/// 23/108.
+#[test]
+fn a_push_counts_kept_and_fresh_dice_in_one_set() {
+    let c = hantei::verify::notation::check_with_push(
+        "2D6",
+        &["x:width>=2", "failure"],
+        Some(("failure", &["1"])),
+    );
+    let r = dice::report::<Exact>(&c).unwrap();
+    assert_eq!(r.outcome("x"), Some(&Exact::ratio(23, 108)));
+}
