@@ -278,12 +278,21 @@ impl Cmd {
             law.prints_value = false;
             return Ok(law);
         }
-        // Counted before any work, from the floating-point groups read
-        // as masses and spans.
-        self.check_cost(tail_eps, W::EXACT)?;
+        // The groups of each size, read in one pass; the chain counted
+        // before any of its work, from the groups read as masses and
+        // spans. In exact fractions the groups' own work is counted first
+        // and the chain from the floating-point groups (the exact ones take
+        // seconds of their own).
+        let groups = if W::EXACT {
+            self.check_exact_groups()?;
+            self.check_chain(&self.groups::<f64>(self.dice)?, tail_eps, true)?;
+            self.groups::<W>(self.dice)?
+        } else {
+            let groups = self.groups::<W>(self.dice)?;
+            self.check_chain(&groups, tail_eps, false)?;
+            groups
+        };
         // Round 0 by hand: the all-ones fumble is part of "no die reached c".
-        // The groups of each size, read in one pass.
-        let groups = self.groups::<W>(self.dice)?;
         let (go0, stop0) = groups[self.dice as usize].clone();
         let fumble = W::ratio(1, 10).powi(self.dice as u32);
         law.add(0, Some(self.word(0, false, true)), fumble.clone());
@@ -309,26 +318,35 @@ impl Cmd {
         Ok(law)
     }
 
-    /// Refuse at once a law that would take more than seconds: the chain
-    /// of rounds ([`chain::cost`], counted from the floating-point
-    /// groups, each read once as masses and spans) and, in exact
-    /// fractions, the groups of 1..=n dice (about 10(k+1) states of (dice
-    /// reaching c, highest die) times 10 faces for the k-th die, each
-    /// fraction about k digits long: 100·Σk², at most
-    /// [`MAX_EXACT_GROUPS`]).
-    fn check_cost(&self, tail_eps: f64, exact: bool) -> Result<()> {
+    /// Refuse at once exact groups that would take more than seconds:
+    /// about 10(k+1) states of (dice reaching c, highest die) times 10
+    /// faces for the k-th die, each fraction about k digits long:
+    /// 100·Σk², at most [`MAX_EXACT_GROUPS`].
+    fn check_exact_groups(&self) -> Result<()> {
         let n = self.dice as u64;
         let work: u64 = (1..=n).map(|k| 100 * k * k).sum();
-        if exact && work > MAX_EXACT_GROUPS {
+        if work > MAX_EXACT_GROUPS {
             return Err(Error::Conflict(format!(
                 "--exact: DoubleCross {}DX: the groups of 1 to {} dice take about {work} big-fraction steps (at most {MAX_EXACT_GROUPS}); drop --exact (floating point answers it) or roll fewer dice",
                 self.dice, self.dice
             )));
         }
-        let groups = self.groups::<f64>(self.dice)?;
+        Ok(())
+    }
+
+    /// Refuse at once a chain of rounds that would take more than
+    /// seconds ([`chain::cost`], counted from `groups`, each read once as
+    /// masses and spans; in exact fractions, weighted by the dice).
+    fn check_chain<V: Weight>(
+        &self,
+        groups: &[Group<V>],
+        tail_eps: f64,
+        exact: bool,
+    ) -> Result<()> {
+        let n = self.dice as u64;
         let branches: Vec<Vec<(Next<i64>, chain::Span)>> = (0..groups.len())
             .map(|j| {
-                round(&groups, j as i64)
+                round(groups, j as i64)
                     .iter()
                     .map(|(to, add)| chain::span(to, add))
                     .collect()
