@@ -34,36 +34,33 @@ pub struct Kind<W> {
 /// The law of a pool term, by the algorithm the planner picks
 /// ([`super::plan::term`]), its name set.
 pub fn term_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<Map<W>> {
-    let law = ctx_die_law::<W>(t, ctx)?;
-    let plan = super::plan::term(t, &law, ctx);
-    plan.check(t.count)?;
-    super::plan::traced(
-        || t.to_string(),
-        t.count,
-        &plan,
-        || run(plan.algorithm, t, law, ctx),
-    )
+    planned(t, ctx, |a, law| run(a, t, law, ctx))
 }
 
 /// [`term_law`] as distinct cells: the class fold writes them as it
 /// finds them, with no map between (a roll of one term; a named term's
 /// value is set in a map).
 pub fn term_cells<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<Vec<(Key, W)>> {
+    planned(t, ctx, |a, law| {
+        if a == Algorithm::ClassFold && t.name.is_none() {
+            check_exact_work(&law, t.count)?;
+            return super::classes::law(&law, ctx, t.count);
+        }
+        Ok(run(a, t, law, ctx)?.into_iter().collect())
+    })
+}
+
+/// Plan term `t` (its die's law under `ctx`), refuse a plan past the
+/// limit, and run `f` with the algorithm chosen, traced for `--explain`.
+fn planned<W: Weight, R>(
+    t: &PoolTerm,
+    ctx: &Ctx,
+    f: impl FnOnce(Algorithm, DieLaw<W>) -> Result<R>,
+) -> Result<R> {
     let law = ctx_die_law::<W>(t, ctx)?;
     let plan = super::plan::term(t, &law, ctx);
     plan.check(t.count)?;
-    super::plan::traced(
-        || t.to_string(),
-        t.count,
-        &plan,
-        || {
-            if plan.algorithm == Algorithm::ClassFold && t.name.is_none() {
-                check_exact_work(&law, t.count)?;
-                return super::classes::law(&law, ctx, t.count);
-            }
-            Ok(run(plan.algorithm, t, law, ctx)?.into_iter().collect())
-        },
-    )
+    super::plan::traced(|| t.to_string(), t.count, &plan, || f(plan.algorithm, law))
 }
 
 /// The law of a pool term by the algorithm `a`, or `None` where it does
@@ -658,117 +655,115 @@ pub fn fold<W: Weight>(
     // Two maps, reused step after step (their tables stay allocated).
     let mut spare: Map<W> = Map::default();
     for (j, &(i, g)) in steps.iter().enumerate() {
-        {
-            let (o, kind) = (all[i], &kinds[g]);
-            let p = &probs[g][i];
-            let (opens, closes) = (opens(j), closes(j));
-            let q = p.clone() / &below[g][i];
-            let last = below[g][i].clone() - p;
-            let forced = last.is_zero() || last.to_f64() <= 0.0 && !W::EXACT;
-            let mut rows: Vec<Option<Vec<W>>> = vec![None; kind.n as usize + 1];
-            let mut next: Map<W> = std::mem::take(&mut spare);
-            // The map's iteration order is fixed (FxHash, the same
-            // insertions into the same tables), so floating-point sums come
-            // in one order on every run without sorting.
-            for (state, w) in states.drain() {
-                let placed = state[g];
-                let r = kind.n - placed;
-                if r == 0 {
-                    // A face's count ends with the face.
-                    let state = if runs && closes && state[run_base..].iter().any(|&c| c != 0) {
-                        let mut s = state.to_vec();
-                        s[run_base..].fill(0);
-                        s.into()
-                    } else {
-                        state
-                    };
-                    // Unchanged: moved, not copied.
-                    match next.get_mut(&state) {
-                        Some(x) => *x += w,
-                        None => {
-                            next.insert(state, w);
-                        }
+        let (o, kind) = (all[i], &kinds[g]);
+        let p = &probs[g][i];
+        let (opens, closes) = (opens(j), closes(j));
+        let q = p.clone() / &below[g][i];
+        let last = below[g][i].clone() - p;
+        let forced = last.is_zero() || last.to_f64() <= 0.0 && !W::EXACT;
+        let mut rows: Vec<Option<Vec<W>>> = vec![None; kind.n as usize + 1];
+        let mut next: Map<W> = std::mem::take(&mut spare);
+        // The map's iteration order is fixed (FxHash, the same
+        // insertions into the same tables), so floating-point sums come
+        // in one order on every run without sorting.
+        for (state, w) in states.drain() {
+            let placed = state[g];
+            let r = kind.n - placed;
+            if r == 0 {
+                // A face's count ends with the face.
+                let state = if runs && closes && state[run_base..].iter().any(|&c| c != 0) {
+                    let mut s = state.to_vec();
+                    s[run_base..].fill(0);
+                    s.into()
+                } else {
+                    state
+                };
+                // Unchanged: moved, not copied.
+                match next.get_mut(&state) {
+                    Some(x) => *x += w,
+                    None => {
+                        next.insert(state, w);
                     }
+                }
+                continue;
+            }
+            let state = &state[..];
+            let w = &w;
+            super::spend(&mut work, r as u64 + 1)?;
+            let row = rows[r as usize].get_or_insert_with(|| {
+                if forced {
+                    let mut v = vec![W::zero(); r as usize + 1];
+                    v[r as usize] = W::one();
+                    v
+                } else {
+                    binomial_row(r, &q)
+                }
+            });
+            for (m, b) in row.iter().enumerate() {
+                if b.is_zero() {
                     continue;
                 }
-                let state = &state[..];
-                let w = &w;
-                super::spend(&mut work, r as u64 + 1)?;
-                let row = rows[r as usize].get_or_insert_with(|| {
-                    if forced {
-                        let mut v = vec![W::zero(); r as usize + 1];
-                        v[r as usize] = W::one();
-                        v
-                    } else {
-                        binomial_row(r, &q)
-                    }
-                });
-                for (m, b) in row.iter().enumerate() {
-                    if b.is_zero() {
+                let m = m as i64;
+                key.clear();
+                key.extend_from_slice(state);
+                key[g] += m;
+                for (a, &total) in totals.iter().enumerate() {
+                    if kind.feeds & (1 << a) == 0 {
                         continue;
                     }
-                    let m = m as i64;
-                    key.clear();
-                    key.extend_from_slice(state);
-                    key[g] += m;
-                    for (a, &total) in totals.iter().enumerate() {
-                        if kind.feeds & (1 << a) == 0 {
+                    let before: i64 = kinds
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, k)| k.feeds & (1 << a) != 0)
+                        .map(|(h, _)| state[h])
+                        .sum();
+                    let keep = kept(filter, total, before, m);
+                    let base = nk + a * len;
+                    let carried = |s: usize| carry.is_none_or(|c| c[a * len + s]);
+                    for (s, stat) in layout.iter().enumerate() {
+                        if !carried(s) {
                             continue;
                         }
-                        let before: i64 = kinds
-                            .iter()
-                            .enumerate()
-                            .filter(|(_, k)| k.feeds & (1 << a) != 0)
-                            .map(|(h, _)| state[h])
-                            .sum();
-                        let keep = kept(filter, total, before, m);
-                        let base = nk + a * len;
-                        let carried = |s: usize| carry.is_none_or(|c| c[a * len + s]);
-                        for (s, stat) in layout.iter().enumerate() {
-                            if !carried(s) {
-                                continue;
+                        let v = o.contrib[s];
+                        let slot = &mut key[base + s];
+                        match stat {
+                            s if s.kept_only() => {
+                                *slot = slot.saturating_add(v.saturating_mul(keep))
                             }
-                            let v = o.contrib[s];
-                            let slot = &mut key[base + s];
-                            match stat {
-                                s if s.kept_only() => {
-                                    *slot = slot.saturating_add(v.saturating_mul(keep))
-                                }
-                                Stat::Width | Stat::Height | Stat::Pushed => {}
-                                _ => *slot = ctx.merged(s, stat.combine(*slot, stat.times(v, m))),
-                            }
+                            Stat::Width | Stat::Height | Stat::Pushed => {}
+                            _ => *slot = ctx.merged(s, stat.combine(*slot, stat.times(v, m))),
                         }
-                        if let Some(ws) = width_slot.filter(|&ws| carried(ws)) {
-                            // The dice of this face so far, this step's with
-                            // the earlier steps' of the same face.
-                            let run = if runs && !opens {
-                                key[run_base + a] + m
-                            } else {
-                                m
-                            };
-                            if runs {
-                                key[run_base + a] = run;
-                            }
-                            if run > key[base + ws] {
-                                key[base + ws] = run;
-                                if let Some(hs) = height_slot {
-                                    key[base + hs] = o.order;
-                                }
+                    }
+                    if let Some(ws) = width_slot.filter(|&ws| carried(ws)) {
+                        // The dice of this face so far, this step's with
+                        // the earlier steps' of the same face.
+                        let run = if runs && !opens {
+                            key[run_base + a] + m
+                        } else {
+                            m
+                        };
+                        if runs {
+                            key[run_base + a] = run;
+                        }
+                        if run > key[base + ws] {
+                            key[base + ws] = run;
+                            if let Some(hs) = height_slot {
+                                key[base + hs] = o.order;
                             }
                         }
                     }
-                    if runs && closes {
-                        // A face's count ends with the face.
-                        key[run_base..].fill(0);
-                    }
-                    add_to(&mut next, &key, w.clone() * b);
                 }
+                if runs && closes {
+                    // A face's count ends with the face.
+                    key[run_base..].fill(0);
+                }
+                add_to(&mut next, &key, w.clone() * b);
             }
-            if next.len() > MAX_STATES {
-                return Err(too_many(next.len()));
-            }
-            spare = std::mem::replace(&mut states, next);
         }
+        if next.len() > MAX_STATES {
+            return Err(too_many(next.len()));
+        }
+        spare = std::mem::replace(&mut states, next);
     }
     let mut out: Map<W> = Map::default();
     let mut scale = W::one();
