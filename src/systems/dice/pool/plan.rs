@@ -19,7 +19,6 @@
 //! | [`Algorithm::Fold`] | anything (keep/drop with counts, matching sets) | outcomes × states × dice |
 //! | [`Algorithm::GroupBest`] | a group keeping one item (`{…}KH1`, `{…}KL1`) | items × tuples of the other statistics × classes × values |
 //! | [`Algorithm::GroupProduct`] | a group, item by item, carrying the best `k` totals (Savage Worlds' two named chains, Cortex's mixed dice) | items × states × outcomes, the states capped by the best-`k` multisets |
-//!
 //! | [`Algorithm::PushDieByDie`] | a push of dice with no keep/drop whose statistics combine without order | pairs of tuples (each roll's states over the slots the push carries) × the die's pairs, per die |
 //! | [`Algorithm::PushSplit`] | any other push | for each number of dice rerolled, the fold of the dice that stay, those rerolled and their fresh faces |
 //!
@@ -205,8 +204,28 @@ fn slot_values<W: Weight>(law: &DieLaw<W>, ctx: &Ctx, i: usize, k: u64) -> u64 {
 /// An upper bound on the states after `k` dice of `law`: the product of
 /// the slots' ranges, and no more than the multisets of `k` outcomes.
 fn states<W: Weight>(law: &DieLaw<W>, ctx: &Ctx, k: u64) -> u64 {
-    let product =
-        (0..ctx.layout.len()).fold(1u64, |a, i| a.saturating_mul(slot_values(law, ctx, i, k)));
+    states_over(law, ctx, k, |_| true, k)
+}
+
+/// [`states`] over the slots `carried` (the others stay neutral), the
+/// kept-dice statistics spanning at most `kept` of the `k` dice.
+fn states_over<W: Weight>(
+    law: &DieLaw<W>,
+    ctx: &Ctx,
+    k: u64,
+    carried: impl Fn(usize) -> bool,
+    kept: u64,
+) -> u64 {
+    let product = (0..ctx.layout.len())
+        .filter(|&i| carried(i))
+        .fold(1u64, |a, i| {
+            let dice = if ctx.layout[i].kept_only() {
+                k.min(kept)
+            } else {
+                k
+            };
+            a.saturating_mul(slot_values(law, ctx, i, dice))
+        });
     let m = law.outcomes.len() as u64;
     product.min(multisets(m, k))
 }
@@ -280,18 +299,10 @@ pub fn push<W: Weight>(
     let kept = t
         .filter
         .map_or(n, |(f, x)| f.as_keep(x, t.count).1.max(0) as u64);
-    let roll = |k: u64, carried: &[bool]| {
-        let product = (0..len).filter(|&i| carried[i]).fold(1u64, |a, i| {
-            let dice = if ctx.layout[i].kept_only() {
-                k.min(kept)
-            } else {
-                k
-            };
-            a.saturating_mul(slot_values(law, ctx, i, dice))
-        });
-        product.min(multisets(m, k))
+    let pairs = |k: u64| {
+        let first = states_over(law, ctx, k, |i| keep[i], kept);
+        first.saturating_mul(states_over(law, ctx, k, |i| keep[len + i], kept))
     };
-    let pairs = |k: u64| roll(k, &keep[..len]).saturating_mul(roll(k, &keep[len..]));
     if t.filter.is_none() && order_free(&ctx.layout) {
         // Each die meets every pair of tuples with each of its pairs.
         let per_die = m.saturating_add(rerolled.saturating_mul(m));
@@ -460,9 +471,12 @@ pub struct Decision {
     pub seconds: f64,
 }
 
+/// What [`explain_all`] collects: the planner's choices and the notes of
+/// the choices made above it.
+type Trace = (Vec<Decision>, Vec<String>);
+
 thread_local! {
-    static TRACE: std::cell::RefCell<Option<Vec<Decision>>> = const { std::cell::RefCell::new(None) };
-    static NOTES: std::cell::RefCell<Option<Vec<String>>> = const { std::cell::RefCell::new(None) };
+    static TRACE: std::cell::RefCell<Option<Trace>> = const { std::cell::RefCell::new(None) };
 }
 
 /// Run `f`, returning its result and every choice the planner made for
@@ -475,19 +489,19 @@ pub fn explain<R>(f: impl FnOnce() -> R) -> (R, Vec<Decision>) {
 /// [`explain`], with the notes of the choices made above the planner
 /// (a report's passes over the dice: [`note`]).
 pub fn explain_all<R>(f: impl FnOnce() -> R) -> (R, Vec<Decision>, Vec<String>) {
-    let outer = TRACE.with(|t| t.borrow_mut().replace(Vec::new()));
-    let outer_notes = NOTES.with(|t| t.borrow_mut().replace(Vec::new()));
+    let outer = TRACE.with(|t| t.borrow_mut().replace(Trace::default()));
     let r = f();
-    let mine = TRACE.with(|t| std::mem::replace(&mut *t.borrow_mut(), outer));
-    let notes = NOTES.with(|t| std::mem::replace(&mut *t.borrow_mut(), outer_notes));
-    (r, mine.unwrap_or_default(), notes.unwrap_or_default())
+    let (decisions, notes) = TRACE
+        .with(|t| std::mem::replace(&mut *t.borrow_mut(), outer))
+        .unwrap_or_default();
+    (r, decisions, notes)
 }
 
 /// Record a choice made above the planner while [`explain_all`] listens.
 pub fn note(text: impl FnOnce() -> String) {
-    NOTES.with(|t| {
-        if let Some(v) = t.borrow_mut().as_mut() {
-            v.push(text());
+    TRACE.with(|t| {
+        if let Some((_, notes)) = t.borrow_mut().as_mut() {
+            notes.push(text());
         }
     });
 }
@@ -514,8 +528,8 @@ pub fn traced<R>(
         seconds: start.elapsed().as_secs_f64(),
     };
     TRACE.with(|t| {
-        if let Some(v) = t.borrow_mut().as_mut() {
-            v.push(d);
+        if let Some((decisions, _)) = t.borrow_mut().as_mut() {
+            decisions.push(d);
         }
     });
     r
