@@ -17,7 +17,7 @@
 //! the push decision reads, so they stay few.
 
 use super::die::{die_law, DieLaw};
-use super::fold::{fold, set_name, Kind};
+use super::fold::{fold, Kind};
 use super::{add_to, check_names, check_stats, dice_count, layout, Ctx, JointLaw, Map, Stat};
 use crate::error::{Error, Result};
 use crate::systems::dice::ast::*;
@@ -294,45 +294,12 @@ fn term_pairs<W: Weight>(
         .count() as u64;
     let plan = super::plan::push(t, &full, ctx, rerolled, keep);
     plan.check(n)?;
-    let run = || -> Result<Map<W>> {
-        Ok(if plan.algorithm == super::plan::Algorithm::PushDieByDie {
-            // Statistics that combine without order, no keep/drop: each die is
-            // a pair of its own (a face that stays, on both rolls; or a face
-            // that is rerolled, then a fresh face), the pool's pairs that
-            // pair law combined `n` times. The statistics not carried read
-            // neutral, so dice differing only there are one contribution.
-            let neutral = ctx.neutral();
-            let half = |o: &super::die::Outcome, h: usize, k: &mut Vec<i64>| {
-                for (i, v) in o.contrib.iter().enumerate() {
-                    k.push(if keep[h * len + i] { *v } else { neutral[i] });
-                }
-            };
-            let mut die: Map<W> = Map::default();
-            let mut k: Vec<i64> = Vec::with_capacity(2 * len);
-            for (o, p) in &full.outcomes {
-                let stays = [(o.clone(), W::one())];
-                let fresh: &[(super::die::Outcome, W)] = if rule.cond.holds(o.order) {
-                    &full.outcomes
-                } else {
-                    &stays
-                };
-                for (o2, p2) in fresh {
-                    k.clear();
-                    half(o, 0, &mut k);
-                    half(o2, 1, &mut k);
-                    add_to(&mut die, &k, p.clone() * p2);
-                }
-            }
-            let mut last = Map::default();
-            super::fold::independent_steps(&die, &ctx.doubled(), n, |k, m| {
-                if k == n {
-                    last = m.clone();
-                }
-            })?;
-            last
+    let run = || {
+        if plan.algorithm == super::plan::Algorithm::PushDieByDie {
+            die_by_die_pairs(n, ctx, &full, rule, keep)
         } else {
-            binomial_pairs(t, ctx, &full, rule, keep)?
-        })
+            binomial_pairs(t, ctx, &full, rule, keep)
+        }
     };
     let mut out = super::plan::traced(|| format!("{t} pushed"), n, &plan, run)?;
 
@@ -349,8 +316,52 @@ fn term_pairs<W: Weight>(
         }
         out = named;
     }
-    let _ = set_name::<W>;
     Ok(out)
+}
+
+/// A pushed term's pairs die by die (statistics that combine without
+/// order, no keep/drop): each die is a pair of its own (a face that
+/// stays, on both rolls; or a face that is rerolled, then a fresh face),
+/// the pool's pairs that pair law combined `n` times. The statistics not
+/// carried read neutral, so dice differing only there are one
+/// contribution.
+fn die_by_die_pairs<W: Weight>(
+    n: i64,
+    ctx: &Ctx,
+    full: &DieLaw<W>,
+    rule: &PushRule,
+    keep: &[bool],
+) -> Result<Map<W>> {
+    let len = ctx.layout.len();
+    let neutral = ctx.neutral();
+    let half = |o: &super::die::Outcome, h: usize, k: &mut Vec<i64>| {
+        for (i, v) in o.contrib.iter().enumerate() {
+            k.push(if keep[h * len + i] { *v } else { neutral[i] });
+        }
+    };
+    let mut die: Map<W> = Map::default();
+    let mut k: Vec<i64> = Vec::with_capacity(2 * len);
+    for (o, p) in &full.outcomes {
+        let stays = [(o.clone(), W::one())];
+        let fresh: &[(super::die::Outcome, W)] = if rule.cond.holds(o.order) {
+            &full.outcomes
+        } else {
+            &stays
+        };
+        for (o2, p2) in fresh {
+            k.clear();
+            half(o, 0, &mut k);
+            half(o2, 1, &mut k);
+            add_to(&mut die, &k, p.clone() * p2);
+        }
+    }
+    let mut last = Map::default();
+    super::fold::independent_steps(&die, &ctx.doubled(), n, |k, m| {
+        if k == n {
+            last = m.clone();
+        }
+    })?;
+    Ok(last)
 }
 
 fn set_one(k: &[i64], ctx: &Ctx, name: &str) -> Vec<i64> {
