@@ -52,11 +52,34 @@ impl<W: Weight> Pmf<W> {
             return Self::from_weights(lo, vec![W::zero()]);
         };
         let hi = held().max().unwrap_or(lo);
-        let mut w = vec![W::zero(); (hi - lo + 1) as usize];
+        let len = (hi - lo + 1) as usize;
+        let mut w = vec![W::zero(); len];
+        // What rounding lost in each slot (floating point only).
+        let mut carry = if W::EXACT {
+            Vec::new()
+        } else {
+            vec![W::zero(); len]
+        };
         for (x, p) in pairs {
-            if !p.is_zero() {
-                w[(x - lo) as usize] += p;
+            if p.is_zero() {
+                continue;
             }
+            let i = (x - lo) as usize;
+            if W::EXACT {
+                // Into an empty slot the weight is moved, not added: adding
+                // a long fraction to 0 reduces it again (a gcd of its
+                // length).
+                if w[i].is_zero() {
+                    w[i] = p;
+                } else {
+                    w[i] += p;
+                }
+            } else {
+                W::add_compensated(&mut w[i], &mut carry[i], p);
+            }
+        }
+        for (s, c) in w.iter_mut().zip(carry) {
+            *s += c;
         }
         Self::from_weights(lo, w)
     }

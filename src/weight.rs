@@ -72,6 +72,16 @@ pub trait Weight:
     /// and rounded once, so the result is the correctly rounded value in all
     /// but freak cases, and never above 1.
     fn pow_ratio(num: u64, den: u64, n: u32) -> Self;
+    /// Add `x` into `sum`, with `carry` keeping what rounding lost: the sum
+    /// is then `sum + carry`. In `f64` Neumaier's compensated summation, so
+    /// that many small weights merged into one (5,001 faces of a d10000
+    /// scoring alike) add up to their correctly rounded total rather than
+    /// drifting by thousands of roundings; exact weights add exactly and
+    /// leave `carry` alone.
+    fn add_compensated(sum: &mut Self, carry: &mut Self, x: Self) {
+        let _ = carry;
+        *sum += x;
+    }
     /// `(m, e)` with `self = m · 2^e`, `m` in `[0.5, 1)` for a non-zero
     /// `f64` (its exponent taken off, exactly); exact weights give
     /// `(self, 0)`. With [`Weight::ldexp`], lets a recurrence carry its
@@ -117,6 +127,15 @@ pub trait Weight:
 
 impl Weight for f64 {
     const EXACT: bool = false;
+    fn add_compensated(sum: &mut f64, carry: &mut f64, x: f64) {
+        let t = *sum + x;
+        *carry += if sum.abs() >= x.abs() {
+            (*sum - t) + x
+        } else {
+            (x - t) + *sum
+        };
+        *sum = t;
+    }
     fn zero() -> Self {
         0.0
     }

@@ -419,8 +419,8 @@ fn messages_say_what_is_allowed() {
     );
     refused_cli(
         &["odds", "dice", "1000R6>=2", "--exact"],
-        &["counting 1000R6", "drop --exact"],
-        &["the sum of 1000 dice"],
+        &["counting 1000R6", "1000D6{>=2:1}!>=2", "drop --exact"],
+        &[],
     );
     refused_cli(
         &["odds", "dice", "2D6", "--vs", "1D6>=4"],

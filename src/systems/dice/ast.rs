@@ -5,10 +5,11 @@
 //!
 //! An expression's dice are one kind of term, [`PoolTerm`] (in
 //! [`Node::Pool`]): BCDice's plain `3D6`, `4D6KH3` and `1D66` are the
-//! terms [`PoolTerm::is_plain`] accepts, which `law.rs` sums and keeps by
-//! its own fast paths and limits; custom faces, scores, rerolls,
-//! explosions and names go to the pool engine. A new kind of die is a
-//! [`DieFaces`] variant.
+//! terms [`PoolTerm::is_plain`] accepts, which `law.rs` sums and keeps
+//! (planned by [`super::pool::plan::plain`]); custom faces, scores,
+//! rerolls, explosions and names go to the pool engine. The counting
+//! commands (`xB`, `xR`, `xU`) lower into such terms ([`super::lower`]).
+//! A new kind of die is a [`DieFaces`] variant.
 
 use std::fmt;
 

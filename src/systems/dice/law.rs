@@ -1,5 +1,14 @@
 //! Exact laws of BCDice commands, without enumerating faces.
 //!
+//! Every command is first a dice program ([`super::lower`]): バラバラダイス
+//! `xB`, 個数振り足しダイス `xR`, 上方無限ロール `xU` and `D66` are pool
+//! terms (scored faces, explosions that add a die, compounding) whose laws
+//! the planner ([`super::pool::plan`]) chooses the algorithm for: a
+//! count's power sum, the highest die by a power of the distribution
+//! function, exploding chains cut where the mass still rolling is below
+//! the per-die share of `tail_eps` (that mass, combined over the dice, is
+//! the reported tail). What stays here is the plain `xDy` arithmetic:
+//!
 //! * Sums are convolutions; `*` and `/` of two random terms combine the two
 //!   laws pairwise (they are independent: every die appears once).
 //! * Keep/drop (`KHn`, `KLn`, `DHn`, `DLn`) is a dynamic programme over the
@@ -7,15 +16,6 @@
 //!   how many dice are placed and the kept sum; placing `m` of the `r`
 //!   remaining dice on face `v` weighs `C(r, m)·p_v^m`. Θ(ℓ·n²·k·ℓ) for n
 //!   dice of ℓ faces keeping k, never ℓⁿ.
-//! * バラバラダイス counts are binomials per group, convolved.
-//! * 個数振り足しダイス: each die starts a chain (a rerolled face adds one
-//!   die); the chain's success count is built depth by depth until the
-//!   mass still rerolling is below the per-die share of `tail_eps`; that
-//!   mass is the reported tail. Groups are n-fold convolutions.
-//! * 上方無限ロール: each group's total is built the same way; with a
-//!   target, each group succeeds independently (a sum of binomials);
-//!   without one, the maximum is the product of the groups' cdfs and the
-//!   total a convolution.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -714,303 +714,87 @@ pub fn joint<W: Weight>(n: &Node) -> Result<BTreeMap<(i64, i64), W>> {
     })
 }
 
-/// Per-face reroll chain, generic in what a face contributes: `step(face)`
-/// gives the face's contribution to the chain's score. Returns the chain's
-/// law and the mass cut off (still rerolling).
-fn chain<W: Weight>(
-    sides: i64,
-    reroll: impl Fn(i64) -> bool,
-    score: impl Fn(i64) -> i64,
-    eps: f64,
-) -> Result<(Pmf<W>, W)> {
-    let p = W::ratio(1, sides);
-    let r = (1..=sides).filter(|&f| reroll(f)).count() as f64 / sides as f64;
-    if r >= 1.0 {
-        return Err(Error::Conflict(
-            "dice: every face rerolls, so the roll never ends".into(),
-        ));
-    }
-    if r > 0.0 {
-        let depth = (eps.ln() / r.ln()).ceil();
-        if depth > MAX_DEPTH as f64 {
-            return Err(Error::Conflict(format!(
-                "dice: a die rerolls with probability {r:.4}, so the tail bound {eps:e} takes about {depth} rerolls (reroll depth at most {MAX_DEPTH}); raise --tail-eps or reroll on fewer faces"
-            )));
-        }
-    }
-    let stop: Vec<(i64, bool)> = (1..=sides).map(|f| (score(f), reroll(f))).collect();
-    // Compress the face law: score → (P(score, stop), P(score, go on)).
-    let mut end: HashMap<i64, W> = HashMap::new();
-    let mut go: HashMap<i64, W> = HashMap::new();
-    for (s, again) in stop {
-        let m = if again { &mut go } else { &mut end };
-        *m.entry(s).or_insert_with(W::zero) += p.clone();
-    }
-    let end = Pmf::from_pairs(end);
-    let go = if go.is_empty() {
-        None
-    } else {
-        Some(Pmf::from_pairs(go))
-    };
-    let mut done: Pmf<W> = end.clone();
-    let mut alive = match &go {
-        Some(g) => g.clone(),
-        None => return Ok((done, W::zero())),
-    };
-    let mut alive_mass = alive.total();
-    let mut depth = 0;
-    while alive_mass.to_f64() > eps {
-        depth += 1;
-        if depth > MAX_DEPTH {
-            break;
-        }
-        let g = go.as_ref().expect("go is set when alive");
-        done = add_pmf(&done, &alive.convolve(&end));
-        alive = alive.convolve(g);
-        alive_mass = alive.total();
-        check_span(&done, "an exploding roll")?;
-    }
-    Ok((done, alive_mass))
-}
-
-/// Sum of two sub-probability laws over the same values.
-fn add_pmf<W: Weight>(a: &Pmf<W>, b: &Pmf<W>) -> Pmf<W> {
-    Pmf::from_pairs(
-        a.iter()
-            .map(|(x, p)| (x, p.clone()))
-            .chain(b.iter().map(|(x, p)| (x, p.clone()))),
-    )
-}
-
-/// n-fold sum of a (sub-)probability law (0 → certainly 0).
-fn n_fold<W: Weight>(d: &Pmf<W>, n: i64) -> Result<Pmf<W>> {
-    sum_of(d, n)
-}
-
-fn tail_of<W: Weight>(law: &Pmf<W>, parts: &[(f64, i64)]) -> W {
-    if W::EXACT {
-        W::one() - law.total()
-    } else {
-        // 1 − Π (1 − tᵢ)^nᵢ without cancellation.
-        let s: f64 = parts.iter().map(|(t, n)| *n as f64 * (-t).ln_1p()).sum();
-        W::from_f64(-s.exp_m1())
-    }
-}
-
-fn binomial<W: Weight>(n: i64, p: W) -> Result<Pmf<W>> {
-    sum_of(&Pmf::bernoulli(p), n)
-}
-
-/// The law of a count of exploding dice, with the mass its chains cut.
-fn exploding_count<W: Weight>(acc: Pmf<W>, parts: &[(f64, i64)]) -> Law<W> {
-    let tail = tail_of(&acc, parts);
-    Law {
-        value: acc,
-        total: None,
-        tail,
-        explodes: true,
-    }
-}
-
-fn total_dice(groups: &[Group]) -> i64 {
-    groups.iter().map(|g| g.count).sum::<i64>().max(1)
-}
-
-/// The law of a command's result (its work checked first: [`check_work`]).
+/// The law of a command's result (its work checked first: [`check_work`]):
+/// the command's dice program ([`super::lower`]) through the planner,
+/// plain `xDy` sums by [`node`], the rest by the pool engine.
 pub fn law<W: Weight>(cmd: &Command, tail_eps: f64) -> Result<Law<W>> {
     check_work::<W>(cmd, tail_eps)?;
-    Ok(match &cmd.body {
-        Body::Add(a) if super::pool::uses_engine(&a.expr) => {
-            Law::of_joint(&super::pool::law::<W>(&a.expr, &[], tail_eps)?)
-        }
-        Body::Add(a) => Law {
-            value: node(&a.expr)?,
+    let p = super::lower::program(cmd)?;
+    let explodes = matches!(cmd.body, Body::Reroll(_) | Body::Upper(_));
+    if !super::pool::uses_engine(&p.expr) {
+        return Ok(Law {
+            value: node(&p.expr)?,
             total: None,
             tail: W::zero(),
-            explodes: false,
-        },
-        Body::D66(sort) => Law {
-            value: d66(*sort),
-            total: None,
-            tail: W::zero(),
-            explodes: false,
-        },
-        Body::Barabara(b) => {
-            let mut acc = Pmf::point(0);
-            for g in &b.groups {
-                let part = match b.target {
-                    Some((cmp, t)) => {
-                        let hits = (1..=g.sides).filter(|&f| cmp.holds(f, t)).count() as i64;
-                        binomial(g.count, W::ratio(hits, g.sides))?
-                    }
-                    None => sum_of(&Pmf::uniform(1, g.sides), g.count)?,
-                };
-                acc = acc.convolve(&part);
-                check_span(&acc, "the result")?;
-            }
-            Law {
-                value: acc,
-                total: None,
-                tail: W::zero(),
-                explodes: false,
-            }
+            explodes,
+        });
+    }
+    use super::pool::Stat;
+    // A refusal names the command as typed, and the program it became.
+    let about = |e: Error| match e {
+        Error::Conflict(m) if !matches!(cmd.body, Body::Add(_)) => {
+            let verb = match cmd.body {
+                Body::Barabara(_) | Body::Reroll(_) => "counting",
+                _ => "rolling",
+            };
+            let rest = m.strip_prefix("dice: ").unwrap_or(&m);
+            Error::Conflict(format!(
+                "dice: {verb} {cmd} (the dice program {}): {rest}",
+                p.expr
+            ))
         }
-        Body::Reroll(r) => {
-            let eps = tail_eps / total_dice(&r.groups) as f64;
-            let mut acc = Pmf::point(0);
-            let mut parts = Vec::new();
-            for g in &r.groups {
-                let target = r.target;
-                let (one, cut) = chain::<W>(
-                    g.sides,
-                    |f| r.reroll.holds(f),
-                    |f| i64::from(target.is_some_and(|t| t.holds(f))),
-                    eps,
-                )?;
-                parts.push((cut.to_f64(), g.count));
-                acc = acc.convolve(&n_fold(&one, g.count)?);
-                check_span(&acc, "the count")?;
-            }
-            exploding_count(acc, &parts)
-        }
-        Body::Upper(u) => {
-            let eps = tail_eps / total_dice(&u.groups) as f64;
-            let mut laws = Vec::new();
-            let mut parts = Vec::new();
-            for g in &u.groups {
-                let (one, cut) = chain::<W>(g.sides, |f| f >= u.threshold, |f| f, eps)?;
-                parts.push((cut.to_f64(), g.count));
-                laws.push((one, g.count));
-            }
-            match u.target {
-                Some(t) => {
-                    let mut acc = Pmf::point(0);
-                    for (one, n) in &laws {
-                        // A cut chain is neither success nor failure: each
-                        // group's law is short by its cut mass, and so is
-                        // the count's, like every other exploding law.
-                        let p = one.prob(|s| t.holds(s + u.modifier));
-                        let fail = one.total() - &p;
-                        acc = acc.convolve(&sum_of(&Pmf::from_weights(0, vec![fail, p]), *n)?);
-                    }
-                    exploding_count(acc, &parts)
-                }
-                None => {
-                    let mut total = Pmf::point(u.modifier);
-                    for (one, n) in &laws {
-                        total = total.convolve(&n_fold(one, *n)?);
-                        check_span(&total, "the total")?;
-                    }
-                    let max = max_law(&laws, u.modifier)?;
-                    let tail = tail_of(&total, &parts);
-                    Law {
-                        value: max,
-                        total: Some(total),
-                        tail,
-                        explodes: true,
-                    }
-                }
-            }
-        }
+        other => other,
+    };
+    // The result and the total are read apart (xU: the highest die and
+    // the sum), each without the other's states.
+    let shifted = |m: Pmf<W>| {
+        map_checked(&m, |x| x.checked_add(p.shift))
+            .ok_or_else(|| Error::Conflict("dice: a result is out of range".into()))
+    };
+    // The total first: a sum too big is refused before the extreme's work.
+    let total = if p.total {
+        let law = super::pool::law::<W>(&p.expr, &[], tail_eps).map_err(about)?;
+        Some(shifted(law.marginal(&Stat::Total))?)
+    } else {
+        None
+    };
+    let joint = if p.result == Stat::Total {
+        super::pool::law::<W>(&p.expr, &[], tail_eps)
+    } else {
+        super::pool::facts::<W>(&p.expr, std::slice::from_ref(&p.result), tail_eps)
+    }
+    .map_err(about)?;
+    Ok(Law {
+        value: shifted(joint.marginal(&p.result))?,
+        total,
+        tail: joint.tail.clone(),
+        explodes: explodes || joint.explodes,
     })
 }
 
 /// The work of a command's law, estimated and checked before any is done,
 /// so that a command too big for `--exact` is refused at once rather than
-/// after minutes: the sums (Miller's recurrence), the keep/drop programmes
-/// and the reroll chains of every term, in big-fraction bit-steps summed
-/// over the command (at most [`MAX_EXACT_BIT_STEPS`]). Floating point has
-/// its own limits, checked as the law is built (fast).
-pub fn check_work<W: Weight>(cmd: &Command, tail_eps: f64) -> Result<()> {
-    if !W::EXACT {
+/// after minutes: the sums (Miller's recurrence) and keep/drop programmes
+/// of an `xDy` sum's plain terms, in big-fraction bit-steps summed over the
+/// command (at most [`MAX_EXACT_BIT_STEPS`]); the counting commands' and
+/// the pool terms' work is the planner's ([`super::pool::plan`]),
+/// estimated as their laws are planned. Floating point has its own limits,
+/// checked as the law is built (fast).
+pub fn check_work<W: Weight>(cmd: &Command, _tail_eps: f64) -> Result<()> {
+    let Body::Add(a) = &cmd.body else {
+        return Ok(());
+    };
+    let mut cost = Cost::default();
+    node_work::<W>(&a.expr, &mut cost)?;
+    if W::EXACT {
+        cost.check()
+    } else {
         // Floating point: the refusals the law makes before any work on
         // the terms of an xDy sum (the span and multiply-adds of a sum, the
         // steps of a keep/drop), as `term` meets them, so a server refuses
         // them before the request waits for a worker.
-        return match &cmd.body {
-            Body::Add(a) => node_work::<W>(&a.expr, &mut Cost::default()),
-            _ => Ok(()),
-        };
+        Ok(())
     }
-    let mut cost = Cost::default();
-    match &cmd.body {
-        Body::Add(a) => node_work::<W>(&a.expr, &mut cost)?,
-        Body::D66(_) => {}
-        Body::Barabara(b) => {
-            for g in &b.groups {
-                let values = if b.target.is_some() {
-                    2
-                } else {
-                    g.sides as u64
-                };
-                check_sum::<W>(values, g.count, (g.sides.max(2) as f64).log2(), &|| {
-                    format!("counting {}B{}", g.count, g.sides)
-                })?;
-            }
-        }
-        Body::Reroll(r) => {
-            let eps = tail_eps / total_dice(&r.groups) as f64;
-            for g in &r.groups {
-                let go = (1..=g.sides).filter(|&f| r.reroll.holds(f)).count() as u64;
-                let Some(depth) = chain_depth(g.sides, go, eps) else {
-                    continue;
-                };
-                // A chain counts successes: 0 ..= depth + 1.
-                let values = if r.target.is_some() { depth + 2 } else { 1 };
-                cost.chain(g.sides, depth, 1, g.count);
-                check_sum::<W>(
-                    values,
-                    g.count,
-                    depth as f64 * (g.sides as f64).log2(),
-                    &|| {
-                        format!(
-                        "counting {}R{} (each die's count takes {values} values over {depth} rerolls)",
-                        g.count, g.sides
-                    )
-                    },
-                )?;
-            }
-        }
-        Body::Upper(u) => {
-            let eps = tail_eps / total_dice(&u.groups) as f64;
-            for g in &u.groups {
-                let go = (1..=g.sides).filter(|&f| f >= u.threshold).count() as u64;
-                let Some(depth) = chain_depth(g.sides, go, eps) else {
-                    continue;
-                };
-                let values = if u.target.is_some() {
-                    2
-                } else {
-                    (depth + 1) * g.sides as u64
-                };
-                cost.chain(g.sides, depth, g.sides as u64, g.count);
-                check_sum::<W>(
-                    values,
-                    g.count,
-                    depth as f64 * (g.sides as f64).log2(),
-                    &|| {
-                        format!(
-                        "the total of {}U{} (each die's total takes about {values} values over {depth} rerolls)",
-                        g.count, g.sides
-                    )
-                    },
-                )?;
-            }
-        }
-    }
-    cost.check()
-}
-
-/// The reroll depth a chain is built to (as [`chain`] does), or `None` when
-/// nothing rerolls, every face does, or the depth is past [`MAX_DEPTH`]
-/// ([`chain`] refuses those at once itself).
-fn chain_depth(sides: i64, go: u64, eps: f64) -> Option<u64> {
-    let r = go as f64 / sides as f64;
-    if go == 0 || r >= 1.0 {
-        return None;
-    }
-    let depth = (eps.ln() / r.ln()).ceil();
-    (depth <= MAX_DEPTH as f64).then_some(depth as u64)
 }
 
 /// Exact work of a command, summed over its terms, as a share of the
@@ -1023,11 +807,6 @@ struct Cost {
 }
 
 impl Cost {
-    /// Reroll-chain work in big-fraction bit-steps.
-    fn add(&mut self, bit_steps: f64, what: impl FnOnce() -> String) {
-        self.add_share(bit_steps / MAX_EXACT_BIT_STEPS, what);
-    }
-
     /// Keep/drop work in word operations.
     fn add_keep(&mut self, word_ops: f64, what: impl FnOnce() -> String) {
         self.add_share(word_ops / MAX_EXACT_KEEP_WORD_OPS, what);
@@ -1038,26 +817,6 @@ impl Cost {
         if self.largest.as_ref().is_none_or(|(b, _)| *b < share) {
             self.largest = Some((share, what()));
         }
-    }
-
-    /// A reroll chain of d`sides` built `depth` rerolls deep, each face
-    /// adding up to `score` (1 for a count, the face for a total), then
-    /// its `count`-fold sum's maximum (xU): about depth²·score·sides/2
-    /// fraction operations on numbers of depth·log₂ sides bits.
-    fn chain(&mut self, sides: i64, depth: u64, score: u64, count: i64) {
-        let d = depth as f64;
-        let bits = d * (sides.max(2) as f64).log2();
-        let ops = d * d * score as f64 * sides as f64 / 2.0;
-        // xU without a target also raises each of the chain's cdf values
-        // to the power `count` (numbers `count` times as long).
-        let powers = if score > 1 {
-            (d + 1.0) * sides as f64 * 2.0 * (count.max(2) as f64).log2() * count as f64
-        } else {
-            0.0
-        };
-        self.add(ops * bits + powers * bits, || {
-            format!("rerolling d{sides} dice {depth} deep")
-        });
     }
 
     fn check(self) -> Result<()> {
@@ -1112,25 +871,4 @@ fn term_work<W: Weight>(term: &Node, t: &PoolTerm, cost: &mut Cost) -> Result<()
             format!("the sum of {} dice of {values} values", t.count)
         }),
     }
-}
-
-/// Law of the largest group total plus the modifier: P(max ≤ x) = Π Fᵢ(x)^nᵢ.
-fn max_law<W: Weight>(laws: &[(Pmf<W>, i64)], modifier: i64) -> Result<Pmf<W>> {
-    let live: Vec<&(Pmf<W>, i64)> = laws.iter().filter(|(_, n)| *n > 0).collect();
-    if live.is_empty() {
-        return Ok(Pmf::point(modifier));
-    }
-    let lo = live.iter().map(|(p, _)| p.min()).min().unwrap_or(0);
-    let hi = live.iter().map(|(p, _)| p.max()).max().unwrap_or(0);
-    let mut prev = W::zero();
-    let mut w = Vec::with_capacity((hi - lo + 1) as usize);
-    for x in lo..=hi {
-        let mut c = W::one();
-        for (p, n) in &live {
-            c = c * &p.cdf(x).powi(*n as u32);
-        }
-        w.push(c.clone() - &prev);
-        prev = c;
-    }
-    Ok(Pmf::from_weights(lo + modifier, w))
 }

@@ -49,6 +49,7 @@ pub mod cond;
 pub mod games;
 pub mod hints;
 pub mod law;
+pub mod lower;
 pub mod parse;
 pub mod per_roll;
 pub mod pool;

@@ -49,6 +49,62 @@ pub struct DieLaw<W> {
     pub mass: W,
 }
 
+/// How deep one die's exploding chain is built and the mass it cuts: the
+/// first depth where the mass still rolling falls below `die_eps` (or
+/// nothing rolls on), and that mass. The mass still rolling after `d`
+/// rolls is `r₁·rᵈ⁻¹` (`r₁`, `r`: the chance the first and a later roll
+/// explode), so the cut is known without building the law, exactly, and in
+/// floating point without the cancellation of `1 − mass`: the tail of a
+/// roll of many exploding dice is their cuts combined
+/// ([`super::tail_of_cuts`]). `(1, 0)` for a die that does not explode.
+pub fn chain_cut<W: Weight>(t: &PoolTerm, die_eps: f64) -> Result<(usize, W)> {
+    let Some((cond, _)) = explode_cond(t) else {
+        return Ok((1, W::zero()));
+    };
+    let sides = t.faces.sides();
+    let go = |w: &[W]| {
+        sides
+            .iter()
+            .zip(w)
+            .filter(|(s, _)| cond.holds(s.value))
+            .fold(W::zero(), |a, (_, p)| a + p)
+    };
+    let later = later_weights::<W>(t);
+    let r = go(&later);
+    let mut left = go(&side_weights::<W>(t));
+    let stops = sides
+        .iter()
+        .zip(&later)
+        .any(|(s, p)| !p.is_zero() && !cond.holds(s.value));
+    if !stops && !left.is_zero() {
+        return Err(Error::Conflict(format!(
+            "dice: every face of {t} explodes, so the roll never ends; explode on fewer faces"
+        )));
+    }
+    let mut depth = 1;
+    loop {
+        if left.is_zero() || left.to_f64() < die_eps {
+            return Ok((depth, left));
+        }
+        if depth >= MAX_CHAIN {
+            return Err(chain_error());
+        }
+        depth += 1;
+        left = left * &r;
+    }
+}
+
+/// The weights of the sides an explosion adds: after the term's reroll,
+/// or plain for `ri` (which takes the die's initial face only).
+fn later_weights<W: Weight>(t: &PoolTerm) -> Vec<W> {
+    if t.rerolls_first_only() {
+        let n = t.faces.count();
+        vec![W::ratio(1, n); n.max(0) as usize]
+    } else {
+        side_weights(t)
+    }
+}
+
 /// The score of a face under the term's map (itself without a map).
 pub fn score_of(t: &PoolTerm, side: &Score) -> Score {
     if t.scores.is_empty() {
@@ -129,12 +185,9 @@ pub fn die_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<DieLaw<W>> {
     let weights = side_weights::<W>(t);
     // An `ri` reroll takes the initial face only: an explosion's dice roll
     // plain.
-    let later = if t.rerolls_first_only() {
-        let n = sides.len() as i64;
-        vec![W::ratio(1, n); sides.len()]
-    } else {
-        weights.clone()
-    };
+    let later = later_weights::<W>(t);
+    // How deep a chain is built (its cut is the mass then still rolling).
+    let (chain_depth, _) = chain_cut::<W>(t, ctx.die_eps)?;
     let name = t.name.as_deref();
     let layout = &ctx.layout;
     // Keyed by [order, contribution…]: faces that contribute alike but sort
@@ -188,13 +241,9 @@ pub fn die_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<DieLaw<W>> {
                         *target.entry(sum).or_insert_with(W::zero) += w.clone() * p;
                     }
                 }
-                let left: f64 = next.values().map(Weight::to_f64).sum();
                 active = next;
-                if left < ctx.die_eps {
+                if depth >= chain_depth {
                     break;
-                }
-                if depth >= MAX_CHAIN {
-                    return Err(chain_error());
                 }
             }
             for (sum, w) in done {
@@ -236,13 +285,9 @@ pub fn die_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<DieLaw<W>> {
                         add_to(target, &joined, w.clone() * p);
                     }
                 }
-                let left: f64 = next.values().map(Weight::to_f64).sum();
                 active = next;
-                if left < ctx.die_eps {
+                if depth >= chain_depth {
                     break;
-                }
-                if depth >= MAX_CHAIN {
-                    return Err(chain_error());
                 }
             }
             for (c, w) in done {

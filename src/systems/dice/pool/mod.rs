@@ -559,7 +559,13 @@ pub fn law_bounded<W: Weight>(
     .bounded(bounds);
     check_named_states::<W>(expr, &ctx)?;
     let cells = node_cells::<W>(expr, &ctx)?;
-    Ok(finish(&ctx, cells, explodes(expr)))
+    let explodes = explodes(expr);
+    let tail = if explodes {
+        tail_of_cuts(expr, &ctx)?
+    } else {
+        None
+    };
+    Ok(finish_with(&ctx, cells, explodes, tail))
 }
 
 /// Refuse at once a roll whose named terms alone take too many states.
@@ -670,7 +676,13 @@ pub fn facts_bounded<W: Weight>(
     .bounded(bounds);
     check_named_states::<W>(expr, &ctx)?;
     let cells = node_cells::<W>(expr, &ctx)?;
-    Ok(finish(&ctx, cells, explodes(expr)))
+    let explodes = explodes(expr);
+    let tail = if explodes {
+        tail_of_cuts(expr, &ctx)?
+    } else {
+        None
+    };
+    Ok(finish_with(&ctx, cells, explodes, tail))
 }
 
 /// The joint law of `stats` of pools of 0, 1, …, `n` dice like `die` (its
@@ -700,6 +712,7 @@ pub fn facts_by_size<W: Weight>(
     }
     let law = fold::ctx_die_law::<W>(die, &ctx)?;
     let explodes = die.explosion().is_some();
+    let (_, cut) = die::chain_cut::<W>(die, ctx.die_eps)?;
     // The planner's order-free combination, every size on the way to `n`.
     let mut sized = die.clone();
     sized.count = n;
@@ -714,19 +727,76 @@ pub fn facts_by_size<W: Weight>(
         n,
         &plan,
         || {
-            fold::independent_steps(&fold::contributions(&law), &ctx, n, |_, m| {
-                out.push(finish(&ctx, m.clone(), explodes));
+            fold::independent_steps(&fold::contributions(&law), &ctx, n, |k, m| {
+                // k dice's tail from one die's cut.
+                let tail = explodes.then(|| tail_of_parts(&[(k, cut.clone())]));
+                out.push(finish_with(&ctx, m.clone(), explodes, tail));
             })
         },
     )?;
     Ok(out)
 }
 
-/// Sort a law's cells, decode the statistics and measure the cut tail.
+/// The mass a roll's exploding chains cut, from its dice's cuts
+/// ([`die::chain_cut`]) rather than `1 − mass`: the mass kept is the
+/// product of every die's, so the tail is `1 − Π (1 − cᵢ)^{nᵢ}` over the
+/// terms ([`tail_of_parts`]). `None` for a roll with a chained part, whose
+/// mass is not that product.
+fn tail_of_cuts<W: Weight>(expr: &Node, ctx: &Ctx) -> Result<Option<W>> {
+    let mut parts: Result<Option<Vec<(i64, W)>>> = Ok(Some(Vec::new()));
+    visit(expr, &mut |n| {
+        let Ok(Some(list)) = &mut parts else {
+            return;
+        };
+        match n {
+            Node::Pool(t) if t.explosion().is_some() => match die::chain_cut::<W>(t, ctx.die_eps) {
+                Ok((_, cut)) => list.push((t.count, cut)),
+                Err(e) => parts = Err(e),
+            },
+            Node::Chain(_) => parts = Ok(None),
+            _ => {}
+        }
+    });
+    Ok(parts?.map(|p| tail_of_parts(&p)))
+}
+
+/// `1 − Π (1 − cᵢ)^{nᵢ}`: the mass cut from `nᵢ` dice each cutting `cᵢ`.
+/// Exact weights multiply out (the same value as `1 − mass`, without adding
+/// up every cell, each addition of long fractions a gcd); floating point
+/// takes `−expm1(Σ nᵢ·ln1p(−cᵢ))`, where `1 − mass` rounds a tail of 1e-16
+/// to a multiple of 2⁻⁵³.
+pub fn tail_of_parts<W: Weight>(parts: &[(i64, W)]) -> W {
+    if W::EXACT {
+        let kept = parts.iter().fold(W::one(), |acc, (n, c)| {
+            acc * &(W::one() - c).powi(n.max(&0).unsigned_abs() as u32)
+        });
+        W::one() - kept
+    } else {
+        let log_kept: f64 = parts
+            .iter()
+            .map(|(n, c)| (*n).max(0) as f64 * (-c.to_f64()).ln_1p())
+            .sum();
+        W::from_f64(-log_kept.exp_m1())
+    }
+}
+
+/// Sort a law's cells, decode the statistics and measure the cut tail
+/// (`1 − mass`).
 pub fn finish<W: Weight>(
     ctx: &Ctx,
     cells: impl IntoIterator<Item = (Key, W)>,
     explodes: bool,
+) -> JointLaw<W> {
+    finish_with(ctx, cells, explodes, None)
+}
+
+/// [`finish`] with the cut tail given when it is known from the dice's
+/// cuts ([`tail_of_parts`]); `None`: `1 − mass`.
+fn finish_with<W: Weight>(
+    ctx: &Ctx,
+    cells: impl IntoIterator<Item = (Key, W)>,
+    explodes: bool,
+    tail: Option<W>,
 ) -> JointLaw<W> {
     // Only the maxima, minima and all-equal have an encoding to undo.
     let decode = ctx
@@ -758,16 +828,18 @@ pub fn finish<W: Weight>(
     } else {
         cells
     };
-    let total = merged.iter().fold(W::zero(), |a, (_, w)| a + w);
-    let tail = if explodes {
-        let t = W::one() - &total;
-        if t.to_f64() < 0.0 {
-            W::zero()
-        } else {
-            t
+    let tail = match (explodes, tail) {
+        (false, _) => W::zero(),
+        (true, Some(t)) => t,
+        (true, None) => {
+            let total = merged.iter().fold(W::zero(), |a, (_, w)| a + w);
+            let t = W::one() - &total;
+            if t.to_f64() < 0.0 {
+                W::zero()
+            } else {
+                t
+            }
         }
-    } else {
-        W::zero()
     };
     JointLaw {
         layout: ctx.layout.clone(),

@@ -14,6 +14,7 @@
 //! |---|---|---|
 //! | [`Algorithm::PowerSum`] | a sum read by its total (explosions included) | the convolution power: `values²·log n`, or Miller's recurrence exactly |
 //! | [`Algorithm::KeepDp`] | keep/drop read by its total | order statistics: `faces·n·span` |
+//! | [`Algorithm::Extreme`] | the highest or lowest die read alone (xU's largest group, `max` without the total) | one die's distribution function to the power `n`: `values·log n` |
 //! | [`Algorithm::OrderFree`] | statistics that combine without order, no keep/drop | states × distinct contributions, per die |
 //! | [`Algorithm::ClassFold`] | many dice whose outcomes differ, for every statistic but the total, in few classes (n d6 read by total, sixes and ones) | states of the classes before the last × the last class's span; the last class adds into dense rows |
 //! | [`Algorithm::Fold`] | anything (keep/drop with counts, matching sets) | outcomes × states × dice |
@@ -50,6 +51,10 @@ pub enum Algorithm {
     /// Keep/drop by order statistics of the die's law
     /// ([`crate::systems::dice::law::keep`]).
     KeepDp,
+    /// The highest (lowest) die read alone, no keep/drop: `P(max ≤ v) =
+    /// F(v)ⁿ` (`P(min ≥ v) = S(v)ⁿ`) over one die's contributions
+    /// ([`super::fold`]'s `extreme_law`).
+    Extreme,
     /// The die's tuple law combined `n` times
     /// ([`super::fold::independent_steps`]).
     OrderFree,
@@ -75,9 +80,10 @@ pub enum Algorithm {
 
 impl Algorithm {
     /// Every algorithm for a term, cheapest first where several apply.
-    pub const TERM: [Algorithm; 5] = [
+    pub const TERM: [Algorithm; 6] = [
         Algorithm::PowerSum,
         Algorithm::KeepDp,
+        Algorithm::Extreme,
         Algorithm::OrderFree,
         Algorithm::ClassFold,
         Algorithm::Fold,
@@ -88,6 +94,7 @@ impl Algorithm {
         match self {
             Algorithm::PowerSum => "power sum",
             Algorithm::KeepDp => "keep/drop order statistics",
+            Algorithm::Extreme => "extreme by a power of the distribution function",
             Algorithm::OrderFree => "order-free combination",
             Algorithm::ClassFold => "class fold",
             Algorithm::Fold => "fold",
@@ -154,6 +161,7 @@ pub fn applies<W: Weight>(a: Algorithm, t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx
         }
         // Order statistics of the faces; a chain's dice keep whole.
         Algorithm::KeepDp => total_only(ctx) && t.scores.is_empty() && t.filter.is_some() && !chain,
+        Algorithm::Extreme => t.filter.is_none() && extreme_slot(ctx).is_some(),
         Algorithm::OrderFree => t.filter.is_none() && order_free(&ctx.layout),
         Algorithm::ClassFold => {
             t.filter.is_none() && order_free(&ctx.layout) && super::classes::applies(law, ctx)
@@ -164,6 +172,15 @@ pub fn applies<W: Weight>(a: Algorithm, t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx
         | Algorithm::PushDieByDie
         | Algorithm::PushSplit => false,
     }
+}
+
+/// The one slot a context carries when it reads an extreme statistic
+/// alone (`max` or `min`, the total not carried), with which end it reads.
+pub fn extreme_slot(ctx: &Ctx) -> Option<(usize, super::stat::Extreme)> {
+    if ctx.total || ctx.layout.len() != 2 {
+        return None;
+    }
+    Some((1, ctx.layout[1].extreme()?))
 }
 
 /// What the planner knows of slot `i` over `dice` dice whose
@@ -251,15 +268,27 @@ pub fn multisets(m: u64, k: u64) -> u64 {
 pub fn estimate<W: Weight>(a: Algorithm, t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx) -> u64 {
     let n = t.count.max(0) as u64;
     let m = law.outcomes.len() as u64;
+    // The values the sum adds: the faces (a chain's total), or what they
+    // score under a score map (as `fold`'s `sum_law` reads them).
+    let total = ctx.layout.iter().position(|s| *s == Stat::Total);
+    let value = |o: &super::die::Outcome| match total {
+        Some(i) if !t.scores.is_empty() => o.contrib[i],
+        _ => o.order,
+    };
     let (lo, hi) = law
         .outcomes
         .iter()
         .fold((i64::MAX, i64::MIN), |(a, b), (o, _)| {
-            (a.min(o.order), b.max(o.order))
+            (a.min(value(o)), b.max(value(o)))
         });
     let values = hi.saturating_sub(lo).max(0) as u64 + 1;
     match a {
         Algorithm::PowerSum | Algorithm::KeepDp => total_estimate::<W>(a, n, values),
+        // Each distinct contribution's cdf raised to the power n by squaring.
+        Algorithm::Extreme => {
+            let distinct = super::fold::contributions(law).len() as u64;
+            distinct.saturating_mul(u64::from(u64::BITS - n.leading_zeros()) + 1)
+        }
         Algorithm::OrderFree => {
             let distinct = super::fold::contributions(law).len() as u64;
             (0..n).fold(0u64, |w, k| {
@@ -411,6 +440,9 @@ pub fn term<W: Weight>(t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx) -> Plan {
     }
     if applies(Algorithm::KeepDp, t, law, ctx) {
         return choose(Algorithm::KeepDp);
+    }
+    if applies(Algorithm::Extreme, t, law, ctx) {
+        return choose(Algorithm::Extreme);
     }
     let mut best = if applies(Algorithm::OrderFree, t, law, ctx)
         && super::fold::contributions(law).len() as i64 * 2 > t.count

@@ -35,6 +35,9 @@ impl Statistic for Max {
             v
         }
     }
+    fn extreme(&self) -> Option<super::Extreme> {
+        Some(super::Extreme::Highest)
+    }
     fn saturation(&self) -> Saturation {
         Saturation::Both
     }

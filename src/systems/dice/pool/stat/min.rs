@@ -31,6 +31,9 @@ impl Statistic for Min {
     fn finish(&self, v: i64) -> i64 {
         super::max::Max.finish(v)
     }
+    fn extreme(&self) -> Option<super::Extreme> {
+        Some(super::Extreme::Lowest)
+    }
     fn saturation(&self) -> Saturation {
         Saturation::Both
     }

@@ -163,6 +163,14 @@ pub trait Statistic {
         span.additive()
     }
 
+    /// Whether it is the highest or the lowest of its dice's contributions
+    /// (`max`, `min`): read alone, its law over `n` dice is a power of one
+    /// die's distribution function (the planner's
+    /// [`super::plan::Algorithm::Extreme`]).
+    fn extreme(&self) -> Option<Extreme> {
+        None
+    }
+
     /// Whether an expression can give it (`names`: the named terms;
     /// `units`: the named scores; `single_pool`: one term of one kind of
     /// die), else why not.
@@ -170,6 +178,15 @@ pub trait Statistic {
         let _ = program;
         Ok(())
     }
+}
+
+/// Which end of the dice an extreme statistic reads ([`Statistic::extreme`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Extreme {
+    /// The highest contribution: `P(max ≤ v) = F(v)ⁿ`.
+    Highest,
+    /// The lowest: `P(min ≥ v) = S(v)ⁿ`.
+    Lowest,
 }
 
 /// What [`Statistic::check`] knows of the expression.
@@ -291,6 +308,11 @@ impl Stat {
     /// How this statistic saturates.
     pub fn saturation(&self) -> Saturation {
         self.rule(|r| r.saturation())
+    }
+
+    /// Whether it is the highest or lowest contribution ([`Statistic::extreme`]).
+    pub fn extreme(&self) -> Option<Extreme> {
+        self.rule(|r| r.extreme())
     }
 
     /// Whether it combines without order.
