@@ -131,7 +131,14 @@ pub fn d66<W: Weight>(sort: D66Sort) -> Pmf<W> {
 /// Sum of `n` dice of law `d`.
 pub fn sum_of<W: Weight>(d: &Pmf<W>, n: i64) -> Result<Pmf<W>> {
     let values = (d.max() - d.min() + 1) as u64;
-    check_sum::<W>(values, n, 0.0, &|| {
+    // The size of one die's exact weights: a die's own faces (0: log₂ of
+    // its values), or an exploding chain's long denominators.
+    let bits = d
+        .weights()
+        .iter()
+        .filter_map(|w| w.as_fraction().map(|(_, den)| den.bits() as f64))
+        .fold(0.0, f64::max);
+    check_sum::<W>(values, n, bits, &|| {
         format!("the sum of {n} dice of {values} values")
     })?;
     if W::EXACT && n >= 2 {
