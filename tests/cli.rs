@@ -1238,6 +1238,62 @@ fn explain_lists_the_planners_choices_and_leaves_the_answer_alone() {
     );
 }
 
+/// `--explain` with `--until` names the passes the law of one roll took,
+/// decided where a report's are ([`Check::joint_passes`]): the plain law
+/// of a BCDice comparison, with the natural dice when a tier reads them,
+/// and the pool engine's joint law for a statistic of the dice.
+#[test]
+fn explain_names_the_passes_of_one_roll_of_until() {
+    let cases: [(&[&str], &str); 4] = [
+        (&["2D6>=7", "--until", "3"], "the plain law of the result"),
+        (
+            &[
+                "2D6",
+                "--tier",
+                "top:natural>=10",
+                "--tier",
+                "rest",
+                "--until",
+                "20",
+            ],
+            "the plain law of the result with the natural dice",
+        ),
+        (
+            &["4D6", "--until", "10", "--until-stat", "count(6)"],
+            "one joint law of everything the tiers read",
+        ),
+        (
+            &[
+                "4D6",
+                "--tier",
+                "six:count(6)>=1",
+                "--tier",
+                "rest",
+                "--until",
+                "10",
+            ],
+            "one joint law of everything the tiers read",
+        ),
+    ];
+    for (rest, passes) in cases {
+        let mut args = vec!["odds", "dice"];
+        args.extend_from_slice(rest);
+        let plain = hantei().args(&args).output().unwrap();
+        let explained = hantei().args(&args).arg("--explain").output().unwrap();
+        assert!(
+            plain.status.success() && explained.status.success(),
+            "{args:?}"
+        );
+        assert_eq!(
+            plain.stdout, explained.stdout,
+            "{args:?}: the answer is unchanged"
+        );
+        let err = String::from_utf8(explained.stderr).unwrap();
+        let want = format!("passes of one roll: {passes}\n");
+        assert!(err.contains(&want), "{args:?}: no {want:?} in:\n{err}");
+    }
+}
+
 /// An exact group is counted before any work (its steps by the planner's
 /// estimate, weighted by the bits of its fractions' denominators, which
 /// multiply item by item): five items of ten dice keeping two ran for 10–16
