@@ -383,3 +383,47 @@ proptest! {
         }
     }
 }
+
+/// A game's chain of rolls as a first roll is counted before its law
+/// (issue 27): its result words and cut tail, and its least and greatest
+/// value ([`games::GameCmd::value_span`], from the chain's spans), are
+/// those of its exact law — nothing underflows in exact fractions, so the
+/// extreme paths the spans follow all have mass.
+#[test]
+fn a_game_chain_is_known_before_its_law() {
+    let cases = [
+        "K20@10",
+        "K10+3@9",
+        "K30$+1@9",
+        "K40@10gf",
+        "K20@10sf4",
+        "K20@9tf3",
+        "K20+2@10H",
+        "K20@10ad2",
+        "2D6@8+2>=15",
+        "2D6@10",
+    ];
+    let sw = games::find("SwordWorld2.5").unwrap();
+    for text in cases {
+        let cmd = sw
+            .own(text)
+            .unwrap_or_else(|e| panic!("{text}: {e}"))
+            .unwrap_or_else(|| panic!("{text}: not a command"));
+        let law = cmd.law::<Exact>(1e-12).unwrap();
+        let (words, cuts) = cmd.words().unwrap_or_else(|| panic!("{text}: no words"));
+        assert_eq!(words, law.outcomes, "{text}");
+        assert_eq!(cuts, law.tail.is_some(), "{text}");
+        let values: Vec<i64> = law
+            .cells
+            .iter()
+            .filter(|(_, p)| !p.is_zero())
+            .map(|((v, _), _)| *v)
+            .collect();
+        let span = (*values.iter().min().unwrap(), *values.iter().max().unwrap());
+        assert_eq!(cmd.value_span(1e-12, true).unwrap(), Some(span), "{text}");
+    }
+    // The 2D6 check's law is read at once: no words or span ahead of it.
+    let check = sw.own("2D6+2>=8").unwrap().unwrap();
+    assert!(check.words().is_none());
+    assert_eq!(check.value_span(1e-12, true).unwrap(), None);
+}

@@ -813,6 +813,42 @@ fn endless_chains_are_refused_before_any_round() {
     assert!(f(&v["p_critical"]) > 0.0, "{v}");
 }
 
+/// Issue 27 item 4: a chain whose first roll is a game's chain of rolls
+/// (`K100@3`, 1,226 rounds: its law takes about a second) has its
+/// follow-ups counted before that law, from the values the first roll can
+/// give: 0 (the fumble) to 30 × 1226 = 36780 (K100's 30 at 12, rolled on
+/// in every one of the 1,226 rounds the chain runs before less than 1e-15
+/// still rolls: (35/36)^1226 ≈ 1.0013e-15). `(result/10)D6` for results
+/// of 15 and more is then up to (k)D6 for k = 1..=3678, each about
+/// (6k)²/2 steps: 18·Σk² = 2.99·10¹¹ in 3678 follow-ups and the else's
+/// 0, past the limit (it was refused after
+/// 2.1 s, once the law was known). A follow-up past the dice limit is
+/// refused before any follow-up's work (`K100@4`: 1.9 s before). A small
+/// chain still answers: `K20@10 -> >=0: (result/5)D6; 0` rolls no die
+/// after a first result below 5, which K20 gives on 2D6 ≤ 6 (1, 2, 3, 4
+/// at 3 to 6, the fumble at 2): 15/36 = 5/12.
+#[test]
+fn game_chains_follow_ups_are_counted_before_the_first_law() {
+    let sw = ["--game", "SwordWorld2.5"];
+    let mut args = vec!["odds", "dice", "K100@3 -> >=15: (result/10)D6; 0"];
+    args.extend_from_slice(&sw);
+    refused_at_once(
+        &args,
+        &[
+            "K100@3 (which gives 0 to 36780",
+            "3.0e11 steps in 3679 follow-ups",
+            "at most 30000000000",
+        ],
+    );
+    let mut args = vec!["odds", "dice", "K100@4 -> >=15: (result/10)D6; 0"];
+    args.extend_from_slice(&sw);
+    refused_at_once(&args, &["a rolled count is at most 1000 dice"]);
+    let mut args = vec!["dice", "K20@10 -> >=0: (result/5)D6; 0", "--exact"];
+    args.extend_from_slice(&sw);
+    let v = within_json(&args, 10);
+    assert_eq!(v["distribution"]["0"], "5/12", "{v}");
+}
+
 /// Issue 27 item 4: `--until` is counted before any round: no roll of
 /// 2D6 reaches 100000 before round 8334, and those rounds alone are past
 /// the limit (it was refused after running 1896 rounds); `1D6-3`
