@@ -427,3 +427,31 @@ fn a_game_chain_is_known_before_its_law() {
     assert!(check.words().is_none());
     assert_eq!(check.value_span(1e-12, true).unwrap(), None);
 }
+
+/// A chain of rolls (振り足し) builds each round's laws once: its count
+/// before any work and its run read the same laws (issue 27). Rolling on
+/// with 1/2 a round from mass 1, less than 1e-3 still rolls after 10
+/// rounds (2⁻⁹ ≈ 0.00195, 2⁻¹⁰ ≈ 0.00098): rounds 0 to 9 are built, each
+/// once; the law is 2⁻⁽ᵏ⁺¹⁾ at k for k = 0..=9 and the cut tail 2⁻¹⁰.
+#[test]
+fn a_chain_builds_each_rounds_laws_once() {
+    use hantei::pmf::Pmf;
+    use std::cell::Cell;
+    let built = Cell::new(0);
+    let half = || Pmf::<Exact>::from_pairs([(1, Exact::ratio(1, 2))]);
+    let stop = || Pmf::<Exact>::from_pairs([(0, Exact::ratio(1, 2))]);
+    let chained = games::chain::simple(
+        |_| {
+            built.set(built.get() + 1);
+            (half(), stop())
+        },
+        1e-3,
+    )
+    .unwrap();
+    assert_eq!(built.get(), 10, "each round's laws built once");
+    let law = chained.sum_over(|_| true);
+    for k in 0..10 {
+        assert_eq!(law.p(k), Exact::ratio(1, 1 << (k + 1)), "{k}");
+    }
+    assert_eq!(chained.tail, Exact::ratio(1, 1 << 10));
+}

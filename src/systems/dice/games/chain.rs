@@ -63,27 +63,48 @@ impl<W: Weight> Chained<W> {
     }
 }
 
+/// Most rounds' branches [`run`] keeps from its count for the run (each
+/// a state's laws of one round; past it they are built again).
+pub const MAX_KEPT: usize = 100_000;
+
 /// Run a chain from `start` (state → sub-law of the sum so far) at round
 /// `first`: `round(k, state)` gives the branches of round `k` in that
 /// state, each the next step and the sub-law of what the round adds.
+///
+/// Counted before any work ([`cost`]: the masses and the spans of the
+/// sums alone, round by round), from the rounds' laws the run then
+/// convolves: each is built once (up to [`MAX_KEPT`] of them).
 pub fn run<S: Ord + Clone, W: Weight>(
     start: BTreeMap<S, Pmf<W>>,
     first: usize,
     mut round: impl FnMut(usize, &S) -> Vec<(Next<S>, Pmf<W>)>,
     tail_eps: f64,
 ) -> Result<Chained<W>> {
-    // Counted before any work: the masses and the spans of the sums
-    // alone, round by round.
-    let start_span = spans(&start);
+    type Built<S, W> = BTreeMap<(usize, S), Vec<(Next<S>, Pmf<W>)>>;
+    let mut built: Built<S, W> = BTreeMap::new();
     cost(
-        start_span,
+        spans(&start),
         first,
-        &mut |k, s| round(k, s).iter().map(|(to, add)| span(to, add)).collect(),
+        &mut |k, s| {
+            let branches = round(k, s);
+            let counted = branches.iter().map(|(to, add)| span(to, add)).collect();
+            if built.len() < MAX_KEPT {
+                built.insert((k, s.clone()), branches);
+            }
+            counted
+        },
         tail_eps,
         W::EXACT,
     )
     .check(tail_eps, W::EXACT)?;
-    run_counted(start, first, round, tail_eps)
+    // The run visits the states the count did, round by round (it may go
+    // a round further where its masses round apart from the count's).
+    run_counted(
+        start,
+        first,
+        |k, s| built.remove(&(k, s.clone())).unwrap_or_else(|| round(k, s)),
+        tail_eps,
+    )
 }
 
 /// [`run`] once its [`cost`] is checked (by a front end that counts it
