@@ -422,6 +422,32 @@ fn a_game_chain_is_known_before_its_law() {
         let span = (*values.iter().min().unwrap(), *values.iter().max().unwrap());
         assert_eq!(cmd.value_span(1e-12, true).unwrap(), Some(span), "{text}");
     }
+    let dx = games::find("DoubleCross").unwrap();
+    for text in [
+        "5DX7+4",
+        "3DX8>=10",
+        "10DX10",
+        "3DX5-3",
+        "2DX7+1>=12",
+        "0DX",
+    ] {
+        let cmd = dx
+            .own(text)
+            .unwrap_or_else(|e| panic!("{text}: {e}"))
+            .unwrap_or_else(|| panic!("{text}: not a command"));
+        let law = cmd.law::<Exact>(1e-12).unwrap();
+        let (words, cuts) = cmd.words().unwrap_or_else(|| panic!("{text}: no words"));
+        assert_eq!(words, law.outcomes, "{text}");
+        assert_eq!(cuts, law.tail.is_some(), "{text}");
+        let values: Vec<i64> = law
+            .cells
+            .iter()
+            .filter(|(_, p)| !p.is_zero())
+            .map(|((v, _), _)| *v)
+            .collect();
+        let span = (*values.iter().min().unwrap(), *values.iter().max().unwrap());
+        assert_eq!(cmd.value_span(1e-12, true).unwrap(), Some(span), "{text}");
+    }
     // The 2D6 check's law is read at once: no words or span ahead of it.
     let check = sw.own("2D6+2>=8").unwrap().unwrap();
     assert!(check.words().is_none());

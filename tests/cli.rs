@@ -823,7 +823,8 @@ fn endless_chains_are_refused_before_any_round() {
 /// (6k)²/2 steps: 18·Σk² = 2.99·10¹¹ in 3678 follow-ups and the else's
 /// 0, past the limit (it was refused after
 /// 2.1 s, once the law was known). A follow-up past the dice limit is
-/// refused before any follow-up's work (`K100@4`: 1.9 s before). A small
+/// refused before any follow-up's work (`K100@4`: 1.9 s before). Double
+/// Cross's chain is counted before its law too. A small
 /// chain still answers: `K20@10 -> >=0: (result/5)D6; 0` rolls no die
 /// after a first result below 5, which K20 gives on 2D6 ≤ 6 (1, 2, 3, 4
 /// at 3 to 6, the fumble at 2): 15/36 = 5/12.
@@ -843,6 +844,18 @@ fn game_chains_follow_ups_are_counted_before_the_first_law() {
     let mut args = vec!["odds", "dice", "K100@4 -> >=15: (result/10)D6; 0"];
     args.extend_from_slice(&sw);
     refused_at_once(&args, &["a rolled count is at most 1000 dice"]);
+    // Double Cross's chain likewise (200DX2's law takes over a second; this
+    // was refused after 3.6 s, at its 1005-die follow-up).
+    refused_at_once(
+        &[
+            "odds",
+            "dice",
+            "200DX2 -> >=15: (result/2)D10; 0",
+            "--game",
+            "DoubleCross",
+        ],
+        &["first roll 200DX2 (which gives 0 to", "at most 30000000000"],
+    );
     let mut args = vec!["dice", "K20@10 -> >=0: (result/5)D6; 0", "--exact"];
     args.extend_from_slice(&sw);
     let v = within_json(&args, 10);
