@@ -731,21 +731,22 @@ fn branch_law<W: Weight>(b: &Branching, ctx: &Ctx) -> Result<Map<W>> {
     Ok(out)
 }
 
-/// Most first-roll values × branches [`follow_ups_bound`] scans (each a
+/// Most first-roll values × branches a chain's follow-ups are counted
+/// over before its first roll's law ([`GameCmd::value_span`]; each a
 /// follow-up substituted and written out, about a microsecond).
 pub const MAX_BOUND_SCAN: i64 = 2_000_000;
 
-/// Refuse before the first roll's law a chain whose follow-ups would be
-/// refused once it is known, where the first roll is a game's chain of
-/// rolls whose law takes seconds (`K100@3`: 1,226 rounds) and whose least
-/// and greatest value are counted without it ([`GameCmd::value_span`]).
-/// Every value between them is taken as possible, and a branch whose
-/// condition reads a result word (`critical`) as possibly taken: the
-/// distinct follow-ups and their steps ([`sum_steps`]) so counted are at
-/// least those the law then gives, so a chain within the limits here is
-/// within them after, and one past them is refused at once, naming the
-/// values, the count and the limit. Other first rolls are counted from
-/// their law, as before.
+/// Refuse before the first roll's law a chain whose follow-ups may be
+/// past the limits, where the first roll is a game's chain of rolls whose
+/// law takes seconds (`K100@3`: 1,226 rounds) and whose least and greatest
+/// value are counted without it ([`GameCmd::value_span`]). Every value
+/// between them is taken as possible, and a branch whose condition reads
+/// a result word (`critical`) as possibly taken: the distinct follow-ups
+/// and their steps ([`sum_steps`]) so counted bound those of the law
+/// (whose values lie between them), so the refusal says "up to", naming
+/// the values, the count and the limit. Within the limits here, the law's
+/// own follow-ups are counted again once it is known ([`branch_law`]), as
+/// are those of every other first roll.
 fn follow_ups_bound(b: &Branching, eps: f64, exact: bool) -> Result<()> {
     let Stage::Game(g) = &b.first else {
         return Ok(());

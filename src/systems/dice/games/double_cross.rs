@@ -403,10 +403,10 @@ impl Cmd {
 
     /// The least and greatest value of the law, counted before the
     /// chain's work: the groups in floating point and the chain's spans
-    /// ([`Cmd::count_chain`]; refused as the law would be past its
-    /// limits): the fumble's 0, the first roll's highest die (2 to c − 1:
-    /// a highest 1 is the fumble), and 10 a round of criticals with the
-    /// last roll's highest die.
+    /// (as the law counts them, [`chain::cost_stops`]; refused as the law
+    /// would be past its limits): the fumble's 0, the first roll's highest
+    /// die (2 to c − 1: a highest 1 is the fumble), and 10 a round of
+    /// criticals with the last roll's highest die.
     pub fn value_span(&self, tail_eps: f64, exact: bool) -> Result<(i64, i64)> {
         if self.dice < 1 {
             return Ok((0, 0));
