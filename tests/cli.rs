@@ -1338,8 +1338,27 @@ fn explain_names_the_passes_of_one_roll_of_until() {
             "{args:?}: the answer is unchanged"
         );
         let err = String::from_utf8(explained.stderr).unwrap();
-        let want = format!("passes of one roll: {passes}\n");
+        let want = format!("passes of one roll of {}: {passes}\n", rest[0]);
         assert!(err.contains(&want), "{args:?}: no {want:?} in:\n{err}");
+    }
+    // A race names each side's passes.
+    let out = hantei()
+        .args([
+            "odds",
+            "dice",
+            "2D6",
+            "--until",
+            "10",
+            "--vs",
+            "1D6+4",
+            "--explain",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    for side in ["2D6", "1D6+4"] {
+        let want = format!("passes of one roll of {side}: the plain law of the result\n");
+        assert!(err.contains(&want), "no {want:?} in:\n{err}");
     }
 }
 

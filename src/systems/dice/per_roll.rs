@@ -230,7 +230,13 @@ pub fn per_roll<W: Weight>(check: &Check, stat: &RoundStat) -> Result<Vec<(i64, 
     let check = &check;
     stat.validate(check)?;
     let passes = stat.passes(check);
-    super::pool::plan::note(|| format!("passes of one roll: {}", passes.describe()));
+    super::pool::plan::note(|| {
+        format!(
+            "passes of one roll of {}: {}",
+            check.command,
+            passes.describe()
+        )
+    });
     let Passes::Plain { natural } = passes else {
         // Joint: the pool engine's law of the tiers with the statistic.
         let own = stat.own(check);
