@@ -383,3 +383,101 @@ proptest! {
         }
     }
 }
+
+/// A game's chain of rolls as a first roll is counted before its law
+/// (issue 27): its result words and cut tail, and its least and greatest
+/// value ([`games::GameCmd::value_span`], from the chain's spans), are
+/// those of its exact law — nothing underflows in exact fractions, so the
+/// extreme paths the spans follow all have mass.
+#[test]
+fn a_game_chain_is_known_before_its_law() {
+    let cases = [
+        "K20@10",
+        "K10+3@9",
+        "K30$+1@9",
+        "K40@10gf",
+        "K20@10sf4",
+        "K20@9tf3",
+        "K20+2@10H",
+        "K20@10ad2",
+        "2D6@8+2>=15",
+        "2D6@10",
+    ];
+    let sw = games::find("SwordWorld2.5").unwrap();
+    for text in cases {
+        let cmd = sw
+            .own(text)
+            .unwrap_or_else(|e| panic!("{text}: {e}"))
+            .unwrap_or_else(|| panic!("{text}: not a command"));
+        let law = cmd.law::<Exact>(1e-12).unwrap();
+        let (words, cuts) = cmd.words().unwrap_or_else(|| panic!("{text}: no words"));
+        assert_eq!(words, law.outcomes, "{text}");
+        assert_eq!(cuts, law.tail.is_some(), "{text}");
+        let values: Vec<i64> = law
+            .cells
+            .iter()
+            .filter(|(_, p)| !p.is_zero())
+            .map(|((v, _), _)| *v)
+            .collect();
+        let span = (*values.iter().min().unwrap(), *values.iter().max().unwrap());
+        assert_eq!(cmd.value_span(1e-12, true).unwrap(), Some(span), "{text}");
+    }
+    let dx = games::find("DoubleCross").unwrap();
+    for text in [
+        "5DX7+4",
+        "3DX8>=10",
+        "10DX10",
+        "3DX5-3",
+        "2DX7+1>=12",
+        "0DX",
+    ] {
+        let cmd = dx
+            .own(text)
+            .unwrap_or_else(|e| panic!("{text}: {e}"))
+            .unwrap_or_else(|| panic!("{text}: not a command"));
+        let law = cmd.law::<Exact>(1e-12).unwrap();
+        let (words, cuts) = cmd.words().unwrap_or_else(|| panic!("{text}: no words"));
+        assert_eq!(words, law.outcomes, "{text}");
+        assert_eq!(cuts, law.tail.is_some(), "{text}");
+        let values: Vec<i64> = law
+            .cells
+            .iter()
+            .filter(|(_, p)| !p.is_zero())
+            .map(|((v, _), _)| *v)
+            .collect();
+        let span = (*values.iter().min().unwrap(), *values.iter().max().unwrap());
+        assert_eq!(cmd.value_span(1e-12, true).unwrap(), Some(span), "{text}");
+    }
+    // The 2D6 check's law is read at once: no words or span ahead of it.
+    let check = sw.own("2D6+2>=8").unwrap().unwrap();
+    assert!(check.words().is_none());
+    assert_eq!(check.value_span(1e-12, true).unwrap(), None);
+}
+
+/// A chain of rolls (振り足し) builds each round's laws once: its count
+/// before any work and its run read the same laws (issue 27). Rolling on
+/// with 1/2 a round from mass 1, less than 1e-3 still rolls after 10
+/// rounds (2⁻⁹ ≈ 0.00195, 2⁻¹⁰ ≈ 0.00098): rounds 0 to 9 are built, each
+/// once; the law is 2⁻⁽ᵏ⁺¹⁾ at k for k = 0..=9 and the cut tail 2⁻¹⁰.
+#[test]
+fn a_chain_builds_each_rounds_laws_once() {
+    use hantei::pmf::Pmf;
+    use std::cell::Cell;
+    let built = Cell::new(0);
+    let half = || Pmf::<Exact>::from_pairs([(1, Exact::ratio(1, 2))]);
+    let stop = || Pmf::<Exact>::from_pairs([(0, Exact::ratio(1, 2))]);
+    let chained = games::chain::simple(
+        |_| {
+            built.set(built.get() + 1);
+            (half(), stop())
+        },
+        1e-3,
+    )
+    .unwrap();
+    assert_eq!(built.get(), 10, "each round's laws built once");
+    let law = chained.sum_over(|_| true);
+    for k in 0..10 {
+        assert_eq!(law.p(k), Exact::ratio(1, 1 << (k + 1)), "{k}");
+    }
+    assert_eq!(chained.tail, Exact::ratio(1, 1 << 10));
+}

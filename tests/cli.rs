@@ -813,6 +813,55 @@ fn endless_chains_are_refused_before_any_round() {
     assert!(f(&v["p_critical"]) > 0.0, "{v}");
 }
 
+/// Issue 27 item 4: a chain whose first roll is a game's chain of rolls
+/// (`K100@3`, 1,226 rounds: its law takes about a second) has its
+/// follow-ups counted before that law, from the values the first roll can
+/// give: 0 (the fumble) to 30 × 1226 = 36780 (K100's 30 at 12, rolled on
+/// in every one of the 1,226 rounds the chain runs before less than 1e-15
+/// still rolls: (35/36)^1226 ≈ 1.0013e-15). `(result/10)D6` for results
+/// of 15 and more is then up to (k)D6 for k = 1..=3678, each about
+/// (6k)²/2 steps: 18·Σk² = 2.99·10¹¹ in 3678 follow-ups and the else's
+/// 0, past the limit (it was refused after
+/// 2.1 s, once the law was known). A follow-up past the dice limit is
+/// refused before any follow-up's work (`K100@4`: 1.9 s before). Double
+/// Cross's chain is counted before its law too. A small
+/// chain still answers: `K20@10 -> >=0: (result/5)D6; 0` rolls no die
+/// after a first result below 5, which K20 gives on 2D6 ≤ 6 (1, 2, 3, 4
+/// at 3 to 6, the fumble at 2): 15/36 = 5/12.
+#[test]
+fn game_chains_follow_ups_are_counted_before_the_first_law() {
+    let sw = ["--game", "SwordWorld2.5"];
+    let mut args = vec!["odds", "dice", "K100@3 -> >=15: (result/10)D6; 0"];
+    args.extend_from_slice(&sw);
+    refused_at_once(
+        &args,
+        &[
+            "K100@3 (which gives 0 to 36780",
+            "3.0e11 steps in 3679 follow-ups",
+            "at most 30000000000",
+        ],
+    );
+    let mut args = vec!["odds", "dice", "K100@4 -> >=15: (result/10)D6; 0"];
+    args.extend_from_slice(&sw);
+    refused_at_once(&args, &["a rolled count is at most 1000 dice"]);
+    // Double Cross's chain likewise (200DX2's law takes over a second; this
+    // was refused after 3.6 s, at its 1005-die follow-up).
+    refused_at_once(
+        &[
+            "odds",
+            "dice",
+            "200DX2 -> >=15: (result/2)D10; 0",
+            "--game",
+            "DoubleCross",
+        ],
+        &["first roll 200DX2 (which gives 0 to", "at most 30000000000"],
+    );
+    let mut args = vec!["dice", "K20@10 -> >=0: (result/5)D6; 0", "--exact"];
+    args.extend_from_slice(&sw);
+    let v = within_json(&args, 10);
+    assert_eq!(v["distribution"]["0"], "5/12", "{v}");
+}
+
 /// Issue 27 item 4: `--until` is counted before any round: no roll of
 /// 2D6 reaches 100000 before round 8334, and those rounds alone are past
 /// the limit (it was refused after running 1896 rounds); `1D6-3`
@@ -1236,6 +1285,81 @@ fn explain_lists_the_planners_choices_and_leaves_the_answer_alone() {
             && err.contains("1D66: power sum (1 die)"),
         "{err}"
     );
+}
+
+/// `--explain` with `--until` names the passes the law of one roll took,
+/// decided where a report's are ([`Check::joint_passes`]): the plain law
+/// of a BCDice comparison, with the natural dice when a tier reads them,
+/// and the pool engine's joint law for a statistic of the dice.
+#[test]
+fn explain_names_the_passes_of_one_roll_of_until() {
+    let cases: [(&[&str], &str); 4] = [
+        (&["2D6>=7", "--until", "3"], "the plain law of the result"),
+        (
+            &[
+                "2D6",
+                "--tier",
+                "top:natural>=10",
+                "--tier",
+                "rest",
+                "--until",
+                "20",
+            ],
+            "the plain law of the result with the natural dice",
+        ),
+        (
+            &["4D6", "--until", "10", "--until-stat", "count(6)"],
+            "one joint law of everything the tiers read",
+        ),
+        (
+            &[
+                "4D6",
+                "--tier",
+                "six:count(6)>=1",
+                "--tier",
+                "rest",
+                "--until",
+                "10",
+            ],
+            "one joint law of everything the tiers read",
+        ),
+    ];
+    for (rest, passes) in cases {
+        let mut args = vec!["odds", "dice"];
+        args.extend_from_slice(rest);
+        let plain = hantei().args(&args).output().unwrap();
+        let explained = hantei().args(&args).arg("--explain").output().unwrap();
+        assert!(
+            plain.status.success() && explained.status.success(),
+            "{args:?}"
+        );
+        assert_eq!(
+            plain.stdout, explained.stdout,
+            "{args:?}: the answer is unchanged"
+        );
+        let err = String::from_utf8(explained.stderr).unwrap();
+        let want = format!("passes of one roll of {}: {passes}\n", rest[0]);
+        assert!(err.contains(&want), "{args:?}: no {want:?} in:\n{err}");
+    }
+    // A race names each side's passes.
+    let out = hantei()
+        .args([
+            "odds",
+            "dice",
+            "2D6",
+            "--until",
+            "10",
+            "--vs",
+            "1D6+4",
+            "--explain",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    for side in ["2D6", "1D6+4"] {
+        let want = format!("passes of one roll of {side}: the plain law of the result\n");
+        assert!(err.contains(&want), "no {want:?} in:\n{err}");
+    }
 }
 
 /// An exact group is counted before any work (its steps by the planner's

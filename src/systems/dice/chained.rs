@@ -159,13 +159,21 @@ pub struct GameTerm {
 
 impl GameTerm {
     /// The command `text` of `game`, with the words its law can give.
+    /// A chain of rolls' words are known without its law (which takes
+    /// seconds: `K100@3`, 1,226 rounds), so it is read only when asked for.
     pub fn new(game: &'static games::Game, text: &str, cmd: GameCmd) -> Result<GameTerm> {
-        let law = cmd.law::<f64>(super::DEFAULT_TAIL_EPS)?;
+        let (words, cuts) = match cmd.words() {
+            Some((words, cuts)) => (words, cuts),
+            None => {
+                let law = cmd.law::<f64>(super::DEFAULT_TAIL_EPS)?;
+                (law.outcomes, law.tail.is_some())
+            }
+        };
         Ok(GameTerm {
             game: game.id,
             text: text.to_string(),
-            words: law.outcomes.iter().map(|o| o.key).collect(),
-            cuts: law.tail.is_some(),
+            words: words.iter().map(|o| o.key).collect(),
+            cuts,
             cmd,
         })
     }
@@ -632,6 +640,7 @@ pub fn branch_probs<W: Weight>(b: &Branching, eps: f64) -> Result<Vec<(String, W
 
 fn branch_law<W: Weight>(b: &Branching, ctx: &Ctx) -> Result<Map<W>> {
     let reads = b.reads(true);
+    follow_ups_bound(b, ctx.die_eps, W::EXACT)?;
     let cells = stage_cells::<W>(&b.first, &reads, ctx.die_eps)?;
     // The first roll's mass per follow-up (a branch, or a branch with the
     // first roll's values put in), in order of first appearance; each
@@ -683,6 +692,22 @@ fn branch_law<W: Weight>(b: &Branching, ctx: &Ctx) -> Result<Map<W>> {
             )));
         }
     }
+    // A follow-up rolling more than the dice limit (`(result/10)D6` on a
+    // result of 10,010) is refused before any follow-up's work, as it
+    // would be when its turn came.
+    for (node, i, _) in &groups {
+        let mut over: Option<Result<()>> = None;
+        visit_own(node.as_ref().unwrap_or(&b.branches[*i].then), &mut |c| {
+            if let Chained::Repeat(r) = c {
+                if let Node::Num(k) = r.count {
+                    if over.is_none() && check_count(&r.count, k).is_err() {
+                        over = Some(check_count(&r.count, k));
+                    }
+                }
+            }
+        });
+        over.unwrap_or(Ok(()))?;
+    }
     let mut out = Map::default();
     for (node, i, p) in groups {
         let node = node.as_ref().unwrap_or(&b.branches[i].then);
@@ -704,6 +729,80 @@ fn branch_law<W: Weight>(b: &Branching, ctx: &Ctx) -> Result<Map<W>> {
         add_to(&mut out, &key, none);
     }
     Ok(out)
+}
+
+/// Most first-roll values × branches a chain's follow-ups are counted
+/// over before its first roll's law ([`GameCmd::value_span`]; each a
+/// follow-up substituted and written out, about a microsecond).
+pub const MAX_BOUND_SCAN: i64 = 2_000_000;
+
+/// Refuse before the first roll's law a chain whose follow-ups may be
+/// past the limits, where the first roll is a game's chain of rolls whose
+/// law takes seconds (`K100@3`: 1,226 rounds) and whose least and greatest
+/// value are counted without it ([`GameCmd::value_span`]). Every value
+/// between them is taken as possible, and a branch whose condition reads
+/// a result word (`critical`) as possibly taken: the distinct follow-ups
+/// and their steps ([`sum_steps`]) so counted bound those of the law
+/// (whose values lie between them), so the refusal says "up to", naming
+/// the values, the count and the limit. Within the limits here, the law's
+/// own follow-ups are counted again once it is known ([`branch_law`]), as
+/// are those of every other first roll.
+fn follow_ups_bound(b: &Branching, eps: f64, exact: bool) -> Result<()> {
+    let Stage::Game(g) = &b.first else {
+        return Ok(());
+    };
+    let Some((lo, hi)) = g.cmd.value_span(eps, exact)? else {
+        return Ok(());
+    };
+    let values = hi.saturating_sub(lo).saturating_add(1);
+    if values.saturating_mul(b.branches.len() as i64) > MAX_BOUND_SCAN {
+        return Ok(());
+    }
+    let reads_word = |c: &cond::Expr| c.stats().iter().any(|s| matches!(s, Stat::Named(_)));
+    let substituted: Vec<bool> = b.branches.iter().map(|br| reads_facts(&br.then)).collect();
+    let mut keys: std::collections::HashSet<(usize, String)> = Default::default();
+    let mut work = 0.0;
+    for v in lo..=hi {
+        // A game's first roll gives its value as result and natural.
+        let get = |_: &Stat| v;
+        for (i, br) in b.branches.iter().enumerate() {
+            let surely = match &br.cond {
+                None => true,
+                Some(c) if reads_word(c) => false,
+                Some(c) if c.holds(&get) => true,
+                Some(_) => continue,
+            };
+            let (key, node) = if substituted[i] {
+                let n = substitute(&br.then, &get);
+                ((i, n.to_string()), Some(n))
+            } else {
+                ((i, String::new()), None)
+            };
+            if keys.insert(key) {
+                work += sum_steps(node.as_ref().unwrap_or(&br.then));
+            }
+            if surely {
+                break;
+            }
+        }
+    }
+    let what = format!(
+        "the chain's follow-ups of the first roll {} (which gives {lo} to {hi}, counted before its law)",
+        g.text
+    );
+    if keys.len() > MAX_FOLLOW_UPS {
+        return Err(Error::Conflict(format!(
+            "dice: {what} are up to {} different rolls (at most {MAX_FOLLOW_UPS}); read fewer of its values (e.g. result/10 rather than result)",
+            keys.len()
+        )));
+    }
+    if work > MAX_FOLLOW_UP_WORK as f64 {
+        return Err(Error::Conflict(format!(
+            "dice: {what} take up to about {work:.1e} steps in {} follow-ups (at most {MAX_FOLLOW_UP_WORK}); read fewer of the first roll's values (e.g. result/10 rather than result) or roll fewer dice",
+            keys.len()
+        )));
+    }
+    Ok(())
 }
 
 /// The steps of a plain sum's law: (count × sides)²/2 a dice term (a

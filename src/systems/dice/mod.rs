@@ -907,18 +907,33 @@ impl Passes {
 }
 
 impl Check {
-    /// The passes [`report`] makes for this (validated) check.
+    /// The passes [`report`] makes for this (validated) check: the tiers'
+    /// law apart from the total's where the tiers read no total, else
+    /// [`Check::joint_passes`].
     pub fn passes(&self) -> Passes {
         let apart = !self.tier_stats().contains(&pool::Stat::Total) && self.expr().is_some();
         if self.push.is_some() && apart {
             Passes::PushApart
         } else if self.needs_engine() && apart && !self.tiers.is_empty() {
             Passes::TiersApart
-        } else if self.needs_engine() {
+        } else {
+            self.joint_passes(&[])
+        }
+    }
+
+    /// The passes for one law of the tiers jointly with the result and
+    /// the `extra` statistics ([`Passes::Joint`] or [`Passes::Plain`]):
+    /// what [`report`] falls back to and what the law of one roll of
+    /// `--until` ([`per_roll::per_roll`], which reads its statistic with
+    /// the tier) takes.
+    pub fn joint_passes(&self, extra: &[pool::Stat]) -> Passes {
+        let beyond = |s: &pool::Stat| !matches!(s, pool::Stat::Total | pool::Stat::Natural);
+        if self.needs_engine() || extra.iter().any(beyond) {
             Passes::Joint
         } else {
             Passes::Plain {
-                natural: self.stats().contains(&pool::Stat::Natural),
+                natural: self.stats().contains(&pool::Stat::Natural)
+                    || extra.contains(&pool::Stat::Natural),
             }
         }
     }

@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use super::ast::Body;
 use super::pool::Stat;
 use super::roll::{Facts, Rolled};
-use super::{law, Check};
+use super::{law, Check, Passes};
 use crate::error::{Error, Result};
 use crate::weight::Weight;
 
@@ -162,9 +162,26 @@ impl RoundStat {
         }
     }
 
-    /// Whether the law needs the pool engine.
+    /// The statistic of the dice this key reads (the result for `result`
+    /// and `success`).
+    fn own(&self, check: &Check) -> Stat {
+        match self {
+            RoundStat::Natural => Stat::Natural,
+            RoundStat::Stat(s) => resolve(s, check),
+            RoundStat::Result | RoundStat::Success => Stat::Total,
+        }
+    }
+
+    /// The passes of [`per_roll`]: [`Check::joint_passes`] with this
+    /// statistic carried.
+    pub fn passes(&self, check: &Check) -> Passes {
+        check.joint_passes(&[self.own(check)])
+    }
+
+    /// Whether the law needs the pool engine (its passes are
+    /// [`Passes::Joint`]).
     pub fn needs_engine(&self, check: &Check) -> bool {
-        matches!(self, RoundStat::Stat(_)) || check.needs_engine()
+        self.passes(check) == Passes::Joint
     }
 }
 
@@ -212,12 +229,17 @@ pub fn per_roll<W: Weight>(check: &Check, stat: &RoundStat) -> Result<Vec<(i64, 
     check.validate()?;
     let check = &check;
     stat.validate(check)?;
-    if stat.needs_engine(check) {
-        let own = match stat {
-            RoundStat::Natural => Stat::Natural,
-            RoundStat::Stat(s) => resolve(s, check),
-            _ => Stat::Total,
-        };
+    let passes = stat.passes(check);
+    super::pool::plan::note(|| {
+        format!(
+            "passes of one roll of {}: {}",
+            check.command,
+            passes.describe()
+        )
+    });
+    let Passes::Plain { natural } = passes else {
+        // Joint: the pool engine's law of the tiers with the statistic.
+        let own = stat.own(check);
         let joint = check.joint_with::<W>(std::slice::from_ref(&own))?;
         let mut out: BTreeMap<(i64, usize), W> = BTreeMap::new();
         for (k, p) in &joint.cells {
@@ -234,10 +256,9 @@ pub fn per_roll<W: Weight>(check: &Check, stat: &RoundStat) -> Result<Vec<(i64, 
             *out.entry((s, tier)).or_insert_with(W::zero) += p.clone();
         }
         return Ok(out.into_iter().map(|((s, t), p)| (s, t, p)).collect());
-    }
-    let needs_natural = *stat == RoundStat::Natural || check.stats().contains(&Stat::Natural);
+    };
     // (result, natural, p).
-    let outcomes: Vec<(i64, i64, W)> = match (&check.command.body, needs_natural) {
+    let outcomes: Vec<(i64, i64, W)> = match (&check.command.body, natural) {
         (Body::Add(a), true) => law::joint::<W>(&a.expr)?
             .into_iter()
             .map(|((v, n), p)| (v, n, p))

@@ -63,27 +63,48 @@ impl<W: Weight> Chained<W> {
     }
 }
 
+/// Most rounds' branches [`run`] keeps from its count for the run (each
+/// a state's laws of one round; past it they are built again).
+pub const MAX_KEPT: usize = 100_000;
+
 /// Run a chain from `start` (state → sub-law of the sum so far) at round
 /// `first`: `round(k, state)` gives the branches of round `k` in that
 /// state, each the next step and the sub-law of what the round adds.
+///
+/// Counted before any work ([`cost`]: the masses and the spans of the
+/// sums alone, round by round), from the rounds' laws the run then
+/// convolves: each is built once (up to [`MAX_KEPT`] of them).
 pub fn run<S: Ord + Clone, W: Weight>(
     start: BTreeMap<S, Pmf<W>>,
     first: usize,
     mut round: impl FnMut(usize, &S) -> Vec<(Next<S>, Pmf<W>)>,
     tail_eps: f64,
 ) -> Result<Chained<W>> {
-    // Counted before any work: the masses and the spans of the sums
-    // alone, round by round.
-    let start_span = spans(&start);
+    type Built<S, W> = BTreeMap<(usize, S), Vec<(Next<S>, Pmf<W>)>>;
+    let mut built: Built<S, W> = BTreeMap::new();
     cost(
-        start_span,
+        spans(&start),
         first,
-        &mut |k, s| round(k, s).iter().map(|(to, add)| span(to, add)).collect(),
+        &mut |k, s| {
+            let branches = round(k, s);
+            let counted = branches.iter().map(|(to, add)| span(to, add)).collect();
+            if built.len() < MAX_KEPT {
+                built.insert((k, s.clone()), branches);
+            }
+            counted
+        },
         tail_eps,
         W::EXACT,
     )
     .check(tail_eps, W::EXACT)?;
-    run_counted(start, first, round, tail_eps)
+    // The run visits the states the count did, round by round (it may go
+    // a round further where its masses round apart from the count's).
+    run_counted(
+        start,
+        first,
+        |k, s| built.remove(&(k, s.clone())).unwrap_or_else(|| round(k, s)),
+        tail_eps,
+    )
 }
 
 /// [`run`] once its [`cost`] is checked (by a front end that counts it
@@ -205,6 +226,20 @@ pub fn cost<S: Ord + Clone>(
     tail_eps: f64,
     exact: bool,
 ) -> Cost {
+    cost_stops(start, first, round, tail_eps, exact).0
+}
+
+/// [`cost`], with the least and greatest sum of the chains that stop in
+/// each round counted (`stops[k]`, `None` where none stops): bounds on
+/// the values of the chain's law, known before any of its work.
+pub fn cost_stops<S: Ord + Clone>(
+    start: BTreeMap<S, Span>,
+    first: usize,
+    round: &mut impl FnMut(usize, &S) -> Vec<(Next<S>, Span)>,
+    tail_eps: f64,
+    exact: bool,
+) -> (Cost, Vec<Option<(i64, i64)>>) {
+    let mut stops: Vec<Option<(i64, i64)>> = vec![None; first];
     let limit = if exact { u64::MAX / 2 } else { MAX_WORK };
     // Per state: the mass still rolling and the least and greatest sum.
     let mut running = start;
@@ -216,14 +251,16 @@ pub fn cost<S: Ord + Clone>(
         let over = k >= first + MAX_ROUNDS;
         if mass < tail_eps || running.is_empty() || over || work > limit || visits > MAX_VISITS {
             let more = over && mass >= tail_eps && !running.is_empty();
-            return Cost {
+            let cost = Cost {
                 rounds: k - first + usize::from(more),
                 work: if work > limit { u64::MAX } else { work },
                 visits,
             };
+            return (cost, stops);
         }
         let weight = if exact { (k - first + 1) as u64 } else { 1 };
         let mut next: BTreeMap<S, Span> = BTreeMap::new();
+        let mut stopped: Option<(i64, i64)> = None;
         for (state, &(m, lo, hi)) in &running {
             for (to, (am, alo, ahi)) in round(k, state) {
                 visits += 1;
@@ -237,14 +274,21 @@ pub fn cost<S: Ord + Clone>(
                         .saturating_add(span + add_span)
                         .saturating_mul(weight),
                 );
-                if let Next::Go(s) = to {
-                    let e = next.entry(s).or_insert((0.0, i64::MAX, i64::MIN));
-                    e.0 += m * am;
-                    e.1 = e.1.min(lo + alo);
-                    e.2 = e.2.max(hi + ahi);
+                match to {
+                    Next::Go(s) => {
+                        let e = next.entry(s).or_insert((0.0, i64::MAX, i64::MIN));
+                        e.0 += m * am;
+                        e.1 = e.1.min(lo + alo);
+                        e.2 = e.2.max(hi + ahi);
+                    }
+                    Next::Stop => {
+                        let (a, b) = stopped.unwrap_or((i64::MAX, i64::MIN));
+                        stopped = Some((a.min(lo + alo), b.max(hi + ahi)));
+                    }
                 }
             }
         }
+        stops.push(stopped);
         running = next;
         k += 1;
     }

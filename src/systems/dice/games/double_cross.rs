@@ -343,6 +343,17 @@ impl Cmd {
         tail_eps: f64,
         exact: bool,
     ) -> Result<()> {
+        self.count_chain(groups, tail_eps, exact).map(|_| ())
+    }
+
+    /// [`Cmd::check_chain`], giving the least and greatest sum of the
+    /// chains that stop in each round ([`chain::cost_stops`]).
+    fn count_chain<V: Weight>(
+        &self,
+        groups: &[Group<V>],
+        tail_eps: f64,
+        exact: bool,
+    ) -> Result<Vec<Option<(i64, i64)>>> {
         let n = self.dice as u64;
         let branches: Vec<Vec<(Next<i64>, chain::Span)>> = (0..groups.len())
             .map(|j| {
@@ -353,7 +364,7 @@ impl Cmd {
             })
             .collect();
         let start = chain::spans(&start(groups[self.dice as usize].0.clone()));
-        let cost = chain::cost(
+        let (cost, stops) = chain::cost_stops(
             start,
             1,
             &mut |_, &j| branches[j as usize].clone(),
@@ -362,7 +373,7 @@ impl Cmd {
         );
         cost.check(tail_eps, exact)?;
         if !exact {
-            return Ok(());
+            return Ok(stops);
         }
         // A fraction's digits grow with the dice as well as the rounds
         // (measured: about 2 µs a step on the 2-core reference machine,
@@ -374,7 +385,51 @@ impl Cmd {
                 self.dice, self.critical, cost.rounds
             )));
         }
-        Ok(())
+        Ok(stops)
+    }
+
+    /// The result words of the law and that it cuts a chain's tail (no
+    /// chain without dice), known without the law.
+    pub fn words(&self) -> (Vec<Outcome>, bool) {
+        if self.dice < 1 {
+            return (vec![AUTO_FAILURE], false);
+        }
+        let words = match self.target {
+            None => vec![FUMBLE_NO_TARGET, PLAIN, CRITICAL],
+            Some(_) => vec![FUMBLE, FAILURE, FAILURE_CRIT, SUCCESS, SUCCESS_CRIT],
+        };
+        (words, true)
+    }
+
+    /// The least and greatest value of the law, counted before the
+    /// chain's work: the groups in floating point and the chain's spans
+    /// (as the law counts them, [`chain::cost_stops`]; refused as the law
+    /// would be past its limits): the fumble's 0, the first roll's highest
+    /// die (2 to c − 1: a highest 1 is the fumble), and 10 a round of
+    /// criticals with the last roll's highest die.
+    pub fn value_span(&self, tail_eps: f64, exact: bool) -> Result<(i64, i64)> {
+        if self.dice < 1 {
+            return Ok((0, 0));
+        }
+        if exact {
+            self.check_exact_groups()?;
+        }
+        let groups = self.groups::<f64>(self.dice)?;
+        let stops = self.count_chain(&groups, tail_eps, exact)?;
+        let (mut lo, mut hi) = (0, 0);
+        let mut take = |a: i64, b: i64| {
+            lo = lo.min(a + self.modifier);
+            hi = hi.max(b + self.modifier);
+        };
+        for (v, p) in groups[self.dice as usize].1.iter() {
+            if v != 1 && *p > 0.0 {
+                take(v, v);
+            }
+        }
+        for (a, b) in stops.iter().skip(1).flatten() {
+            take(*a, *b);
+        }
+        Ok((lo, hi))
     }
 }
 

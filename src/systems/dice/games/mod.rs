@@ -283,6 +283,31 @@ impl GameCmd {
         }
     }
 
+    /// The result words of its law and whether the law cuts a chain's
+    /// tail, where they are known without the law (a chain of rolls, whose
+    /// law takes seconds: Sword World's power table and 超越判定, Double
+    /// Cross); `None` for the others, read from their law.
+    pub fn words(&self) -> Option<(Vec<Outcome>, bool)> {
+        match self {
+            GameCmd::SwordWorld(c) => c.words(),
+            GameCmd::DoubleCross(c) => Some(c.words()),
+            _ => None,
+        }
+    }
+
+    /// The least and greatest value of its law, where they are counted
+    /// before the law's work (a chain of rolls: Sword World's power table
+    /// and 超越判定, Double Cross, from the chain's spans); refused as the
+    /// law would be when the chain is past its limits. `None` for the
+    /// others.
+    pub fn value_span(&self, tail_eps: f64, exact: bool) -> Result<Option<(i64, i64)>> {
+        match self {
+            GameCmd::SwordWorld(c) => c.value_span(tail_eps, exact),
+            GameCmd::DoubleCross(c) => c.value_span(tail_eps, exact).map(Some),
+            _ => Ok(None),
+        }
+    }
+
     /// The exact law (chains cut below `tail_eps`).
     pub fn law<W: Weight>(&self, tail_eps: f64) -> Result<GameLaw<W>> {
         match self {
