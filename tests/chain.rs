@@ -384,6 +384,27 @@ proptest! {
     }
 }
 
+/// `text` of `game`: its words, cut tail and value span, known before its
+/// law, are those of its exact law.
+fn known_before_law(game: &games::Game, text: &str) {
+    let cmd = game
+        .own(text)
+        .unwrap_or_else(|e| panic!("{text}: {e}"))
+        .unwrap_or_else(|| panic!("{text}: not a command"));
+    let law = cmd.law::<Exact>(1e-12).unwrap();
+    let (words, cuts) = cmd.words().unwrap_or_else(|| panic!("{text}: no words"));
+    assert_eq!(words, law.outcomes, "{text}");
+    assert_eq!(cuts, law.tail.is_some(), "{text}");
+    let values: Vec<i64> = law
+        .cells
+        .iter()
+        .filter(|(_, p)| !p.is_zero())
+        .map(|((v, _), _)| *v)
+        .collect();
+    let span = (*values.iter().min().unwrap(), *values.iter().max().unwrap());
+    assert_eq!(cmd.value_span(1e-12, true).unwrap(), Some(span), "{text}");
+}
+
 /// A game's chain of rolls as a first roll is counted before its law
 /// (issue 27): its result words and cut tail, and its least and greatest
 /// value ([`games::GameCmd::value_span`], from the chain's spans), are
@@ -405,22 +426,7 @@ fn a_game_chain_is_known_before_its_law() {
     ];
     let sw = games::find("SwordWorld2.5").unwrap();
     for text in cases {
-        let cmd = sw
-            .own(text)
-            .unwrap_or_else(|e| panic!("{text}: {e}"))
-            .unwrap_or_else(|| panic!("{text}: not a command"));
-        let law = cmd.law::<Exact>(1e-12).unwrap();
-        let (words, cuts) = cmd.words().unwrap_or_else(|| panic!("{text}: no words"));
-        assert_eq!(words, law.outcomes, "{text}");
-        assert_eq!(cuts, law.tail.is_some(), "{text}");
-        let values: Vec<i64> = law
-            .cells
-            .iter()
-            .filter(|(_, p)| !p.is_zero())
-            .map(|((v, _), _)| *v)
-            .collect();
-        let span = (*values.iter().min().unwrap(), *values.iter().max().unwrap());
-        assert_eq!(cmd.value_span(1e-12, true).unwrap(), Some(span), "{text}");
+        known_before_law(sw, text);
     }
     let dx = games::find("DoubleCross").unwrap();
     for text in [
@@ -431,22 +437,7 @@ fn a_game_chain_is_known_before_its_law() {
         "2DX7+1>=12",
         "0DX",
     ] {
-        let cmd = dx
-            .own(text)
-            .unwrap_or_else(|e| panic!("{text}: {e}"))
-            .unwrap_or_else(|| panic!("{text}: not a command"));
-        let law = cmd.law::<Exact>(1e-12).unwrap();
-        let (words, cuts) = cmd.words().unwrap_or_else(|| panic!("{text}: no words"));
-        assert_eq!(words, law.outcomes, "{text}");
-        assert_eq!(cuts, law.tail.is_some(), "{text}");
-        let values: Vec<i64> = law
-            .cells
-            .iter()
-            .filter(|(_, p)| !p.is_zero())
-            .map(|((v, _), _)| *v)
-            .collect();
-        let span = (*values.iter().min().unwrap(), *values.iter().max().unwrap());
-        assert_eq!(cmd.value_span(1e-12, true).unwrap(), Some(span), "{text}");
+        known_before_law(dx, text);
     }
     // The 2D6 check's law is read at once: no words or span ahead of it.
     let check = sw.own("2D6+2>=8").unwrap().unwrap();

@@ -549,12 +549,25 @@ pub fn law_bounded<W: Weight>(
     bounds: &[Bound],
     tail_eps: f64,
 ) -> Result<JointLaw<W>> {
+    joint_law(expr, stats, bounds, tail_eps, true)
+}
+
+/// The joint law of an expression's `stats`, the total carried or not:
+/// its names and statistics checked, its context built and bounded, its
+/// cells computed, and its tail taken from its dice's cuts.
+fn joint_law<W: Weight>(
+    expr: &Node,
+    stats: &[Stat],
+    bounds: &[Bound],
+    tail_eps: f64,
+    total: bool,
+) -> Result<JointLaw<W>> {
     check_names(expr)?;
     check_stats(expr, stats)?;
     let ctx = Ctx::new(
         layout(stats),
         tail_eps / dice_count(expr).max(1) as f64,
-        true,
+        total,
     )
     .bounded(bounds);
     check_named_states::<W>(expr, &ctx)?;
@@ -666,23 +679,7 @@ pub fn facts_bounded<W: Weight>(
     if needs_total {
         return law_bounded(expr, stats, bounds, tail_eps);
     }
-    check_names(expr)?;
-    check_stats(expr, stats)?;
-    let ctx = Ctx::new(
-        layout(stats),
-        tail_eps / dice_count(expr).max(1) as f64,
-        false,
-    )
-    .bounded(bounds);
-    check_named_states::<W>(expr, &ctx)?;
-    let cells = node_cells::<W>(expr, &ctx)?;
-    let explodes = explodes(expr);
-    let tail = if explodes {
-        tail_of_cuts(expr, &ctx)?
-    } else {
-        None
-    };
-    Ok(finish_with(&ctx, cells, explodes, tail))
+    joint_law(expr, stats, bounds, tail_eps, false)
 }
 
 /// The joint law of `stats` of pools of 0, 1, …, `n` dice like `die` (its
