@@ -94,7 +94,12 @@ impl Expr {
             }
             Expr::Neg(a) => Slotted::Neg(b(a)),
             Expr::Arith(op, x, y) => Slotted::Arith(*op, b(x), b(y)),
-            Expr::Cmp(c, x, y, _) => Slotted::Cmp(*c, b(x), b(y)),
+            Expr::Cmp(c, x, y, _) => match (Operand::of(x, slot), Operand::of(y, slot)) {
+                // The common leaf (`hope>fear`, `action+2>c1`, `count(6)>=2`)
+                // in one node.
+                (Some(x), Some(y)) => Slotted::CmpOperands(*c, x, y),
+                _ => Slotted::Cmp(*c, b(x), b(y)),
+            },
             Expr::And(x, y) => Slotted::And(b(x), b(y)),
             Expr::Or(x, y) => Slotted::Or(b(x), b(y)),
             Expr::Not(a) => Slotted::Not(b(a)),
@@ -301,6 +306,9 @@ pub enum Slotted {
     Arith(Op, Box<Slotted>, Box<Slotted>),
     /// `a CMP b`.
     Cmp(Cmp, Box<Slotted>, Box<Slotted>),
+    /// `a CMP b` of two operands that are a number, a slot, or a slot
+    /// plus a number.
+    CmpOperands(Cmp, Operand, Operand),
     /// `a and b`.
     And(Box<Slotted>, Box<Slotted>),
     /// `a or b`.
@@ -327,6 +335,7 @@ impl Slotted {
                 }
             }
             Slotted::Cmp(c, a, b) => i64::from(c.holds(a.eval(k), b.eval(k))),
+            Slotted::CmpOperands(c, a, b) => i64::from(c.holds(a.eval(k), b.eval(k))),
             Slotted::And(a, b) => i64::from(a.eval(k) != 0 && b.eval(k) != 0),
             Slotted::Or(a, b) => i64::from(a.eval(k) != 0 || b.eval(k) != 0),
             Slotted::Not(a) => i64::from(a.eval(k) == 0),
@@ -336,6 +345,55 @@ impl Slotted {
     /// Whether it holds on the tuple `k`.
     pub fn holds(&self, k: &[i64]) -> bool {
         self.eval(k) != 0
+    }
+}
+
+/// One side of a comparison read without recursion: a number, a slot,
+/// or a slot plus a number (`action+2`; saturating, as [`Expr::eval`]).
+#[derive(Clone, Copy, Debug)]
+pub enum Operand {
+    /// A number.
+    Num(i64),
+    /// The statistic at this slot.
+    Slot(usize),
+    /// The statistic at this slot plus a number.
+    SlotPlus(usize, i64),
+}
+
+impl Operand {
+    /// `e` as an operand, where it is one.
+    fn of(e: &Expr, slot: &dyn Fn(&Stat) -> Option<usize>) -> Option<Operand> {
+        let value = |e: &Expr| match e {
+            Expr::Num(v) => Some(Operand::Num(*v)),
+            Expr::Stat(s) => Some(slot(s).map_or(Operand::Num(0), Operand::Slot)),
+            _ => None,
+        };
+        match e {
+            Expr::Arith(Op::Add, a, b) => match (value(a)?, value(b)?) {
+                (Operand::Slot(i), Operand::Num(v)) | (Operand::Num(v), Operand::Slot(i)) => {
+                    Some(Operand::SlotPlus(i, v))
+                }
+                _ => None,
+            },
+            // `x - v` is `x + (-v)` but for the least number, whose
+            // negation overflows.
+            Expr::Arith(Op::Sub, a, b) => match (value(a)?, value(b)?) {
+                (Operand::Slot(i), Operand::Num(v)) if v != i64::MIN => {
+                    Some(Operand::SlotPlus(i, -v))
+                }
+                _ => None,
+            },
+            _ => value(e),
+        }
+    }
+
+    #[inline]
+    fn eval(self, k: &[i64]) -> i64 {
+        match self {
+            Operand::Num(v) => v,
+            Operand::Slot(i) => k[i],
+            Operand::SlotPlus(i, v) => k[i].saturating_add(v),
+        }
     }
 }
 
