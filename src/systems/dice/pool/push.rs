@@ -235,8 +235,10 @@ fn pair_law<W: Weight>(n: &Node, ctx: &Ctx, rules: &[PushRule], first: &[bool]) 
             let wide = ctx.doubled();
             let mut out: Map<W> = Map::default();
             let mut key = vec![0i64; 2 * len];
+            // Sorted once (it was sorted again for every state of `la`).
+            let sb = super::sorted(&lb);
             for (ka, wa) in super::sorted(&la) {
-                for (kb, wb) in super::sorted(&lb) {
+                for &(kb, wb) in &sb {
                     for (i, s) in wide.layout.iter().enumerate() {
                         key[i] = if !first[i] {
                             // Not carried: stays neutral.
