@@ -897,3 +897,43 @@ fn pushes_are_planned_and_stay_within_their_estimates() {
         }
     }
 }
+
+#[test]
+fn a_pushed_report_takes_tiers_and_total_over_one_plain_roll() {
+    // Year Zero, 2 base + 2 skill: the report reads its tiers and its
+    // total's law in two passes that share the plain roll and its push
+    // decisions (`Passes::PushApart`); each must equal the joint law of
+    // everything, which `pushes_equal_enumeration` holds to brute force.
+    let c = check(
+        "2D6[base]+2D6[skill]",
+        &[
+            "success:count(==6)>=1 and not (pushed and count(1,base)>=1)",
+            "success hurt:count(==6)>=1",
+            "failure hurt:pushed and count(1,base)>=1",
+            "failure",
+        ],
+        Some(("failure", &["base:2..5", "skill:<6"])),
+    );
+    let mut v = c.clone();
+    v.validate().unwrap();
+    assert_eq!(v.passes(), dice::Passes::PushApart);
+    let r = dice::report::<Exact>(&c).unwrap();
+    let joint = v.joint::<Exact>().unwrap();
+    let tiers = v.tier_probs(&joint);
+    for (name, p) in v.tier_names().iter().zip(&tiers) {
+        assert_eq!(r.outcome(name), Some(p), "tier {name}");
+    }
+    let Some(hantei::Field::Object(cells)) = r.get("distribution") else {
+        panic!("no distribution")
+    };
+    let total = joint.marginal(&Stat::Total);
+    let nonzero: Vec<(i64, &Exact)> = total.iter().filter(|(_, p)| !p.is_zero()).collect();
+    assert_eq!(cells.len(), nonzero.len());
+    for (x, p) in nonzero {
+        let shown = cells.iter().find(|(k, _)| *k == x.to_string());
+        assert!(
+            matches!(shown, Some((_, hantei::Field::Prob(q))) if q == p),
+            "total {x}: {shown:?} vs {p:?}"
+        );
+    }
+}

@@ -89,9 +89,7 @@ impl Expr {
         match self {
             Expr::Num(v) => Slotted::Num(*v),
             Expr::Stat(s) => slot(s).map_or(Slotted::Num(0), Slotted::Slot),
-            Expr::Flag(n) => {
-                slot(&Stat::Named(n.clone())).map_or(Slotted::Num(0), Slotted::Flag)
-            }
+            Expr::Flag(n) => slot(&Stat::Named(n.clone())).map_or(Slotted::Num(0), Slotted::Flag),
             Expr::Neg(a) => Slotted::Neg(b(a)),
             Expr::Arith(op, x, y) => Slotted::Arith(*op, b(x), b(y)),
             Expr::Cmp(c, x, y, _) => match (Operand::of(x, slot), Operand::of(y, slot)) {

@@ -945,7 +945,8 @@ pub fn combine<W: Weight>(op: Op, a: &Map<W>, b: &Map<W>, ctx: &Ctx) -> Result<M
     let sb = sorted(b);
     // Sized for the pairs up front (up to a few thousand states), where it
     // grew by rehashing.
-    let mut out: Map<W> = Map::with_capacity_and_hasher(pairs.min(4096) as usize, Default::default());
+    let mut out: Map<W> =
+        Map::with_capacity_and_hasher(pairs.min(4096) as usize, Default::default());
     let mut key = vec![0i64; ctx.layout.len()];
     for (ka, wa) in &sa {
         for (kb, wb) in &sb {

@@ -77,15 +77,7 @@ pub fn law<W: Weight>(
     what: Carry<'_>,
     tail_eps: f64,
 ) -> Result<JointLaw<W>> {
-    let mut laws = law_each(
-        expr,
-        stats,
-        rules,
-        decide,
-        what,
-        &[what.carried],
-        tail_eps,
-    )?;
+    let mut laws = law_each(expr, stats, rules, decide, what, &[what.carried], tail_eps)?;
     Ok(laws.remove(0))
 }
 
@@ -161,12 +153,13 @@ pub fn law_each<W: Weight>(
         for &(k, w, pushed) in &plain {
             if !pushed {
                 key.clear();
-                key.extend(
-                    k.iter()
-                        .zip(&ctx.layout)
-                        .zip(&last)
-                        .map(|((x, s), &c)| if c { *x } else { s.neutral() }),
-                );
+                key.extend(k.iter().zip(&ctx.layout).zip(&last).map(|((x, s), &c)| {
+                    if c {
+                        *x
+                    } else {
+                        s.neutral()
+                    }
+                }));
                 add_to(&mut out, &key, w.clone());
             }
         }
