@@ -937,3 +937,22 @@ fn a_pushed_report_takes_tiers_and_total_over_one_plain_roll() {
         );
     }
 }
+
+#[test]
+fn a_number_beside_a_law_moves_its_tuples() {
+    // Counted by hand. A number on the right: 2D6[a]+3 >= 13 with a >= 10
+    // is 2D6 >= 10, 6 of 36.
+    let r = |expr: &str, tiers: &[&str]| dice::report::<Exact>(&check(expr, tiers, None)).unwrap();
+    let x = r("2D6[a]+3", &["top:total>=13 and a>=10", "rest"]);
+    assert_eq!(x.outcome("top"), Some(&Exact::ratio(6, 36)));
+    // On the left: 10-1D6[a] is 9 exactly when the die shows 1.
+    let y = r("10-1D6[a]", &["nine:total==9 and a==1 and max==1", "rest"]);
+    assert_eq!(y.outcome("nine"), Some(&Exact::ratio(1, 6)));
+    // Arithmetic folding states together (the pairs' sums are taken as
+    // combine takes them): 2D6*0 is 0 whatever the dice, max ≥ 5 in 20
+    // of 36; 2D6/2 is 3 for sums 6 and 7, with max 4 in 4 of 36.
+    let z = r("2D6*0", &["high:total==0 and max>=5", "rest"]);
+    assert_eq!(z.outcome("high"), Some(&Exact::ratio(20, 36)));
+    let h = r("2D6/2", &["three four:total==3 and max==4", "rest"]);
+    assert_eq!(h.outcome("three four"), Some(&Exact::ratio(4, 36)));
+}
