@@ -166,6 +166,15 @@ pub fn applies<W: Weight>(a: Algorithm, t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx
     }
 }
 
+/// How many distinct tuples the die's outcomes contribute (the states of
+/// [`super::fold::contributions`], counted without building its map).
+fn distinct_contributions<W>(law: &DieLaw<W>) -> u64 {
+    let mut v: Vec<&[i64]> = law.outcomes.iter().map(|(o, _)| &o.contrib[..]).collect();
+    v.sort_unstable();
+    v.dedup();
+    v.len() as u64
+}
+
 /// What the planner knows of slot `i` over `dice` dice whose
 /// contributions to it are `vals`: their spread and where the slot
 /// saturates (the statistic bounds its values from this: [`Stat::values`]).
@@ -261,7 +270,7 @@ pub fn estimate<W: Weight>(a: Algorithm, t: &PoolTerm, law: &DieLaw<W>, ctx: &Ct
     match a {
         Algorithm::PowerSum | Algorithm::KeepDp => total_estimate::<W>(a, n, values),
         Algorithm::OrderFree => {
-            let distinct = super::fold::contributions(law).len() as u64;
+            let distinct = distinct_contributions(law);
             (0..n).fold(0u64, |w, k| {
                 w.saturating_add(states(law, ctx, k).saturating_mul(distinct))
             })
@@ -413,7 +422,7 @@ pub fn term<W: Weight>(t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx) -> Plan {
         return choose(Algorithm::KeepDp);
     }
     let mut best = if applies(Algorithm::OrderFree, t, law, ctx)
-        && super::fold::contributions(law).len() as i64 * 2 > t.count
+        && distinct_contributions(law) as i64 * 2 > t.count
     {
         choose(Algorithm::OrderFree)
     } else {
