@@ -956,3 +956,30 @@ fn a_number_beside_a_law_moves_its_tuples() {
     let h = r("2D6/2", &["three four:total==3 and max==4", "rest"]);
     assert_eq!(h.outcome("three four"), Some(&Exact::ratio(4, 36)));
 }
+
+#[test]
+fn tiers_on_named_terms_give_the_total_from_their_own_law() {
+    // Tiers that read named terms but not the total: the result's law is
+    // the marginal of the tiers' law (which carries the total for the
+    // names). Counted by hand: 1D6+1D4 takes 2..10 in 1,2,3,4,4,4,3,2,1
+    // ways of 24, mean 6; a > b in 14 of 24 (b=1: 5, b=2: 4, b=3: 3, b=4: 2).
+    let c = check("1D6[a]+1D4[b]", &["higher:a>b", "rest"], None);
+    let mut v = c.clone();
+    v.validate().unwrap();
+    assert_eq!(v.passes(), dice::Passes::TiersApart);
+    let r = dice::report::<Exact>(&c).unwrap();
+    assert_eq!(r.outcome("higher"), Some(&Exact::ratio(14, 24)));
+    let Some(hantei::Field::Object(cells)) = r.get("distribution") else {
+        panic!("no distribution")
+    };
+    let ways = [1, 2, 3, 4, 4, 4, 3, 2, 1];
+    assert_eq!(cells.len(), ways.len());
+    for (t, w) in (2..=10).zip(ways) {
+        let shown = cells.iter().find(|(k, _)| *k == t.to_string());
+        assert!(
+            matches!(shown, Some((_, hantei::Field::Prob(q))) if *q == Exact::ratio(w, 24)),
+            "total {t}: {shown:?}"
+        );
+    }
+    assert!(matches!(r.get("mean"), Some(hantei::Field::Value(m)) if *m == Exact::ratio(6, 1)));
+}

@@ -1008,7 +1008,17 @@ pub fn report<W: Weight>(check: &Check) -> Result<Report<W>> {
             let facts =
                 pool::facts_bounded::<W>(expr, &tier_stats, &check.bounds(), check.tail_eps)?;
             tier_p = check.tier_probs(&facts);
-            law::law::<W>(&check.command, check.tail_eps)?
+            if pool::facts_carry_total(expr, &tier_stats)
+                && !pool::explodes(expr)
+                && matches!(check.command.body, Body::Add(_))
+            {
+                // The tiers' law carries the total exactly (a named term's
+                // value needs it) and nothing is cut: the result's law is
+                // its marginal, not a second law of the same dice.
+                law::Law::of_joint(&facts)
+            } else {
+                law::law::<W>(&check.command, check.tail_eps)?
+            }
         }
         Passes::Joint => {
             let joint = check.tier_law::<W>()?;

@@ -642,6 +642,20 @@ pub fn facts<W: Weight>(expr: &Node, stats: &[Stat], tail_eps: f64) -> Result<Jo
     facts_bounded(expr, stats, &[], tail_eps)
 }
 
+/// Whether [`facts`] of `stats` carries the total after all (exactly, as
+/// [`law`] does): a statistic needs it — a named term's value, a group's
+/// items kept by their totals, `total` itself.
+pub fn facts_carry_total(expr: &Node, stats: &[Stat]) -> bool {
+    stats
+        .iter()
+        .any(|s| matches!(s, Stat::Total | Stat::Named(_)))
+        || {
+            let mut group = false;
+            visit(expr, &mut |n| group |= matches!(n, Node::Group(_)));
+            group
+        }
+}
+
 /// [`facts`] with the statistics of `bounds` saturated (as [`law_bounded`]).
 pub fn facts_bounded<W: Weight>(
     expr: &Node,
@@ -649,15 +663,7 @@ pub fn facts_bounded<W: Weight>(
     bounds: &[Bound],
     tail_eps: f64,
 ) -> Result<JointLaw<W>> {
-    let needs_total = stats
-        .iter()
-        .any(|s| matches!(s, Stat::Total | Stat::Named(_)))
-        || {
-            let mut group = false;
-            visit(expr, &mut |n| group |= matches!(n, Node::Group(_)));
-            group
-        };
-    if needs_total {
+    if facts_carry_total(expr, stats) {
         return law_bounded(expr, stats, bounds, tail_eps);
     }
     check_names(expr)?;
