@@ -400,3 +400,87 @@ proptest! {
         }
     }
 }
+
+/// Random conditions mixing statistics, names and arithmetic (sides of a
+/// comparison that are a slot plus or minus a number, and others).
+fn slotted_condition() -> impl Strategy<Value = String> {
+    let atom = prop_oneof![
+        Just("total".to_string()),
+        Just("max".to_string()),
+        Just("count(6)".to_string()),
+        Just("hope".to_string()),
+        Just("fear".to_string()),
+        Just("absent".to_string()),
+        (-3..12i64).prop_map(|v| v.to_string()),
+    ];
+    let side = (
+        atom.clone(),
+        prop_oneof![Just(""), Just("+"), Just("-"), Just("*"), Just("/")],
+        atom,
+    )
+        .prop_map(|(a, op, b)| {
+            if op.is_empty() {
+                a
+            } else {
+                format!("{a}{op}{b}")
+            }
+        });
+    let cmp = prop_oneof![
+        Just(">="),
+        Just(">"),
+        Just("<="),
+        Just("<"),
+        Just("=="),
+        Just("!=")
+    ];
+    let one = (side.clone(), cmp, side).prop_map(|(a, c, b)| format!("{a}{c}{b}"));
+    (
+        one.clone(),
+        proptest::collection::vec(
+            (
+                prop_oneof![Just(" and "), Just(" or "), Just(" and not ")],
+                one,
+            ),
+            0..3,
+        ),
+    )
+        .prop_map(|(first, rest)| {
+            let mut s = first;
+            for (op, c) in rest {
+                s.push_str(op);
+                s.push_str(&c);
+            }
+            s
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    /// A condition resolved to a layout's slots reads every tuple as the
+    /// condition itself does through a lookup by statistic (a statistic
+    /// the layout lacks reads 0), saturating at the ends of i64 alike.
+    #[test]
+    fn slotted_conditions_read_tuples_as_the_condition_does(
+        cond in slotted_condition(),
+        values in proptest::collection::vec(
+            prop_oneof![-20..20i64, Just(i64::MIN), Just(i64::MAX), Just(i64::MIN + 1)],
+            4,
+        ),
+    ) {
+        use hantei::systems::dice::pool::Stat;
+        let e = dice::cond::parse(&cond).map_err(|x| TestCaseError::fail(format!("{cond}: {x}")))?;
+        // `absent` is not in the layout.
+        let layout = [
+            Stat::Total,
+            Stat::Max,
+            Stat::Count(dice::cond::parse_face("6").unwrap(), None),
+            Stat::Named("hope".into()),
+            Stat::Named("fear".into()),
+        ];
+        let k: Vec<i64> = std::iter::once(3).chain(values).collect();
+        let slot = |s: &Stat| layout.iter().position(|x| x == s);
+        let by_stat = e.eval(&|s| slot(s).map_or(0, |i| k[i]));
+        prop_assert_eq!(e.slotted(&slot).eval(&k), by_stat, "{}", cond);
+    }
+}

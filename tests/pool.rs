@@ -911,3 +911,89 @@ fn pushes_are_planned_and_stay_within_their_estimates() {
         }
     }
 }
+
+#[test]
+fn a_pushed_report_takes_tiers_and_total_over_one_plain_roll() {
+    // Year Zero, 2 base + 2 skill: the report reads its tiers and its
+    // total's law in two passes that share the plain roll and its push
+    // decisions (`Passes::PushApart`); each must equal the joint law of
+    // everything, which `pushes_equal_enumeration` holds to brute force.
+    let c = check(
+        "2D6[base]+2D6[skill]",
+        &[
+            "success:count(==6)>=1 and not (pushed and count(1,base)>=1)",
+            "success hurt:count(==6)>=1",
+            "failure hurt:pushed and count(1,base)>=1",
+            "failure",
+        ],
+        Some(("failure", &["base:2..5", "skill:<6"])),
+    );
+    let mut v = c.clone();
+    v.validate().unwrap();
+    assert_eq!(v.passes(), dice::Passes::PushApart);
+    let r = dice::report::<Exact>(&c).unwrap();
+    let joint = v.joint::<Exact>().unwrap();
+    let tiers = v.tier_probs(&joint);
+    for (name, p) in v.tier_names().iter().zip(&tiers) {
+        assert_eq!(r.outcome(name), Some(p), "tier {name}");
+    }
+    let Some(hantei::Field::Object(cells)) = r.get("distribution") else {
+        panic!("no distribution")
+    };
+    let total = joint.marginal(&Stat::Total);
+    let nonzero: Vec<(i64, &Exact)> = total.iter().filter(|(_, p)| !p.is_zero()).collect();
+    assert_eq!(cells.len(), nonzero.len());
+    for (x, p) in nonzero {
+        let shown = cells.iter().find(|(k, _)| *k == x.to_string());
+        assert!(
+            matches!(shown, Some((_, hantei::Field::Prob(q))) if q == p),
+            "total {x}: {shown:?} vs {p:?}"
+        );
+    }
+}
+
+#[test]
+fn a_number_beside_a_law_moves_its_tuples() {
+    // Counted by hand. A number on the right: 2D6[a]+3 >= 13 with a >= 10
+    // is 2D6 >= 10, 6 of 36.
+    let r = |expr: &str, tiers: &[&str]| dice::report::<Exact>(&check(expr, tiers, None)).unwrap();
+    let x = r("2D6[a]+3", &["top:total>=13 and a>=10", "rest"]);
+    assert_eq!(x.outcome("top"), Some(&Exact::ratio(6, 36)));
+    // On the left: 10-1D6[a] is 9 exactly when the die shows 1.
+    let y = r("10-1D6[a]", &["nine:total==9 and a==1 and max==1", "rest"]);
+    assert_eq!(y.outcome("nine"), Some(&Exact::ratio(1, 6)));
+    // Arithmetic folding states together (the pairs' sums are taken as
+    // combine takes them): 2D6*0 is 0 whatever the dice, max ≥ 5 in 20
+    // of 36; 2D6/2 is 3 for sums 6 and 7, with max 4 in 4 of 36.
+    let z = r("2D6*0", &["high:total==0 and max>=5", "rest"]);
+    assert_eq!(z.outcome("high"), Some(&Exact::ratio(20, 36)));
+    let h = r("2D6/2", &["three four:total==3 and max==4", "rest"]);
+    assert_eq!(h.outcome("three four"), Some(&Exact::ratio(4, 36)));
+}
+
+#[test]
+fn tiers_on_named_terms_give_the_total_from_their_own_law() {
+    // Tiers that read named terms but not the total: the result's law is
+    // the marginal of the tiers' law (which carries the total for the
+    // names). Counted by hand: 1D6+1D4 takes 2..10 in 1,2,3,4,4,4,3,2,1
+    // ways of 24, mean 6; a > b in 14 of 24 (b=1: 5, b=2: 4, b=3: 3, b=4: 2).
+    let c = check("1D6[a]+1D4[b]", &["higher:a>b", "rest"], None);
+    let mut v = c.clone();
+    v.validate().unwrap();
+    assert_eq!(v.passes(), dice::Passes::TiersApart);
+    let r = dice::report::<Exact>(&c).unwrap();
+    assert_eq!(r.outcome("higher"), Some(&Exact::ratio(14, 24)));
+    let Some(hantei::Field::Object(cells)) = r.get("distribution") else {
+        panic!("no distribution")
+    };
+    let ways = [1, 2, 3, 4, 4, 4, 3, 2, 1];
+    assert_eq!(cells.len(), ways.len());
+    for (t, w) in (2..=10).zip(ways) {
+        let shown = cells.iter().find(|(k, _)| *k == t.to_string());
+        assert!(
+            matches!(shown, Some((_, hantei::Field::Prob(q))) if *q == Exact::ratio(w, 24)),
+            "total {t}: {shown:?}"
+        );
+    }
+    assert!(matches!(r.get("mean"), Some(hantei::Field::Value(m)) if *m == Exact::ratio(6, 1)));
+}

@@ -80,6 +80,30 @@ impl Expr {
         self.eval(get) != 0
     }
 
+    /// The condition with each statistic resolved once to its position in
+    /// a tuple (`slot`; `None` reads 0, as a statistic missing from a law
+    /// does): judged on a joint law's cells with no lookup by statistic
+    /// and no allocation per cell (a flag's name was cloned per read).
+    pub fn slotted(&self, slot: &dyn Fn(&Stat) -> Option<usize>) -> Slotted {
+        let b = |e: &Expr| Box::new(e.slotted(slot));
+        match self {
+            Expr::Num(v) => Slotted::Num(*v),
+            Expr::Stat(s) => slot(s).map_or(Slotted::Num(0), Slotted::Slot),
+            Expr::Flag(n) => slot(&Stat::Named(n.clone())).map_or(Slotted::Num(0), Slotted::Flag),
+            Expr::Neg(a) => Slotted::Neg(b(a)),
+            Expr::Arith(op, x, y) => Slotted::Arith(*op, b(x), b(y)),
+            Expr::Cmp(c, x, y, _) => match (Operand::of(x, slot), Operand::of(y, slot)) {
+                // The common leaf (`hope>fear`, `action+2>c1`, `count(6)>=2`)
+                // in one node.
+                (Some(x), Some(y)) => Slotted::CmpOperands(*c, x, y),
+                _ => Slotted::Cmp(*c, b(x), b(y)),
+            },
+            Expr::And(x, y) => Slotted::And(b(x), b(y)),
+            Expr::Or(x, y) => Slotted::Or(b(x), b(y)),
+            Expr::Not(a) => Slotted::Not(b(a)),
+        }
+    }
+
     /// Every statistic read, in order of appearance.
     pub fn stats(&self) -> Vec<Stat> {
         let mut out = Vec::new();
@@ -259,6 +283,114 @@ impl Expr {
             Expr::Arith(..) => 6,
             Expr::Neg(..) => 7,
             _ => 8,
+        }
+    }
+}
+
+/// A condition over a tuple of statistics ([`Expr::slotted`]): the same
+/// arithmetic and truth as [`Expr::eval`], each statistic read at its
+/// slot.
+#[derive(Clone, Debug)]
+pub enum Slotted {
+    /// A number (a statistic the tuple does not carry reads 0).
+    Num(i64),
+    /// The statistic at this slot.
+    Slot(usize),
+    /// A flag at this slot: 1 when it is not 0.
+    Flag(usize),
+    /// `-x`.
+    Neg(Box<Slotted>),
+    /// `a + b`, `a - b`, `a * b`, `a / b` (floor).
+    Arith(Op, Box<Slotted>, Box<Slotted>),
+    /// `a CMP b`.
+    Cmp(Cmp, Box<Slotted>, Box<Slotted>),
+    /// `a CMP b` of two operands that are a number, a slot, or a slot
+    /// plus a number.
+    CmpOperands(Cmp, Operand, Operand),
+    /// `a and b`.
+    And(Box<Slotted>, Box<Slotted>),
+    /// `a or b`.
+    Or(Box<Slotted>, Box<Slotted>),
+    /// `not a`.
+    Not(Box<Slotted>),
+}
+
+impl Slotted {
+    /// Evaluate on a tuple; true is 1.
+    pub fn eval(&self, k: &[i64]) -> i64 {
+        match self {
+            Slotted::Num(v) => *v,
+            Slotted::Slot(i) => k[*i],
+            Slotted::Flag(i) => i64::from(k[*i] != 0),
+            Slotted::Neg(a) => a.eval(k).saturating_neg(),
+            Slotted::Arith(op, a, b) => {
+                let (x, y) = (a.eval(k), b.eval(k));
+                match op {
+                    Op::Add => x.saturating_add(y),
+                    Op::Sub => x.saturating_sub(y),
+                    Op::Mul => x.saturating_mul(y),
+                    Op::Div(_) => divide(x, y, Rounding::Floor),
+                }
+            }
+            Slotted::Cmp(c, a, b) => i64::from(c.holds(a.eval(k), b.eval(k))),
+            Slotted::CmpOperands(c, a, b) => i64::from(c.holds(a.eval(k), b.eval(k))),
+            Slotted::And(a, b) => i64::from(a.eval(k) != 0 && b.eval(k) != 0),
+            Slotted::Or(a, b) => i64::from(a.eval(k) != 0 || b.eval(k) != 0),
+            Slotted::Not(a) => i64::from(a.eval(k) == 0),
+        }
+    }
+
+    /// Whether it holds on the tuple `k`.
+    pub fn holds(&self, k: &[i64]) -> bool {
+        self.eval(k) != 0
+    }
+}
+
+/// One side of a comparison read without recursion: a number, a slot,
+/// or a slot plus a number (`action+2`; saturating, as [`Expr::eval`]).
+#[derive(Clone, Copy, Debug)]
+pub enum Operand {
+    /// A number.
+    Num(i64),
+    /// The statistic at this slot.
+    Slot(usize),
+    /// The statistic at this slot plus a number.
+    SlotPlus(usize, i64),
+}
+
+impl Operand {
+    /// `e` as an operand, where it is one.
+    fn of(e: &Expr, slot: &dyn Fn(&Stat) -> Option<usize>) -> Option<Operand> {
+        let value = |e: &Expr| match e {
+            Expr::Num(v) => Some(Operand::Num(*v)),
+            Expr::Stat(s) => Some(slot(s).map_or(Operand::Num(0), Operand::Slot)),
+            _ => None,
+        };
+        match e {
+            Expr::Arith(Op::Add, a, b) => match (value(a)?, value(b)?) {
+                (Operand::Slot(i), Operand::Num(v)) | (Operand::Num(v), Operand::Slot(i)) => {
+                    Some(Operand::SlotPlus(i, v))
+                }
+                _ => None,
+            },
+            // `x - v` is `x + (-v)` but for the least number, whose
+            // negation overflows.
+            Expr::Arith(Op::Sub, a, b) => match (value(a)?, value(b)?) {
+                (Operand::Slot(i), Operand::Num(v)) if v != i64::MIN => {
+                    Some(Operand::SlotPlus(i, -v))
+                }
+                _ => None,
+            },
+            _ => value(e),
+        }
+    }
+
+    #[inline]
+    fn eval(self, k: &[i64]) -> i64 {
+        match self {
+            Operand::Num(v) => v,
+            Operand::Slot(i) => k[i],
+            Operand::SlotPlus(i, v) => k[i].saturating_add(v),
         }
     }
 }

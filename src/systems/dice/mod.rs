@@ -720,27 +720,44 @@ impl Check {
         carried: Option<&[pool::Stat]>,
         bounds: &[pool::Bound],
     ) -> Result<pool::JointLaw<W>> {
+        Ok(self.push_laws(stats, &[carried], bounds)?.remove(0))
+    }
+
+    /// [`Check::push_law`] for several final tuples (`carries`), over one
+    /// plain roll and one set of push decisions.
+    fn push_laws<W: Weight>(
+        &self,
+        stats: &[pool::Stat],
+        carries: &[Option<&[pool::Stat]>],
+        bounds: &[pool::Bound],
+    ) -> Result<Vec<pool::JointLaw<W>>> {
         let (Some(expr), Some(p)) = (self.expr(), &self.push) else {
             return Err(Error::Conflict("dice: a push needs an xDy command".into()));
         };
         let layout = pool::layout(stats);
-        let decide = |k: &[i64]| -> bool {
-            self.pushes(&|s| layout.iter().position(|x| x == s).map_or(0, |i| k[i]))
-        };
+        // The tiers resolved to the layout's slots once, and which of them
+        // push: the decision is read for every first roll.
+        let program = self.tier_program(&layout);
+        let names = self.tier_names();
+        let pushing: Vec<bool> = (0..=self.tiers.len())
+            .map(|t| names.get(t).is_some_and(|n| p.tiers.iter().any(|x| x == n)))
+            .collect();
+        let decide = |k: &[i64]| -> bool { pushing[program.tier_of(k)] };
         // What the push decision reads of the first roll: the tiers'
         // statistics (the rest of the first roll is dropped early, which
         // keeps the pairs of rolls few).
         let reads = self.tier_stats();
-        pool::push::law::<W>(
+        pool::push::law_each::<W>(
             expr,
             stats,
             &p.rules,
             &decide,
             pool::push::Carry {
                 reads: &reads,
-                carried,
+                carried: None,
                 bounds,
             },
+            carries,
             self.tail_eps,
         )
     }
@@ -752,10 +769,24 @@ impl Check {
             return Vec::new();
         }
         let mut out = vec![W::zero(); self.tier_names().len()];
+        let program = self.tier_program(&law.layout);
         for (k, p) in &law.cells {
-            out[self.tier_of_stats(&|s| law.index(s).map_or(0, |i| k[i]))] += p.clone();
+            out[program.tier_of(k)] += p.clone();
         }
         out
+    }
+
+    /// The tiers' conditions with their statistics resolved to the slots
+    /// of `layout` (a joint law's), for judging many tuples.
+    pub fn tier_program(&self, layout: &[pool::Stat]) -> TierProgram {
+        let slot = |s: &pool::Stat| layout.iter().position(|x| x == s);
+        TierProgram {
+            conds: self
+                .tiers
+                .iter()
+                .map(|t| t.cond.as_ref().map(|c| c.slotted(&slot)))
+                .collect(),
+        }
     }
 
     /// The statistics the tiers' conditions read.
@@ -790,6 +821,31 @@ impl Check {
 
 /// The implicit last tier.
 pub const OTHER: &str = "other";
+
+/// A check's tiers over the tuples of one layout ([`Check::tier_program`]):
+/// [`Check::tier_of_stats`] without a lookup by statistic per read.
+#[derive(Clone, Debug)]
+pub struct TierProgram {
+    conds: Vec<Option<cond::Slotted>>,
+}
+
+impl TierProgram {
+    /// The tier (index into [`Check::tier_names`]) of the tuple `k`: the
+    /// first whose condition holds, a catch-all, else the implicit last.
+    pub fn tier_of(&self, k: &[i64]) -> usize {
+        for (i, c) in self.conds.iter().enumerate() {
+            match c {
+                None => return i,
+                Some(c) => {
+                    if c.holds(k) {
+                        return i;
+                    }
+                }
+            }
+        }
+        self.conds.len()
+    }
+}
 
 /// P(at least one) for counting commands; the comparison for 加算ダイス.
 fn success_of<W: Weight>(cmd: &Command, law: &Pmf<W>) -> Option<W> {
@@ -953,8 +1009,14 @@ pub fn report<W: Weight>(check: &Check) -> Result<Report<W>> {
             // Each final roll carries only what it is read for.
             let stats = check.stats();
             let bounds = check.bounds();
-            tier_p = check.tier_probs(&check.push_law::<W>(&stats, Some(&tier_stats), &bounds)?);
-            law::Law::of_joint(&check.push_law::<W>(&stats, Some(&[pool::Stat::Total]), &bounds)?)
+            // One plain roll and its push decisions serve both.
+            let laws = check.push_laws::<W>(
+                &stats,
+                &[Some(&tier_stats), Some(&[pool::Stat::Total])],
+                &bounds,
+            )?;
+            tier_p = check.tier_probs(&laws[0]);
+            law::Law::of_joint(&laws[1])
         }
         Passes::TiersApart => {
             // States that differ only in the total merge.
@@ -962,7 +1024,17 @@ pub fn report<W: Weight>(check: &Check) -> Result<Report<W>> {
             let facts =
                 pool::facts_bounded::<W>(expr, &tier_stats, &check.bounds(), check.tail_eps)?;
             tier_p = check.tier_probs(&facts);
-            law::law::<W>(&check.command, check.tail_eps)?
+            if pool::facts_carry_total(expr, &tier_stats)
+                && !pool::explodes(expr)
+                && matches!(check.command.body, Body::Add(_))
+            {
+                // The tiers' law carries the total exactly (a named term's
+                // value needs it) and nothing is cut: the result's law is
+                // its marginal, not a second law of the same dice.
+                law::Law::of_joint(&facts)
+            } else {
+                law::law::<W>(&check.command, check.tail_eps)?
+            }
         }
         Passes::Joint => {
             let joint = check.tier_law::<W>()?;

@@ -89,13 +89,7 @@ fn run<W: Weight>(a: Algorithm, t: &PoolTerm, law: DieLaw<W>, ctx: &Ctx) -> Resu
         Algorithm::OrderFree => {
             check_exact_work(&law, t.count)?;
             let die = contributions(&law);
-            let mut last = Map::default();
-            independent_steps(&die, ctx, t.count, |k, m| {
-                if k == t.count {
-                    last = m.clone();
-                }
-            })?;
-            last
+            independent_steps(&die, ctx, t.count, |_, _| {})?
         }
         Algorithm::Fold => {
             check_exact_work(&law, t.count)?;
@@ -350,13 +344,13 @@ pub fn contributions<W: Weight>(law: &DieLaw<W>) -> Map<W> {
 /// [`contributions`]; statistics [`order_free`]), each handed to
 /// `each(k, law of k dice)` as it is reached: one pass gives every pool
 /// size (a game's rounds of fewer and fewer dice, a pool whose size is
-/// itself rolled).
+/// itself rolled). Returns the law of `n` dice (moved out, not copied).
 pub fn independent_steps<W: Weight>(
     die: &Map<W>,
     ctx: &Ctx,
     n: i64,
     mut each: impl FnMut(i64, &Map<W>),
-) -> Result<()> {
+) -> Result<Map<W>> {
     // In a fixed order, so the sums come in one order on every run.
     let die = super::sorted(die);
     let mut acc: Map<W> = Map::default();
@@ -386,7 +380,7 @@ pub fn independent_steps<W: Weight>(
         acc = next;
         each(k, &acc);
     }
-    Ok(())
+    Ok(acc)
 }
 
 /// Copy each tuple's total into the slot of `name`.

@@ -661,6 +661,20 @@ pub fn facts<W: Weight>(expr: &Node, stats: &[Stat], tail_eps: f64) -> Result<Jo
     facts_bounded(expr, stats, &[], tail_eps)
 }
 
+/// Whether [`facts`] of `stats` carries the total after all (exactly, as
+/// [`law`] does): a statistic needs it — a named term's value, a group's
+/// items kept by their totals, `total` itself.
+pub fn facts_carry_total(expr: &Node, stats: &[Stat]) -> bool {
+    stats
+        .iter()
+        .any(|s| matches!(s, Stat::Total | Stat::Named(_)))
+        || {
+            let mut group = false;
+            visit(expr, &mut |n| group |= matches!(n, Node::Group(_)));
+            group
+        }
+}
+
 /// [`facts`] with the statistics of `bounds` saturated (as [`law_bounded`]).
 pub fn facts_bounded<W: Weight>(
     expr: &Node,
@@ -668,15 +682,7 @@ pub fn facts_bounded<W: Weight>(
     bounds: &[Bound],
     tail_eps: f64,
 ) -> Result<JointLaw<W>> {
-    let needs_total = stats
-        .iter()
-        .any(|s| matches!(s, Stat::Total | Stat::Named(_)))
-        || {
-            let mut group = false;
-            visit(expr, &mut |n| group |= matches!(n, Node::Group(_)));
-            group
-        };
-    if needs_total {
+    if facts_carry_total(expr, stats) {
         return law_bounded(expr, stats, bounds, tail_eps);
     }
     joint_law(expr, stats, bounds, tail_eps, false)
@@ -984,10 +990,63 @@ pub fn node_law<W: Weight>(n: &Node, ctx: &Ctx) -> Result<Map<W>> {
             .collect(),
         Node::Paren(b) => node_law(b, ctx)?,
         Node::Bin(op, a, b) => {
+            if let Some(m) = with_number::<W>(*op, a, b, ctx)? {
+                return Ok(m);
+            }
             let (la, lb) = (node_law::<W>(a, ctx)?, node_law::<W>(b, ctx)?);
             combine(*op, &la, &lb, ctx)?
         }
     })
+}
+
+/// A law and a number (`X+2`, `10-X`) combined with the same tuples and
+/// weights as [`combine`] makes of the law and the number's one state, but
+/// each state moved straight into the answer, where [`combine`] sorted
+/// both sides first to fix the order of sums: every weight is a single
+/// product, so no order of sums arises, unless two states meet (a
+/// statistic saturating, the arithmetic folding values together), where
+/// [`combine`] takes over. `None` unless one side is a number.
+fn with_number<W: Weight>(op: Op, a: &Node, b: &Node, ctx: &Ctx) -> Result<Option<Map<W>>> {
+    let (x, v, number_left) = match (a, b) {
+        (Node::Num(_), Node::Num(_)) => return Ok(None),
+        (x, Node::Num(v)) => (x, *v, false),
+        (Node::Num(v), x) => (x, *v, true),
+        _ => return Ok(None),
+    };
+    let law = node_law::<W>(x, ctx)?;
+    let mut num = ctx.neutral();
+    num[0] = if ctx.total { v } else { 0 };
+    let one = W::one();
+    let mut out: Map<W> = Map::with_capacity_and_hasher(law.len(), Default::default());
+    let mut key = vec![0i64; ctx.layout.len()];
+    for (k, w) in &law {
+        let (ka, kb): (&[i64], &[i64]) = if number_left { (&num, k) } else { (k, &num) };
+        key[0] = if ctx.total {
+            op.apply(ka[0], kb[0])
+                .ok_or_else(|| Error::Conflict("dice: a result is out of range".into()))?
+        } else {
+            0
+        };
+        for (i, s) in ctx.layout.iter().enumerate().skip(1) {
+            key[i] = ctx.merged(i, s.combine(ka[i], kb[i]));
+        }
+        match out.entry(Key::from(&key[..])) {
+            std::collections::hash_map::Entry::Occupied(_) => {
+                // Two states meet: the sums' order matters, as combine fixes it.
+                let mut m: Map<W> = Map::default();
+                m.insert(num.into(), W::one());
+                return Ok(Some(if number_left {
+                    combine(op, &m, &law, ctx)?
+                } else {
+                    combine(op, &law, &m, ctx)?
+                }));
+            }
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(w.clone() * &one);
+            }
+        }
+    }
+    Ok(Some(out))
 }
 
 /// [`node_law`] as distinct cells, for the roll as a whole: a single
@@ -1012,7 +1071,10 @@ pub fn combine<W: Weight>(op: Op, a: &Map<W>, b: &Map<W>, ctx: &Ctx) -> Result<M
     // Sorted, so that floating-point sums come in one order on every run.
     let sa = sorted(a);
     let sb = sorted(b);
-    let mut out: Map<W> = Map::default();
+    // Sized for the pairs up front (up to a few thousand states), where it
+    // grew by rehashing.
+    let mut out: Map<W> =
+        Map::with_capacity_and_hasher(pairs.min(4096) as usize, Default::default());
     let mut key = vec![0i64; ctx.layout.len()];
     for (ka, wa) in &sa {
         for (kb, wb) in &sb {

@@ -183,6 +183,15 @@ pub fn extreme_slot(ctx: &Ctx) -> Option<(usize, super::stat::Extreme)> {
     Some((1, ctx.layout[1].extreme()?))
 }
 
+/// How many distinct tuples the die's outcomes contribute (the states of
+/// [`super::fold::contributions`], counted without building its map).
+fn distinct_contributions<W>(law: &DieLaw<W>) -> u64 {
+    let mut v: Vec<&[i64]> = law.outcomes.iter().map(|(o, _)| &o.contrib[..]).collect();
+    v.sort_unstable();
+    v.dedup();
+    v.len() as u64
+}
+
 /// What the planner knows of slot `i` over `dice` dice whose
 /// contributions to it are `vals`: their spread and where the slot
 /// saturates (the statistic bounds its values from this: [`Stat::values`]).
@@ -286,11 +295,10 @@ pub fn estimate<W: Weight>(a: Algorithm, t: &PoolTerm, law: &DieLaw<W>, ctx: &Ct
         Algorithm::PowerSum | Algorithm::KeepDp => total_estimate::<W>(a, n, values),
         // Each distinct contribution's cdf raised to the power n by squaring.
         Algorithm::Extreme => {
-            let distinct = super::fold::contributions(law).len() as u64;
-            distinct.saturating_mul(u64::from(u64::BITS - n.leading_zeros()) + 1)
+            distinct_contributions(law).saturating_mul(u64::from(u64::BITS - n.leading_zeros()) + 1)
         }
         Algorithm::OrderFree => {
-            let distinct = super::fold::contributions(law).len() as u64;
+            let distinct = distinct_contributions(law);
             (0..n).fold(0u64, |w, k| {
                 w.saturating_add(states(law, ctx, k).saturating_mul(distinct))
             })
@@ -445,7 +453,7 @@ pub fn term<W: Weight>(t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx) -> Plan {
         return choose(Algorithm::Extreme);
     }
     let mut best = if applies(Algorithm::OrderFree, t, law, ctx)
-        && super::fold::contributions(law).len() as i64 * 2 > t.count
+        && distinct_contributions(law) as i64 * 2 > t.count
     {
         choose(Algorithm::OrderFree)
     } else {

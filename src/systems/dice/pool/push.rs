@@ -77,11 +77,25 @@ pub fn law<W: Weight>(
     what: Carry<'_>,
     tail_eps: f64,
 ) -> Result<JointLaw<W>> {
-    let Carry {
-        reads,
-        carried,
-        bounds,
-    } = what;
+    let mut laws = law_each(expr, stats, rules, decide, what, &[what.carried], tail_eps)?;
+    Ok(laws.remove(0))
+}
+
+/// [`law`] for several final tuples at once (`carries`, each as
+/// [`Carry::carried`]; `what.carried` is not read): one law per entry,
+/// the roll that is not pushed (the plain roll) and the push decisions on
+/// it computed once for all of them (a report's tiers and its total's
+/// law are two small passes over one plain roll).
+pub fn law_each<W: Weight>(
+    expr: &Node,
+    stats: &[Stat],
+    rules: &[PushRule],
+    decide: &dyn Fn(&[i64]) -> bool,
+    what: Carry<'_>,
+    carries: &[Option<&[Stat]>],
+    tail_eps: f64,
+) -> Result<Vec<JointLaw<W>>> {
+    let Carry { reads, bounds, .. } = what;
     check_names(expr)?;
     check_stats(expr, stats)?;
     let names = super::term_names(expr);
@@ -111,50 +125,66 @@ pub fn law<W: Weight>(
     .bounded(bounds);
     let len = ctx.layout.len();
     let pushed_at = ctx.layout.iter().position(|s| *s == Stat::Pushed);
-    let decode = |k: &[i64]| -> Vec<i64> {
-        k.iter()
-            .zip(&ctx.layout)
-            .map(|(x, s)| s.finish(*x))
-            .collect()
+    // The first roll decoded into one buffer for the decision (no
+    // allocation per state).
+    let mut buf: Vec<i64> = Vec::with_capacity(len);
+    let mut decided = |k: &[i64]| -> bool {
+        buf.clear();
+        buf.extend(k.iter().zip(&ctx.layout).map(|(x, s)| s.finish(*x)));
+        decide(&buf)
     };
-    let last: Vec<bool> = ctx
-        .layout
-        .iter()
-        .map(|s| carried.is_none_or(|c| reads_stat(c, s)))
-        .collect();
-    let mut out: Map<W> = Map::default();
-    // Not pushed: the check ends with the first roll, the plain roll.
+    // Not pushed: the check ends with the first roll, the plain roll
+    // (in key order, each state with its decision).
     let plain = super::node_law::<W>(expr, &ctx)?;
-    for (k, w) in super::sorted(&plain) {
-        if !decide(&decode(k)) {
-            let kept: Vec<i64> = k
-                .iter()
-                .zip(&ctx.layout)
-                .zip(&last)
-                .map(|((x, s), &c)| if c { *x } else { s.neutral() })
-                .collect();
-            add_to(&mut out, &kept, w.clone());
-        }
-    }
-    // Pushed: the pairs (first roll, pushed roll), the first roll cut to
-    // what the decision reads, the pushed roll to what is carried.
-    let keep: Vec<bool> = ctx
-        .layout
-        .iter()
-        .map(|s| reads_stat(reads, s))
-        .chain(last.iter().copied())
+    let plain: Vec<(&[i64], &W, bool)> = super::sorted(&plain)
+        .into_iter()
+        .map(|(k, w)| (k, w, decided(k)))
         .collect();
-    let pairs = pair_law::<W>(expr, &ctx, rules, &keep)?;
-    for (k, w) in super::sorted(&pairs) {
-        if decide(&decode(&k[..len])) {
-            let mut raw = k[len..].to_vec();
-            if let Some(p) = pushed_at {
-                raw[p] = 1;
+    let explodes = super::explodes(expr);
+    let mut laws = Vec::with_capacity(carries.len());
+    let mut key: Vec<i64> = Vec::with_capacity(len);
+    for carried in carries {
+        let last: Vec<bool> = ctx
+            .layout
+            .iter()
+            .map(|s| carried.is_none_or(|c| reads_stat(c, s)))
+            .collect();
+        let mut out: Map<W> = Map::default();
+        for &(k, w, pushed) in &plain {
+            if !pushed {
+                key.clear();
+                key.extend(k.iter().zip(&ctx.layout).zip(&last).map(|((x, s), &c)| {
+                    if c {
+                        *x
+                    } else {
+                        s.neutral()
+                    }
+                }));
+                add_to(&mut out, &key, w.clone());
             }
-            add_to(&mut out, &raw, w.clone());
         }
+        // Pushed: the pairs (first roll, pushed roll), the first roll cut
+        // to what the decision reads, the pushed roll to what is carried.
+        let keep: Vec<bool> = ctx
+            .layout
+            .iter()
+            .map(|s| reads_stat(reads, s))
+            .chain(last.iter().copied())
+            .collect();
+        let pairs = pair_law::<W>(expr, &ctx, rules, &keep)?;
+        for (k, w) in super::sorted(&pairs) {
+            if decided(&k[..len]) {
+                key.clear();
+                key.extend_from_slice(&k[len..]);
+                if let Some(p) = pushed_at {
+                    key[p] = 1;
+                }
+                add_to(&mut out, &key, w.clone());
+            }
+        }
+        laws.push(super::finish(&ctx, out, explodes));
     }
-    Ok(super::finish(&ctx, out, super::explodes(expr)))
+    Ok(laws)
 }
 
 /// Whether a list of statistics read needs slot `s` carried: the
@@ -198,8 +228,10 @@ fn pair_law<W: Weight>(n: &Node, ctx: &Ctx, rules: &[PushRule], first: &[bool]) 
             let wide = ctx.doubled();
             let mut out: Map<W> = Map::default();
             let mut key = vec![0i64; 2 * len];
+            // Sorted once (it was sorted again for every state of `la`).
+            let sb = super::sorted(&lb);
             for (ka, wa) in super::sorted(&la) {
-                for (kb, wb) in super::sorted(&lb) {
+                for &(kb, wb) in &sb {
                     for (i, s) in wide.layout.iter().enumerate() {
                         key[i] = if !first[i] {
                             // Not carried: stays neutral.
@@ -355,13 +387,7 @@ fn die_by_die_pairs<W: Weight>(
             add_to(&mut die, &k, p.clone() * p2);
         }
     }
-    let mut last = Map::default();
-    super::fold::independent_steps(&die, &ctx.doubled(), n, |k, m| {
-        if k == n {
-            last = m.clone();
-        }
-    })?;
-    Ok(last)
+    super::fold::independent_steps(&die, &ctx.doubled(), n, |_, _| {})
 }
 
 fn set_one(k: &[i64], ctx: &Ctx, name: &str) -> Vec<i64> {
