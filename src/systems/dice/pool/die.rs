@@ -56,7 +56,7 @@ pub struct DieLaw<W> {
 /// explode), so the cut is known without building the law, exactly, and in
 /// floating point without the cancellation of `1 − mass`: the tail of a
 /// roll of many exploding dice is their cuts combined
-/// ([`super::tail_of_cuts`]). `(1, 0)` for a die that does not explode.
+/// (`tail_of_cuts` in `pool`). `(1, 0)` for a die that does not explode.
 pub fn chain_cut<W: Weight>(t: &PoolTerm, die_eps: f64) -> Result<(usize, W)> {
     let Some((cond, _)) = explode_cond(t) else {
         return Ok((1, W::zero()));

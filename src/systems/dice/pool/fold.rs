@@ -242,7 +242,7 @@ fn sum_law<W: Weight>(t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx) -> Result<Map<W>
     Ok(out)
 }
 
-/// Most big-fraction units of an exact extreme ([`extreme_law`]): values ×
+/// Most big-fraction units of an exact extreme (`extreme_law`): values ×
 /// squarings × (bits of the powers / 64)², the powers' fractions
 /// multiplied and reduced (a gcd) at every squaring. Measured on a 2-core
 /// machine at about 3 ns a unit (`200U6[6]`: 3·10⁷ units, 0.18 s;
