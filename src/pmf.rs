@@ -207,6 +207,16 @@ impl<W: Weight> Pmf<W> {
         Self::from_pairs(self.iter().map(|(k, p)| (f(k), p.clone())))
     }
 
+    /// The sum of two (sub-)probability laws over their values: the
+    /// mixture without weights (a chain's stopping paths, depth by depth).
+    pub fn add(&self, other: &Self) -> Self {
+        Pmf::from_pairs(
+            self.iter()
+                .map(|(x, p)| (x, p.clone()))
+                .chain(other.iter().map(|(x, p)| (x, p.clone()))),
+        )
+    }
+
     /// The law of `X + Y` for independent `X` (self) and `Y`.
     pub fn convolve(&self, other: &Self) -> Self {
         // A certain value only shifts the other law.

@@ -1389,3 +1389,25 @@ fn exact_groups_are_counted_before_any_work() {
     ]);
     assert_eq!(v["outcomes"]["top"], "1/36");
 }
+
+/// Issue 27: a deep exploding chain is counted before its die's law is
+/// built. `2U100[2]` (each d100 compounds on 2+: 3,506 rolls before the
+/// tail bound) ran past 30 s; it is refused at once. `1U20[2]` still
+/// answers: the chain stops at its first roll only on a 1, so P(1) = 1/20;
+/// and `1R100[2]>=50` (three kinds of step: scoring and going on, going
+/// on, stopping) counts no success only when the first die shows 1 or
+/// the chain ends on a failure after failures: P(0) = Σ (48/100)ᵏ·(1/100)
+/// = (1/100)/(1 − 0.48) = 1/52.
+#[test]
+fn deep_exploding_chains_are_counted_before_their_law() {
+    refused_at_once(
+        &["odds", "dice", "2U100[2]"],
+        &["3506 rolls deep", "at most 5e9", "2D100!!>=2"],
+    );
+    let v = odds_json(&["dice", "1U20[2]"]);
+    let p1 = v["distribution"]["1"].as_f64().unwrap();
+    assert!((p1 - 0.05).abs() < 1e-15, "{p1}");
+    let v = odds_json(&["dice", "1R100[2]>=50"]);
+    let p0 = v["distribution"]["0"].as_f64().unwrap();
+    assert!((p0 - 1.0 / 52.0).abs() < 1e-14, "{p0}");
+}

@@ -209,6 +209,53 @@ pub fn die_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<DieLaw<W>> {
                 add_to(&mut out, &keyed(s.value, &c), w.clone());
             }
         }
+        Some((cond, true)) if sides.iter().all(|s| s.units.is_empty()) => {
+            // Compounding plain numbers: the state is the face sum alone,
+            // dense. With `go` and `end` the laws of one roll's faces that
+            // compound and that stop, the chain ends after d rolls with
+            // `goᵈ⁻¹ * end` (`*`: convolution), the first roll by its own
+            // weights (`ri`).
+            let part = |w: &[W], compound: bool| {
+                let pairs: Vec<(i64, W)> = sides
+                    .iter()
+                    .zip(w)
+                    .filter(|(s, p)| cond.holds(s.value) == compound && !p.is_zero())
+                    .map(|(s, p)| (s.value, p.clone()))
+                    .collect();
+                if pairs.is_empty() {
+                    // No mass (`from_pairs` of nothing is certainly 0).
+                    crate::pmf::Pmf::from_weights(0, vec![W::zero()])
+                } else {
+                    crate::pmf::Pmf::from_pairs(pairs)
+                }
+            };
+            let (go_first, end_first) = (part(&weights, true), part(&weights, false));
+            let (go, end) = (part(&later, true), part(&later, false));
+            // Before any work: after d rolls the sums span about d times a
+            // roll's, each met by every face (two convolutions a roll).
+            let width = (go.max().max(end.max()) - go.min().min(end.min()) + 1).max(1) as f64;
+            let d = chain_depth as f64;
+            let work = d * d / 2.0 * width * (sides.len() as f64);
+            if work > MAX_CHAIN_WORK {
+                return Err(chain_work_error(t, chain_depth, work));
+            }
+            let mut done = end_first;
+            let mut alive = go_first;
+            for _ in 1..chain_depth {
+                if alive.total().is_zero() {
+                    break;
+                }
+                done = done.add(&alive.convolve(&end));
+                alive = alive.convolve(&go);
+            }
+            for (face, w) in done.iter() {
+                if w.is_zero() {
+                    continue;
+                }
+                let c = contribution(layout, name, face, &score_of(t, &Score::num(face)));
+                add_to(&mut out, &keyed(face, &c), w.clone());
+            }
+        }
         Some((cond, true)) => {
             // Compounding: the state is (face sum, unit sums of the sides).
             let mut active: std::collections::BTreeMap<Score, W> =
@@ -259,10 +306,39 @@ pub fn die_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<DieLaw<W>> {
         }
         Some((cond, false)) => {
             // Each explosion a new die: contributions join along the chain.
-            let per_side: Vec<Key> = sides
-                .iter()
-                .map(|s| contribution(layout, name, s.value, &score_of(t, s)))
+            // Sides that contribute alike and alike go on or stop are one
+            // step of the chain (a d100 rerolling on 2+ and scoring 50+:
+            // three steps, not a hundred), their weights summed.
+            let mut steps: Vec<(Key, bool, W, W, W, W)> = Vec::new();
+            for ((s, p), q) in sides.iter().zip(&weights).zip(&later) {
+                let c = contribution(layout, name, s.value, &score_of(t, s));
+                let goes = cond.holds(s.value);
+                let i = match steps.iter().position(|x| x.0 == c && x.1 == goes) {
+                    Some(i) => i,
+                    None => {
+                        steps.push((c, goes, W::zero(), W::zero(), W::zero(), W::zero()));
+                        steps.len() - 1
+                    }
+                };
+                let x = &mut steps[i];
+                W::add_compensated(&mut x.2, &mut x.3, p.clone());
+                W::add_compensated(&mut x.4, &mut x.5, q.clone());
+            }
+            let steps: Vec<(Key, bool, W, W)> = steps
+                .into_iter()
+                .map(|(c, goes, p, pc, q, qc)| (c, goes, p + pc, q + qc))
                 .collect();
+            // Before any work: after d rolls the chain's states are at most
+            // the multisets of d − 1 of the steps that go on, each met by
+            // every step.
+            let going = steps.iter().filter(|x| x.1).count() as u64;
+            let work = (0..chain_depth as u64).fold(0f64, |w, d| {
+                w + super::plan::multisets(going, d).min(super::MAX_STATES as u64) as f64
+                    * steps.len() as f64
+            });
+            if work > super::MAX_WORK as f64 {
+                return Err(chain_work_error(t, chain_depth, work));
+            }
             let mut active: Map<W> = Map::default();
             active.insert(ctx.neutral().into(), W::one());
             let mut done: Map<W> = Map::default();
@@ -270,18 +346,14 @@ pub fn die_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<DieLaw<W>> {
             while !active.is_empty() {
                 depth += 1;
                 let mut next: Map<W> = Map::default();
-                let weights = if depth == 1 { &weights } else { &later };
                 for (acc, w) in super::sorted(&active) {
-                    for ((s, p), c) in sides.iter().zip(weights).zip(&per_side) {
+                    for (c, goes, first, later) in &steps {
+                        let p = if depth == 1 { first } else { later };
                         if p.is_zero() {
                             continue;
                         }
                         let joined = join(ctx, acc, c);
-                        let target = if cond.holds(s.value) {
-                            &mut next
-                        } else {
-                            &mut done
-                        };
+                        let target = if *goes { &mut next } else { &mut done };
                         add_to(target, &joined, w.clone() * p);
                     }
                 }
@@ -312,6 +384,17 @@ pub fn die_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<DieLaw<W>> {
     outcomes.sort_by(|a, b| b.0.cmp(&a.0));
     let mass = outcomes.iter().fold(W::zero(), |a, (_, w)| a + w);
     Ok(DieLaw { outcomes, mass })
+}
+
+/// Most multiply-adds of one compounding die's dense chain (as a sum's,
+/// [`crate::systems::dice::law`]'s `MAX_SUM_WORK`: a few seconds).
+pub const MAX_CHAIN_WORK: f64 = 5e9;
+
+fn chain_work_error(t: &PoolTerm, depth: usize, work: f64) -> Error {
+    Error::Conflict(format!(
+        "dice: one die of {t} explodes {depth} rolls deep before the --tail-eps bound, about {work:.1e} steps (at most {MAX_CHAIN_WORK:e} multiply-adds, or {} state steps); explode on fewer faces or raise --tail-eps",
+        super::MAX_WORK
+    ))
 }
 
 fn chain_error() -> Error {
