@@ -218,20 +218,8 @@ proptest! {
 }
 
 /// Random conditions over the roll's statistics.
-fn condition() -> impl Strategy<Value = String> {
-    let atom = prop_oneof![
-        Just("total"),
-        Just("natural"),
-        Just("max"),
-        Just("min"),
-        Just("count(6)"),
-        Just("count(2..4)"),
-        Just("count(>=5)"),
-        Just("width"),
-        Just("height"),
-    ];
-    let cmp = prop_oneof![Just(">="), Just("<"), Just("=="), Just("!=")];
-    let one = (atom, cmp, -2..20i64).prop_map(|(a, c, v)| format!("{a}{c}{v}"));
+/// One to three comparisons `one` joined by `and`, `or`, `and not`.
+fn joined(one: impl Strategy<Value = String> + Clone) -> impl Strategy<Value = String> {
     (
         one.clone(),
         proptest::collection::vec(
@@ -250,6 +238,23 @@ fn condition() -> impl Strategy<Value = String> {
             }
             s
         })
+}
+
+fn condition() -> impl Strategy<Value = String> {
+    let atom = prop_oneof![
+        Just("total"),
+        Just("natural"),
+        Just("max"),
+        Just("min"),
+        Just("count(6)"),
+        Just("count(2..4)"),
+        Just("count(>=5)"),
+        Just("width"),
+        Just("height"),
+    ];
+    let cmp = prop_oneof![Just(">="), Just("<"), Just("=="), Just("!=")];
+    let one = (atom, cmp, -2..20i64).prop_map(|(a, c, v)| format!("{a}{c}{v}"));
+    joined(one)
 }
 
 proptest! {
@@ -434,24 +439,7 @@ fn slotted_condition() -> impl Strategy<Value = String> {
         Just("!=")
     ];
     let one = (side.clone(), cmp, side).prop_map(|(a, c, b)| format!("{a}{c}{b}"));
-    (
-        one.clone(),
-        proptest::collection::vec(
-            (
-                prop_oneof![Just(" and "), Just(" or "), Just(" and not ")],
-                one,
-            ),
-            0..3,
-        ),
-    )
-        .prop_map(|(first, rest)| {
-            let mut s = first;
-            for (op, c) in rest {
-                s.push_str(op);
-                s.push_str(&c);
-            }
-            s
-        })
+    joined(one)
 }
 
 proptest! {

@@ -999,6 +999,22 @@ pub fn node_law<W: Weight>(n: &Node, ctx: &Ctx) -> Result<Map<W>> {
     })
 }
 
+/// The tuple of two independent parts' tuples `ka` and `kb` joined by
+/// `op`, written into `key`: the total by the arithmetic (0 when not
+/// carried), every other statistic combined by its rule and saturated.
+fn pair_key(ctx: &Ctx, op: Op, ka: &[i64], kb: &[i64], key: &mut [i64]) -> Result<()> {
+    key[0] = if ctx.total {
+        op.apply(ka[0], kb[0])
+            .ok_or_else(|| Error::Conflict("dice: a result is out of range".into()))?
+    } else {
+        0
+    };
+    for (i, s) in ctx.layout.iter().enumerate().skip(1) {
+        key[i] = ctx.merged(i, s.combine(ka[i], kb[i]));
+    }
+    Ok(())
+}
+
 /// A law and a number (`X+2`, `10-X`) combined with the same tuples and
 /// weights as [`combine`] makes of the law and the number's one state, but
 /// each state moved straight into the answer, where [`combine`] sorted
@@ -1021,15 +1037,7 @@ fn with_number<W: Weight>(op: Op, a: &Node, b: &Node, ctx: &Ctx) -> Result<Optio
     let mut key = vec![0i64; ctx.layout.len()];
     for (k, w) in &law {
         let (ka, kb): (&[i64], &[i64]) = if number_left { (&num, k) } else { (k, &num) };
-        key[0] = if ctx.total {
-            op.apply(ka[0], kb[0])
-                .ok_or_else(|| Error::Conflict("dice: a result is out of range".into()))?
-        } else {
-            0
-        };
-        for (i, s) in ctx.layout.iter().enumerate().skip(1) {
-            key[i] = ctx.merged(i, s.combine(ka[i], kb[i]));
-        }
+        pair_key(ctx, op, ka, kb, &mut key)?;
         match out.entry(Key::from(&key[..])) {
             std::collections::hash_map::Entry::Occupied(_) => {
                 // Two states meet: the sums' order matters, as combine fixes it.
@@ -1078,15 +1086,7 @@ pub fn combine<W: Weight>(op: Op, a: &Map<W>, b: &Map<W>, ctx: &Ctx) -> Result<M
     let mut key = vec![0i64; ctx.layout.len()];
     for (ka, wa) in &sa {
         for (kb, wb) in &sb {
-            key[0] = if ctx.total {
-                op.apply(ka[0], kb[0])
-                    .ok_or_else(|| Error::Conflict("dice: a result is out of range".into()))?
-            } else {
-                0
-            };
-            for (i, s) in ctx.layout.iter().enumerate().skip(1) {
-                key[i] = ctx.merged(i, s.combine(ka[i], kb[i]));
-            }
+            pair_key(ctx, op, ka, kb, &mut key)?;
             add_to(&mut out, &key, (*wa).clone() * *wb);
         }
         if out.len() > MAX_STATES {
