@@ -116,6 +116,11 @@ pub trait Weight:
     fn as_fraction(&self) -> Option<(BigInt, BigInt)> {
         None
     }
+    /// The bits of an exact weight's denominator (0 in floating point):
+    /// what the exact work estimates read, without copying the fraction.
+    fn den_bits(&self) -> u64 {
+        0
+    }
     /// `num / den` as a weight (`den` not zero).
     fn from_fraction(num: BigInt, den: BigInt) -> Self;
     /// `num / den` already in lowest terms with `den > 0` (no gcd is
@@ -234,6 +239,9 @@ impl Weight for Exact {
     }
     fn as_fraction(&self) -> Option<(BigInt, BigInt)> {
         Some((self.numer().clone(), self.denom().clone()))
+    }
+    fn den_bits(&self) -> u64 {
+        self.denom().bits()
     }
     fn from_fraction(num: BigInt, den: BigInt) -> Self {
         Exact::new(num, den)

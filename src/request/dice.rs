@@ -356,9 +356,9 @@ impl Params {
 /// The estimated work of a check's laws (its command's and its opponent's)
 /// in weight `W`, before any is done.
 fn check_work<W: Weight>(check: &Check) -> crate::Result<()> {
-    dice::law::check_work::<W>(&check.command, check.tail_eps)?;
+    dice::law::check_work::<W>(&check.command)?;
     if let Some(vs) = &check.vs {
-        dice::law::check_work::<W>(vs, check.tail_eps)?;
+        dice::law::check_work::<W>(vs)?;
     }
     Ok(())
 }

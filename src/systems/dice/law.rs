@@ -29,8 +29,6 @@ pub const MAX_SPAN: i64 = 2_000_000;
 /// Most pairs combined by one `*` or `/` of two random terms, or by the
 /// joint law of result and natural dice.
 pub const MAX_PAIRS: u64 = 50_000_000;
-/// Most rerolls in a chain before the tail bound is reached.
-pub const MAX_DEPTH: usize = 20_000;
 /// Most work (faces × dice² × kept sums) of one keep/drop term.
 pub const MAX_KEEP_WORK: u64 = 400_000_000;
 /// Most multiply-adds of the convolutions that sum one group of dice in
@@ -50,13 +48,6 @@ pub const MAX_EXACT_SUM_NANOS: f64 = 6e9;
 /// 4.8·10⁹, takes 1.2 s on a 2-core machine (it took 432 s on fractions);
 /// `200D10KH100`, 2.2·10¹⁰, is refused.
 pub const MAX_EXACT_KEEP_WORD_OPS: f64 = 2e10;
-/// Most big-fraction bit-steps (fraction operations × bits of their
-/// numbers) of the exact keep/drop and reroll-chain work of one command,
-/// estimated before any is done ([`check_work`]). Measured at 9–14 ns a
-/// bit-step on a 2-core machine (`100D6KH50`: 9.2·10⁶ steps on 258-bit
-/// numbers, 2.4·10⁹, took 22 s; `50D6KH25`, 1.5·10⁸, 1.3 s): the limit is
-/// about 6 s.
-pub const MAX_EXACT_BIT_STEPS: f64 = 6e8;
 
 /// The exact law of a command's result.
 #[derive(Clone, Debug)]
@@ -113,31 +104,12 @@ pub fn die<W: Weight>(faces: &DieFaces) -> Pmf<W> {
     }
 }
 
-/// D66 with its sort.
-pub fn d66<W: Weight>(sort: D66Sort) -> Pmf<W> {
-    Pmf::from_pairs((1..=6i64).flat_map(|a| {
-        (1..=6i64).map(move |b| {
-            let (hi, lo) = (a.max(b), a.min(b));
-            let v = match sort {
-                D66Sort::None => 10 * a + b,
-                D66Sort::Ascending => 10 * lo + hi,
-                D66Sort::Descending => 10 * hi + lo,
-            };
-            (v, W::ratio(1, 36))
-        })
-    }))
-}
-
 /// Sum of `n` dice of law `d`.
 pub fn sum_of<W: Weight>(d: &Pmf<W>, n: i64) -> Result<Pmf<W>> {
     let values = (d.max() - d.min() + 1) as u64;
     // The size of one die's exact weights: a die's own faces (0: log₂ of
     // its values), or an exploding chain's long denominators.
-    let bits = d
-        .weights()
-        .iter()
-        .filter_map(|w| w.as_fraction().map(|(_, den)| den.bits() as f64))
-        .fold(0.0, f64::max);
+    let bits = d.weights().iter().map(Weight::den_bits).max().unwrap_or(0) as f64;
     check_sum::<W>(values, n, bits, &|| {
         format!("the sum of {n} dice of {values} values")
     })?;
@@ -725,7 +697,7 @@ pub fn joint<W: Weight>(n: &Node) -> Result<BTreeMap<(i64, i64), W>> {
 /// the command's dice program ([`super::lower`]) through the planner,
 /// plain `xDy` sums by [`node`], the rest by the pool engine.
 pub fn law<W: Weight>(cmd: &Command, tail_eps: f64) -> Result<Law<W>> {
-    check_work::<W>(cmd, tail_eps)?;
+    check_work::<W>(cmd)?;
     let p = super::lower::program(cmd)?;
     let explodes = matches!(cmd.body, Body::Reroll(_) | Body::Upper(_));
     if !super::pool::uses_engine(&p.expr) {
@@ -782,12 +754,13 @@ pub fn law<W: Weight>(cmd: &Command, tail_eps: f64) -> Result<Law<W>> {
 /// The work of a command's law, estimated and checked before any is done,
 /// so that a command too big for `--exact` is refused at once rather than
 /// after minutes: the sums (Miller's recurrence) and keep/drop programmes
-/// of an `xDy` sum's plain terms, in big-fraction bit-steps summed over the
-/// command (at most [`MAX_EXACT_BIT_STEPS`]); the counting commands' and
+/// of an `xDy` sum's plain terms, each a share of its limit
+/// ([`MAX_EXACT_SUM_NANOS`], [`MAX_EXACT_KEEP_WORD_OPS`]) summed over the
+/// command; the counting commands' and
 /// the pool terms' work is the planner's ([`super::pool::plan`]),
 /// estimated as their laws are planned. Floating point has its own limits,
 /// checked as the law is built (fast).
-pub fn check_work<W: Weight>(cmd: &Command, _tail_eps: f64) -> Result<()> {
+pub fn check_work<W: Weight>(cmd: &Command) -> Result<()> {
     let Body::Add(a) = &cmd.body else {
         return Ok(());
     };

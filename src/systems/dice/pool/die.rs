@@ -49,6 +49,18 @@ pub struct DieLaw<W> {
     pub mass: W,
 }
 
+impl<W: Weight> DieLaw<W> {
+    /// The longest denominator of its exact weights, in bits (0 in
+    /// floating point): what the exact work of its powers grows with.
+    pub fn den_bits(&self) -> u64 {
+        self.outcomes
+            .iter()
+            .map(|(_, w)| w.den_bits())
+            .max()
+            .unwrap_or(0)
+    }
+}
+
 /// How deep one die's exploding chain is built and the mass it cuts: the
 /// first depth where the mass still rolling falls below `die_eps` (or
 /// nothing rolls on), and that mass. The mass still rolling after `d`

@@ -180,16 +180,7 @@ fn check_exact_group<W: Weight>(
     }
     let bits: u64 = kinds
         .iter()
-        .map(|k| {
-            let den = k
-                .law
-                .outcomes
-                .iter()
-                .filter_map(|(_, w)| w.as_fraction().map(|(_, d)| d.bits()))
-                .max()
-                .unwrap_or(0);
-            den.saturating_mul(k.n.max(0) as u64)
-        })
+        .map(|k| k.law.den_bits().saturating_mul(k.n.max(0) as u64))
         .sum();
     let units = plan.estimate as f64 * (1.0 + bits as f64 / 64.0);
     if units > MAX_EXACT_GROUP_UNITS {
@@ -254,13 +245,7 @@ fn check_exact_extreme<W: Weight>(law: &DieLaw<W>, values: u64, n: u32) -> Resul
     if !W::EXACT {
         return Ok(());
     }
-    let den = law
-        .outcomes
-        .iter()
-        .filter_map(|(_, w)| w.as_fraction().map(|(_, d)| d.bits()))
-        .max()
-        .unwrap_or(0);
-    let bits = den as f64 * f64::from(n);
+    let bits = law.den_bits() as f64 * f64::from(n);
     let squarings = f64::from(u32::BITS - n.leading_zeros()) + 1.0;
     let units = values as f64 * squarings * (1.0 + bits / 64.0).powi(2);
     if units > MAX_EXACT_EXTREME_UNITS {
