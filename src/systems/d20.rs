@@ -78,6 +78,7 @@ use crate::contest::{compare, Comparison, TieRule};
 use crate::error::{check_range, Result};
 use crate::pmf::Pmf;
 use crate::report::{Field, Report};
+use crate::systems::dice::ast::{DieFaces, Filter, PoolTerm};
 use crate::tier::{Tier, TierLaw};
 use crate::weight::{Exact, Weight};
 
@@ -217,14 +218,29 @@ impl Roll {
         }
     }
 
-    /// The law of the kept die (order statistics of 2d20 when two are rolled).
-    pub fn kept_law<W: Weight>(self) -> Pmf<W> {
-        let d20 = Pmf::die(20);
+    /// The roll as a dice program: `1D20`, `2D20KH1` (advantage, 有利),
+    /// `2D20KL1` (disadvantage, 不利).
+    pub fn program(self) -> PoolTerm {
+        let keep = |f| Some((f, 1));
         match self {
-            Roll::Normal => d20,
-            Roll::Advantage => d20.max_of(2),
-            Roll::Disadvantage => d20.min_of(2),
+            Roll::Normal => PoolTerm::plain(1, DieFaces::Standard(20), None),
+            Roll::Advantage => {
+                PoolTerm::plain(2, DieFaces::Standard(20), keep(Filter::KeepHighest))
+            }
+            Roll::Disadvantage => {
+                PoolTerm::plain(2, DieFaces::Standard(20), keep(Filter::KeepLowest))
+            }
         }
+    }
+
+    /// The law of the kept die: the law of [`Roll::program`], computed by
+    /// the algorithm the dice planner chooses for it (the extreme of two
+    /// d20 by a power of the distribution function: `P(max ≤ v) =
+    /// (v/20)²`).
+    pub fn kept_law<W: Weight>(self) -> Pmf<W> {
+        // Two d20 are far inside every limit of the planner.
+        crate::systems::dice::law::term(&self.program())
+            .expect("the law of at most two d20 is within every limit")
     }
 
     /// `P(kept die ≥ t)` in closed form.

@@ -58,6 +58,7 @@ use crate::contest::{self, compare, Comparison};
 use crate::error::{check_min, check_range, Error, Result};
 use crate::pmf::Pmf;
 use crate::report::{Field, Report};
+use crate::systems::dice::ast::{DieFaces, Filter, PoolTerm, Score};
 use crate::tier::{Tier, TierLaw};
 use crate::weight::Weight;
 
@@ -208,13 +209,16 @@ impl Pool {
     }
 
     fn build(prefix: &str, ability: i64, dice: i64, situation: Situation) -> Result<Pool> {
-        let ability_flag = format!("{prefix}ability");
-        let dice_flag = format!("{prefix}dice");
-        check_min(&ability_flag, ability, 1)?;
-        check_min(&dice_flag, dice, 1)?;
+        // The flags are named only when an error needs them.
+        if ability < 1 {
+            check_min(&format!("{prefix}ability"), ability, 1)?;
+        }
+        if dice < 1 {
+            check_min(&format!("{prefix}dice"), dice, 1)?;
+        }
         if dice > MAX_DICE {
             return Err(Error::param(
-                &dice_flag,
+                &format!("{prefix}dice"),
                 dice,
                 format!("must be at most {MAX_DICE}"),
             ));
@@ -273,40 +277,40 @@ impl Pool {
         Kept::from_rank(rank)
     }
 
-    /// Exact law of the kept roll's rank (`2X + [natural max]`), from its
-    /// cdf computed directly: with `c(r)` the faces of rank ≤ `r` out of `s`,
-    /// `P(rank ≤ r) = (c/s)^n` for one roll, `(c/s)^2n` with advantage (the
-    /// higher of two rolls is the highest of `2n` dice) and
-    /// `1 − (1 − (c/s)^n)^2` with disadvantage — each power taken at once
-    /// ([`Weight::pow_ratio`]), never accumulated, so no probability exceeds 1.
-    fn kept_rank<W: Weight>(&self) -> Pmf<W> {
+    /// One roll of the pool as a dice program: `n` dice whose faces read
+    /// as their ranks (`2X + [natural max]`, [`Die::rank`]), keeping the
+    /// highest: `nD{2,4,…,2s+1}KH1` (a capped d4 for `v = 3`:
+    /// `nD{2,4,6,7}KH1`). With advantage the higher of two rolls is the
+    /// highest of `2n` dice: `2nD{…}KH1`.
+    pub fn program(&self) -> PoolTerm {
         let die = self.die();
-        let s = u64::from(die.sides);
-        let lo = die.rank(1);
-        let hi = die.rank(die.sides);
-        // Ranks rise with the face, so c(r) only moves forward; ranks no
-        // face shows repeat the cdf before them (no power to take).
-        let mut c = 0u64;
-        let mut cdf: Vec<W> = Vec::with_capacity((hi - lo + 1) as usize);
-        for r in lo..=hi {
-            let before = c;
-            while c < s && die.rank(c as u32 + 1) <= r {
-                c += 1;
-            }
-            let f = match cdf.last() {
-                Some(last) if c == before => last.clone(),
-                _ => match self.situation {
-                    Situation::Normal => W::pow_ratio(c, s, self.dice),
-                    Situation::Advantage => W::pow_ratio(c, s, 2 * self.dice),
-                    Situation::Disadvantage => {
-                        let g = W::pow_ratio(c, s, self.dice);
-                        g.clone() * &(W::int(2) - &g)
-                    }
-                },
-            };
-            cdf.push(f);
+        let ranks = (1..=die.sides).map(|f| Score::num(die.rank(f))).collect();
+        let dice = match self.situation {
+            Situation::Advantage => 2 * self.dice,
+            _ => self.dice,
+        };
+        PoolTerm::plain(
+            i64::from(dice),
+            DieFaces::Custom(ranks),
+            Some((Filter::KeepHighest, 1)),
+        )
+    }
+
+    /// Exact law of the kept roll's rank (`2X + [natural max]`): the law
+    /// of [`Pool::program`], by the algorithm the dice planner chooses for
+    /// it (the extreme by a power of the distribution function: `P(rank ≤
+    /// r) = (c/s)ⁿ`, `c(r)` the faces of rank ≤ `r` out of `s`, each power
+    /// correctly rounded). Disadvantage keeps the lower of two such rolls
+    /// ([`Pmf::min_of`]).
+    fn kept_rank<W: Weight>(&self) -> Pmf<W> {
+        // At most MAX_DICE dice of at most 20 faces: far inside the
+        // planner's limits, exact ones included (tested at MAX_DICE).
+        let roll = crate::systems::dice::law::term(&self.program())
+            .expect("a keep-highest pool is within the dice planner's limits");
+        match self.situation {
+            Situation::Disadvantage => roll.min_of(2),
+            _ => roll,
         }
-        Pmf::from_cdf(lo, cdf)
     }
 
     /// Exact law of the achieved value `X` (達成値).
@@ -389,9 +393,13 @@ impl Check {
 
     /// Exact law of the tiers.
     pub fn law<W: Weight>(&self) -> TierLaw<Outcome, W> {
+        self.law_of(&self.pool.kept_rank::<W>())
+    }
+
+    /// The tiers of the kept roll's rank law `ranks`.
+    fn law_of<W: Weight>(&self, ranks: &Pmf<W>) -> TierLaw<Outcome, W> {
         TierLaw::from_pairs(
-            self.pool
-                .kept_rank::<W>()
+            ranks
                 .iter()
                 .map(|(r, p)| (self.judge(Kept::from_rank(r)), p.clone())),
         )
@@ -525,7 +533,9 @@ fn by_value<W: Weight>(x: &Pmf<W>) -> Vec<W> {
 
 /// The report of a check: tiers, `p_critical`, `p_fumble`, `achieved`.
 pub fn report<W: Weight>(check: &Check) -> Report<W> {
-    let law = check.law::<W>();
+    // One law of the kept roll: the tiers and the achieved values.
+    let ranks = check.pool.kept_rank::<W>();
+    let law = check.law_of(&ranks);
     let top = check.pool.die().top();
     let mut r = check
         .pool
@@ -533,7 +543,7 @@ pub fn report<W: Weight>(check: &Check) -> Report<W> {
         .param("difficulty", check.difficulty)
         .prob("p_critical", law.p(Outcome::Critical))
         .prob("p_fumble", law.p(Outcome::Fumble))
-        .field("achieved", Field::Probs(by_value(&check.pool.achieved())));
+        .field("achieved", Field::Probs(by_value(&ranks.map(|r| r / 2))));
     for n in check.pool.notes("") {
         r = r.note(n);
     }

@@ -97,10 +97,23 @@ pub fn die<W: Weight>(faces: &DieFaces) -> Pmf<W> {
         DieFaces::D66 => Pmf::from_pairs(
             (1..=6).flat_map(|a| (1..=6).map(move |b| (10 * a + b, W::ratio(1, 36)))),
         ),
-        DieFaces::Custom(_) | DieFaces::Fate => {
-            let n = faces.count();
-            Pmf::from_pairs(faces.sides().into_iter().map(|s| (s.value, W::ratio(1, n))))
+        DieFaces::Custom(v) => {
+            let n = v.len() as i64;
+            Pmf::from_pairs(v.iter().map(|s| (s.value, W::ratio(1, n))))
         }
+        DieFaces::Fate => Pmf::uniform(-1, 1),
+    }
+}
+
+/// The lowest and highest value of one die of `faces`.
+fn face_range(faces: &DieFaces) -> (i64, i64) {
+    match faces {
+        DieFaces::Standard(s) => (1, *s),
+        DieFaces::D66 => (11, 66),
+        DieFaces::Fate => (-1, 1),
+        DieFaces::Custom(v) => v.iter().fold((i64::MAX, i64::MIN), |(lo, hi), s| {
+            (lo.min(s.value), hi.max(s.value))
+        }),
     }
 }
 
@@ -352,6 +365,86 @@ fn keep_word_ops(faces: u64, n: u64, work: u64) -> (f64, f64) {
     (bits, work as f64 * (1.0 + words * words))
 }
 
+/// The highest (`high`) or lowest of `n` dice of `faces`, every face
+/// equally likely: the planner's [`Algorithm::Extreme`] for a plain term
+/// keeping one die (`2D20KH1`, `4D6KL1`, `3D6DH2`), read by its total.
+/// With `c(v)` the faces at most `v` of the die's `s`, `P(max ≤ v) =
+/// (c/s)ⁿ`, and `P(min ≥ v) = (c'/s)ⁿ` with `c'` the faces at least `v`:
+/// each power taken at once and correctly rounded
+/// ([`Weight::pow_ratio`]), never accumulated, so no probability exceeds 1.
+/// `values · log n` multiplications, where the keep/drop programme takes
+/// `faces · n · span`.
+///
+/// [`Algorithm::Extreme`]: super::pool::plan::Algorithm::Extreme
+pub fn extreme<W: Weight>(faces: &DieFaces, n: u32, high: bool) -> Pmf<W> {
+    if n == 0 {
+        return Pmf::point(0);
+    }
+    match faces {
+        DieFaces::Standard(s) => extreme_sorted(1..=*s, (*s).max(0) as u64, n, high),
+        DieFaces::Custom(v) if v.is_sorted_by_key(|s| s.value) => {
+            extreme_sorted(v.iter().map(|s| s.value), v.len() as u64, n, high)
+        }
+        _ => {
+            let mut sides: Vec<i64> = faces.sides().into_iter().map(|s| s.value).collect();
+            sides.sort_unstable();
+            let s = sides.len() as u64;
+            extreme_sorted(sides.into_iter(), s, n, high)
+        }
+    }
+}
+
+/// [`extreme`] of a die whose `s` faces are `sides`, ascending.
+fn extreme_sorted<W: Weight, I>(sides: I, s: u64, n: u32, high: bool) -> Pmf<W>
+where
+    I: DoubleEndedIterator<Item = i64> + Clone,
+{
+    let (Some(lo), Some(hi)) = (sides.clone().next(), sides.clone().next_back()) else {
+        return Pmf::point(0);
+    };
+    // Walk the distinct values from the reading's far end, each power of
+    // the faces passed so far taken once: P(max ≤ v), or P(min ≥ v).
+    let mut weights = vec![W::zero(); (hi - lo + 1) as usize];
+    let mut before = W::zero();
+    let mut passed = 0u64;
+    let mut walk = |mut faces: std::iter::Peekable<&mut dyn Iterator<Item = i64>>| {
+        while let Some(v) = faces.next() {
+            passed += 1;
+            if faces.peek() != Some(&v) {
+                let now = W::pow_ratio(passed, s, n);
+                weights[(v - lo) as usize] = now.clone() - &before;
+                before = now;
+            }
+        }
+    };
+    if high {
+        walk((&mut sides.clone() as &mut dyn Iterator<Item = i64>).peekable());
+    } else {
+        walk((&mut sides.clone().rev() as &mut dyn Iterator<Item = i64>).peekable());
+    }
+    Pmf::from_weights(lo, weights)
+}
+
+/// Refuse at once an exact [`extreme`] of `n` dice of `faces` sides with
+/// `values` distinct values that would take more than seconds: each power
+/// is of `n·log₂ faces`-bit integers (the measure of the pool engine's
+/// extreme, [`super::pool::fold::MAX_EXACT_EXTREME_UNITS`]).
+pub fn check_extreme<W: Weight>(faces: u64, values: u64, n: u32) -> Result<()> {
+    if !W::EXACT {
+        return Ok(());
+    }
+    let bits = (faces.max(2) as f64).log2() * f64::from(n);
+    let squarings = f64::from(u32::BITS - n.leading_zeros()) + 1.0;
+    let units = values as f64 * squarings * (1.0 + bits / 64.0).powi(2);
+    let max = super::pool::fold::MAX_EXACT_EXTREME_UNITS;
+    if units > max {
+        return Err(Error::Conflict(format!(
+            "dice: the exact law of the extreme of {n} dice of {faces} faces takes about {units:.1e} big-fraction units (powers of {bits:.0}-bit fractions; at most {max:e}); drop --exact (floating point is exact to about 1e-15) or roll fewer dice"
+        )));
+    }
+    Ok(())
+}
+
 /// The kept sum of `n` dice of law `d`, keeping the `k` highest (`high`)
 /// or lowest.
 pub fn keep<W: Weight>(d: &Pmf<W>, n: i64, k: i64, high: bool) -> Result<Pmf<W>> {
@@ -540,17 +633,22 @@ fn keep_integers<W: Weight>(
     })
 }
 
-/// The law of one plain dice term ([`PoolTerm::is_plain`]: its scores,
-/// modifiers and name are not read; [`node`] sends the others to the pool
-/// engine).
+/// The law of one term of equally likely faces with no scores,
+/// modifiers or name, read by its total: BCDice's plain terms
+/// ([`PoolTerm::is_plain`]; [`node`] sends the others to the pool
+/// engine) and the seed systems' dice programs (keep-highest's ranked
+/// faces, d20's `2D20KH1`).
 pub fn term<W: Weight>(t: &PoolTerm) -> Result<Pmf<W>> {
-    debug_assert!(t.is_plain(), "law::term of {t}");
+    debug_assert!(
+        t.scores.is_empty() && t.mods.is_empty() && t.name.is_none(),
+        "law::term of {t}"
+    );
     use super::pool::plan::{self, Algorithm};
     // The planner chooses, as for every term: read by its total alone, a
     // plain term is a power sum or keep/drop order statistics, run here on
     // the die's law directly.
-    let d = die::<W>(&t.faces);
-    let chosen = plan::plain(t, &d);
+    let (lo, hi) = face_range(&t.faces);
+    let chosen = plan::plain::<W>(t, lo, hi);
     plan::traced(
         || t.to_string(),
         t.count,
@@ -558,9 +656,17 @@ pub fn term<W: Weight>(t: &PoolTerm) -> Result<Pmf<W>> {
         || match (chosen.algorithm, t.filter) {
             (Algorithm::KeepDp, Some((filter, n))) => {
                 let (high, k) = filter.as_keep(n, t.count);
-                keep(&d, t.count, k, high)
+                keep(&die(&t.faces), t.count, k, high)
             }
-            _ => sum_of(&d, t.count),
+            (Algorithm::Extreme, Some((filter, n))) => {
+                let (high, _) = filter.as_keep(n, t.count);
+                let count = u32::try_from(t.count.max(0))
+                    .map_err(|_| Error::Conflict(format!("dice: {} dice are too many", t.count)))?;
+                let values = (hi - lo + 1) as u64;
+                check_extreme::<W>(t.faces.count().max(1) as u64, values, count)?;
+                Ok(extreme(&t.faces, count, high))
+            }
+            _ => sum_of(&die(&t.faces), t.count),
         },
     )
 }

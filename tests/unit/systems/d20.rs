@@ -554,3 +554,28 @@ fn report_fields_and_f64_agree_with_exact() {
         Some(&Field::Prob(q(8, 20)))
     );
 }
+
+#[test]
+fn the_kept_die_is_the_program_the_planner_computes() {
+    use hantei::systems::dice::pool::plan::{self, Algorithm};
+    let programs = [
+        (Roll::Normal, "1D20", Algorithm::PowerSum),
+        (Roll::Advantage, "2D20KH1", Algorithm::Extreme),
+        (Roll::Disadvantage, "2D20KL1", Algorithm::Extreme),
+    ];
+    for (roll, text, algorithm) in programs {
+        assert_eq!(roll.program().to_string(), text);
+        let (law, decisions) = plan::explain(|| roll.kept_law::<Exact>());
+        assert_eq!(decisions.len(), 1, "{text}");
+        assert_eq!(decisions[0].algorithm, algorithm, "{text}");
+        // The success chances' closed form reads the same law: P(kept ≥ t)
+        // (advantage: (400 − (t−1)²)/400; disadvantage: (21 − t)²/400).
+        for t in 1..=21i64 {
+            let tail = law
+                .iter()
+                .filter(|(v, _)| *v >= t)
+                .fold(q(0, 1), |a, (_, p)| a + p);
+            assert_eq!(tail, roll.p_at_least::<Exact>(t), "{text} t={t}");
+        }
+    }
+}

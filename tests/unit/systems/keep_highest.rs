@@ -414,3 +414,33 @@ fn report_fields() {
     assert_eq!(j["p_success"], "5/12");
     assert_eq!(j["p_critical"], "5/36");
 }
+
+#[test]
+fn a_roll_is_a_dice_program_the_planner_computes() {
+    use hantei::systems::dice::pool::plan::{self, Algorithm};
+    // Ability 3: a d4 capped at 3, ranks 2X + [natural 4]: 2, 4, 6, 7.
+    let p = pool(3, 2, Situation::Normal);
+    assert_eq!(p.program().to_string(), "2D{2,4,6,7}KH1");
+    // Advantage: the higher of two rolls is the highest of 2n dice.
+    assert_eq!(
+        pool(9, 3, Situation::Advantage).program().to_string(),
+        "6D{2,4,6,8,10,12,14,17}KH1"
+    );
+    // The planner keeps one die by the extreme, and says so to --explain.
+    let ((), decisions) = plan::explain(|| {
+        let law = pool(20, 3, Situation::Normal).achieved::<Exact>();
+        // P(X = 20) = 1 − (19/20)³.
+        assert_eq!(law.p(20), q(8000 - 6859, 8000));
+    });
+    assert_eq!(decisions.len(), 1);
+    assert_eq!(decisions[0].algorithm, Algorithm::Extreme);
+    // The largest pools allowed stay within the planner's limits, exactly
+    // too (the system does not expect a refusal there).
+    for sit in SITUATIONS {
+        let big = pool(20, MAX_DICE, sit);
+        let exact = big.achieved::<Exact>();
+        assert_eq!(exact.total(), q(1, 1));
+        let f = big.achieved::<f64>();
+        assert!((f.total() - 1.0).abs() < 1e-12);
+    }
+}

@@ -373,21 +373,34 @@ fn total_estimate<W: Weight>(a: Algorithm, n: u64, values: u64) -> u64 {
     }
 }
 
-/// The planner's choice for a plain term (`3D6`, `4D6KH3`, `1D66`: no
-/// scores, modifiers or name) read by its total alone, its die's law
+/// The planner's choice for a plain term (`3D6`, `4D6KH3`, `1D66`, or
+/// listed faces `3D{2,4,6,7}KH1`: no scores, modifiers or name) read by
+/// its total alone, its die's law
 /// `die`: the choice [`term`] makes for it (a power sum, or keep/drop
 /// order statistics), without building the die's tuple law.
-pub fn plain<W: Weight>(t: &PoolTerm, die: &crate::pmf::Pmf<W>) -> Plan {
-    debug_assert!(t.is_plain(), "plan::plain of {t}");
-    let algorithm = if t.filter.is_some() {
-        Algorithm::KeepDp
-    } else {
-        Algorithm::PowerSum
-    };
-    let values = die.max().saturating_sub(die.min()).max(0) as u64 + 1;
-    Plan {
-        algorithm,
-        estimate: total_estimate::<W>(algorithm, t.count.max(0) as u64, values),
+pub fn plain<W: Weight>(t: &PoolTerm, lo: i64, hi: i64) -> Plan {
+    debug_assert!(
+        t.scores.is_empty() && t.mods.is_empty() && t.name.is_none(),
+        "plan::plain of {t}"
+    );
+    let n = t.count.max(0) as u64;
+    let values = hi.saturating_sub(lo).max(0) as u64 + 1;
+    match t.filter.map(|(f, k)| f.as_keep(k, t.count).1.max(0) as u64) {
+        // One die kept of several: the highest or lowest, by a power of
+        // the die's distribution function at each of its values.
+        Some(1) if n >= 2 => Plan {
+            algorithm: Algorithm::Extreme,
+            estimate: values.saturating_mul(u64::from(u64::BITS - n.leading_zeros()) + 1),
+        },
+        Some(k) if k < n => Plan {
+            algorithm: Algorithm::KeepDp,
+            estimate: total_estimate::<W>(Algorithm::KeepDp, n, values),
+        },
+        // Every die kept: the sum.
+        _ => Plan {
+            algorithm: Algorithm::PowerSum,
+            estimate: total_estimate::<W>(Algorithm::PowerSum, n, values),
+        },
     }
 }
 

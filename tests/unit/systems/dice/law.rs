@@ -78,6 +78,71 @@ fn exact_keep_on_integers_matches_every_roll() {
 }
 
 #[test]
+fn one_kept_die_is_the_extreme_and_matches_every_roll() {
+    use hantei::systems::dice::ast::{DieFaces, Filter, PoolTerm, Score};
+    use hantei::systems::dice::pool::plan::{self, Algorithm};
+    let custom = |v: &[i64]| DieFaces::Custom(v.iter().map(|&x| Score::num(x)).collect());
+    // A d6, a d20, listed faces with repeats and a negative face (keep-
+    // highest's capped d4 of ability 3 reads 2, 4, 6, 7), and D66.
+    let dice = [
+        DieFaces::Standard(6),
+        DieFaces::Standard(20),
+        custom(&[2, 4, 6, 6, 7]),
+        custom(&[-1, 3, 3, 0]),
+        DieFaces::D66,
+    ];
+    for faces in &dice {
+        let d = die::<Exact>(faces);
+        for n in 2..=4i64 {
+            if matches!(faces, DieFaces::Standard(20) | DieFaces::D66) && n > 3 {
+                continue;
+            }
+            // KH1, KL1, and the drops that keep one die.
+            for (filter, k, high) in [
+                (Filter::KeepHighest, 1, true),
+                (Filter::KeepLowest, 1, false),
+                (Filter::DropLowest, n - 1, true),
+                (Filter::DropHighest, n - 1, false),
+            ] {
+                let t = PoolTerm::plain(n, faces.clone(), Some((filter, k)));
+                assert_eq!(
+                    plan::plain::<Exact>(&t, d.min(), d.max()).algorithm,
+                    Algorithm::Extreme,
+                    "{t}"
+                );
+                let got = term::<Exact>(&t).unwrap();
+                assert_eq!(got, brute_keep(&d, n as usize, 1, high), "{t}");
+                // In floating point every cell is within an ulp or two of
+                // the exact one (each cdf power correctly rounded).
+                let f = term::<f64>(&t).unwrap();
+                for (x, p) in got.iter() {
+                    assert!((f.p(x) - p.to_f64()).abs() <= 4e-16, "{t} at {x}");
+                }
+            }
+        }
+    }
+    // 2D20KH1 by hand: P(max = v) = (2v − 1)/400.
+    let adv = term::<Exact>(&PoolTerm::plain(
+        2,
+        DieFaces::Standard(20),
+        Some((Filter::KeepHighest, 1)),
+    ))
+    .unwrap();
+    for v in 1..=20 {
+        assert_eq!(adv.p(v), Exact::ratio(2 * v - 1, 400), "2D20KH1 at {v}");
+    }
+    // Keeping one of one die is the die, and two of three is still the
+    // keep/drop programme.
+    let one = PoolTerm::plain(1, DieFaces::Standard(6), Some((Filter::KeepHighest, 1)));
+    assert_eq!(
+        plan::plain::<f64>(&one, 1, 6).algorithm,
+        Algorithm::PowerSum
+    );
+    let two = PoolTerm::plain(3, DieFaces::Standard(6), Some((Filter::KeepHighest, 2)));
+    assert_eq!(plan::plain::<f64>(&two, 1, 6).algorithm, Algorithm::KeepDp);
+}
+
+#[test]
 fn exact_work_is_refused_before_any_is_done() {
     // Refused from the estimate alone (check_work does no work).
     let refused = |e: &str| {
