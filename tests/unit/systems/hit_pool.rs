@@ -667,3 +667,99 @@ fn laws_sum_to_one_exactly() {
         assert_eq!(law.hits().iter().fold(q(0, 1), |a, b| a + b), one());
     }
 }
+
+/// The dice engine's report of `expr` with one tier per (hits, glitch):
+/// `h{k}g` (k hits and a glitch) and `h{k}` (k hits, no glitch), for k in
+/// 0..=top, in weight `W`.
+fn engine_cells<W: Weight>(expr: &str, glitch: &str, top: u32) -> Vec<(W, W)> {
+    let mut tier = Vec::new();
+    for h in 0..=top {
+        tier.push(format!("h{h}g:total=={h} and {glitch}"));
+        tier.push(format!("h{h}:total=={h}"));
+    }
+    tier.push("rest".to_string());
+    let p = hantei::request::dice::Params {
+        expr: expr.into(),
+        tier,
+        tail_eps: 1e-15,
+        ..Default::default()
+    };
+    let r = p.report::<W>().unwrap_or_else(|e| panic!("{expr}: {e}"));
+    (0..=top)
+        .map(|h| {
+            let get = |k: &str| r.outcome(k).cloned().unwrap_or_else(W::zero);
+            (get(&format!("h{h}")), get(&format!("h{h}g")))
+        })
+        .collect()
+}
+
+/// hit-pool's closed forms against the dice engine on the same roll
+/// written in the notation: a die scores a hit on 5–6 (the total) and a
+/// glitch score `g` of +1 for a one and −1 for any other face, so `g` is
+/// `2 × ones − dice` and a glitch is `g ≥ 0` (`half-or-more`) or `g ≥ 1`
+/// (`more-than-half`). Two engines, one law: exactly for plain and
+/// second-chance dice (`ro<=4`: every non-hit rerolled once), and within
+/// the cut for a pool whose sixes all explode (Edge `push`, `all-dice`:
+/// every die rolled counts, `!`).
+#[test]
+fn the_closed_forms_equal_the_dice_engine_on_the_same_roll() {
+    const FACES: &str = "{1:g,2..4:-g,>=5:1-g}";
+    for rule in [GlitchRule::HalfOrMore, GlitchRule::MoreThanHalf] {
+        let glitch = match rule {
+            GlitchRule::HalfOrMore => "g>=0",
+            GlitchRule::MoreThanHalf => "g>=1",
+        };
+        for n in 1..=6i64 {
+            let base = plain(n).with_glitch_rule(rule);
+            for (roll, expr) in [
+                (base.clone(), format!("{n}D6{FACES}")),
+                (
+                    base.clone().with_edge(0, EdgeUse::SecondChance).unwrap(),
+                    format!("{n}D6{FACES}ro<=4"),
+                ),
+            ] {
+                let law = roll_law::<Exact>(&roll);
+                let cells = engine_cells::<Exact>(&expr, glitch, n as u32);
+                for (h, (none, glitched)) in cells.iter().enumerate() {
+                    let row = law
+                        .by_hits
+                        .get(h)
+                        .cloned()
+                        .unwrap_or_else(|| [q(0, 1), q(0, 1), q(0, 1)]);
+                    assert_eq!(
+                        *none,
+                        row[0].clone(),
+                        "{expr} {rule:?}: {h} hits, no glitch"
+                    );
+                    assert_eq!(
+                        *glitched,
+                        row[1].clone() + &row[2],
+                        "{expr} {rule:?}: {h} hits, glitch"
+                    );
+                }
+            }
+            // Every six exploding: hits up to 2n + 2 compared (the rest is
+            // below 1e-3 of mass and both engines cut their own tails).
+            // The pool and one Edge die, n + 1 dice in all.
+            let pushed = plain(n)
+                .with_glitch_rule(rule)
+                .with_edge(1, EdgeUse::Push)
+                .unwrap();
+            let law = roll_law::<f64>(&pushed);
+            let top = 2 * n as u32 + 2;
+            let expr = format!("{}D6{FACES}!", n + 1);
+            let cells = engine_cells::<f64>(&expr, glitch, top);
+            for (h, (none, glitched)) in cells.iter().enumerate() {
+                let row = law.by_hits.get(h).cloned().unwrap_or([0.0; 3]);
+                assert!(
+                    (none - row[0]).abs() < 1e-14,
+                    "{n} pushed {rule:?}: {h} hits"
+                );
+                assert!(
+                    (glitched - (row[1] + row[2])).abs() < 1e-14,
+                    "{n} pushed {rule:?}: {h} hits, glitch"
+                );
+            }
+        }
+    }
+}
