@@ -1614,8 +1614,42 @@ pub fn pushed_pool<W: Weight>(
     layout_law(&roll, layout, None)
 }
 
-/// The law of the leader's dice laid out as `layout`.
+/// The leader's dice laid out as `layout`, as a dice program in the
+/// notation (a hit on 5–6 is the total, `g` the glitch score: +1 a one,
+/// −1 any other face), for `--explain`: `12D6{…}`, `12D6{…}ro<=4` (second
+/// chance), `16D6{…}!` (Edge `push`), `12D6{…}+4D6{…}!` (`push-after`).
+/// Under `original-pool` and `bcdice` the dice an explosion adds score
+/// apart (+2 for a one and 0 otherwise, or −1 each), which the text notes.
+fn layout_program(roll: &Roll, layout: Layout) -> String {
+    const FACES: &str = "D6{1:g,2..4:-g,>=5:1-g}";
+    let mut parts = Vec::new();
+    if layout.plain > 0 {
+        let reroll = if layout.second_chance { "ro<=4" } else { "" };
+        parts.push(format!("{}{FACES}{reroll}", layout.plain));
+    }
+    if layout.exploding > 0 {
+        parts.push(format!("{}{FACES}!", layout.exploding));
+    }
+    let mut text = parts.join("+");
+    match (layout.exploding, roll.explode_glitch) {
+        (0, _) | (_, ExplodeGlitch::AllDice) => {}
+        (_, ExplodeGlitch::OriginalPool) => {
+            text.push_str(" (the dice an explosion adds: g +2 for a one, else 0)")
+        }
+        (_, ExplodeGlitch::Bcdice) => {
+            text.push_str(" (the dice an explosion adds: g -1 whatever they show)")
+        }
+    }
+    text
+}
+
+/// The law of the leader's dice laid out as `layout`: lowered to d6
+/// counted for hits and a glitch score ([`layout_program`]), computed by
+/// the algorithm the dice planner chooses for it
+/// ([`crate::systems::dice::pool::plan::hits`]: binomial tails, the
+/// hitting-time theorem, or the joint table).
 fn layout_law<W: Weight>(roll: &Roll, layout: Layout, cap: Option<usize>) -> RollLaw<W> {
+    use crate::systems::dice::pool::plan::{self, Algorithm};
     if !layout.rolls() {
         return RollLaw {
             by_hits: Vec::new(),
@@ -1628,21 +1662,45 @@ fn layout_law<W: Weight>(roll: &Roll, layout: Layout, cap: Option<usize>) -> Rol
         (_, Some(c)) => c,
         (e, None) => explosion_cap(e, roll.tail_eps),
     };
-    if layout.exploding == 0 {
-        // Second chance: a die ends a hit w.p. 1/3 + 2/3·1/3 = 5/9, a one
-        // w.p. 2/3·1/6 = 1/9.
-        let (p_hit, p_one) = if layout.second_chance {
-            (W::ratio(5, 9), W::ratio(1, 9))
-        } else {
-            (W::ratio(1, 3), W::ratio(1, 6))
-        };
-        return plain_law(roll, layout.plain, &p_hit, &p_one);
-    }
-    if layout.plain == 0 && roll.explode_glitch != ExplodeGlitch::Bcdice {
-        let mut law = push_law(roll, layout.exploding, cap);
-        law.tail = exploding_hits::<W>(layout.exploding, cap).1;
-        return law;
-    }
+    let every_die_counts = roll.explode_glitch != ExplodeGlitch::Bcdice;
+    let chosen = plan::hits(
+        u64::from(layout.plain),
+        u64::from(layout.exploding),
+        cap as u64,
+        every_die_counts,
+    );
+    let dice = i64::from(layout.plain) + i64::from(layout.exploding);
+    plan::traced(
+        || layout_program(roll, layout),
+        dice,
+        &chosen,
+        || {
+            match chosen.algorithm {
+                Algorithm::HitsBinomial => {
+                    // Second chance: a die ends a hit w.p. 1/3 + 2/3·1/3 = 5/9,
+                    // a one w.p. 2/3·1/6 = 1/9.
+                    let (p_hit, p_one) = if layout.second_chance {
+                        (W::ratio(5, 9), W::ratio(1, 9))
+                    } else {
+                        (W::ratio(1, 3), W::ratio(1, 6))
+                    };
+                    plain_law(roll, layout.plain, &p_hit, &p_one)
+                }
+                Algorithm::HitsHittingTime => {
+                    let mut law = push_law(roll, layout.exploding, cap);
+                    law.tail = exploding_hits::<W>(layout.exploding, cap).1;
+                    law
+                }
+                _ => joint_law(roll, layout, cap),
+            }
+        },
+    )
+}
+
+/// [`Algorithm::HitsJoint`](crate::systems::dice::pool::plan::Algorithm::HitsJoint):
+/// the joint table of hits and glitch score, collapsed to hits × glitch
+/// status.
+fn joint_law<W: Weight>(roll: &Roll, layout: Layout, cap: usize) -> RollLaw<W> {
     let (joint, tail) = layout_joint::<W>(layout, roll.explode_glitch, cap);
     let threshold = match roll.glitch_rule {
         GlitchRule::HalfOrMore => 0,

@@ -103,7 +103,10 @@ fn run<W: Weight>(a: Algorithm, t: &PoolTerm, law: DieLaw<W>, ctx: &Ctx) -> Resu
         Algorithm::GroupProduct
         | Algorithm::GroupBest
         | Algorithm::PushDieByDie
-        | Algorithm::PushSplit => {
+        | Algorithm::PushSplit
+        | Algorithm::HitsBinomial
+        | Algorithm::HitsHittingTime
+        | Algorithm::HitsJoint => {
             return Err(Error::Conflict(format!(
                 "dice: the {} is not an algorithm for one roll of a term",
                 a.name()

@@ -14,7 +14,7 @@
 //! |---|---|---|
 //! | [`Algorithm::PowerSum`] | a sum read by its total (explosions included) | the convolution power: `values²·log n`, or Miller's recurrence exactly |
 //! | [`Algorithm::KeepDp`] | keep/drop read by its total | order statistics: `faces·n·span` |
-//! | [`Algorithm::Extreme`] | the highest or lowest die read alone (xU's largest group, `max` without the total) | one die's distribution function to the power `n`: `values·log n` |
+//! | [`Algorithm::Extreme`] | the highest or lowest die read alone (xU's largest group, `max` without the total), or one die kept of several (`2D20KH1`, the seed systems' d20 advantage and keep-highest pools) | one die's distribution function to the power `n`: `values·log n` |
 //! | [`Algorithm::OrderFree`] | statistics that combine without order, no keep/drop | states × distinct contributions, per die |
 //! | [`Algorithm::ClassFold`] | many dice whose outcomes differ, for every statistic but the total, in few classes (n d6 read by total, sixes and ones) | states of the classes before the last × the last class's span; the last class adds into dense rows |
 //! | [`Algorithm::Fold`] | anything (keep/drop with counts, matching sets) | outcomes × states × dice |
@@ -22,13 +22,19 @@
 //! | [`Algorithm::GroupProduct`] | a group, item by item, carrying the best `k` totals (Savage Worlds' two named chains, Cortex's mixed dice) | items × states × outcomes, the states capped by the best-`k` multisets |
 //! | [`Algorithm::PushDieByDie`] | a push of dice with no keep/drop whose statistics combine without order | pairs of tuples (each roll's states over the slots the push carries) × the die's pairs, per die |
 //! | [`Algorithm::PushSplit`] | any other push | for each number of dice rerolled, the fold of the dice that stay, those rerolled and their fresh faces |
+//! | [`Algorithm::HitsBinomial`] | d6 counted for hits and a glitch score, none exploding (hit-pool, seed 004: `nD6{1:g,2..4:-g,>=5:1-g}`, plain or second chance) | the hits' binomial and the ones' tails: `3(n+1)` |
+//! | [`Algorithm::HitsHittingTime`] | those dice, every six exploding, every die counted (Edge `push`) | sixes × fives up to the cap on hits: `2(H+1)(n+1)` |
+//! | [`Algorithm::HitsJoint`] | any other layout of them (Edge dice added after the roll, `bcdice`) | the joint table of hits and score, a dozen passes per exploding die |
 //!
-//! A push ([`super::push`]) is planned the same way ([`push`]), and
+//! A push ([`super::push`]) is planned the same way ([`push`]), a plain
+//! term read by its total by [`plain`], hit-pool's dice by [`hits`], and
 //! `hantei odds … --explain` lists every choice with its estimate and the
 //! steps it then took ([`explain`]).
 //!
 //! Every algorithm is held equal to the fold by tests (exactly, in
-//! rationals: `tests/pool.rs`, `every_algorithm_equals_the_fold`), and the
+//! rationals: `tests/pool.rs`, `every_algorithm_equals_the_fold`; the
+//! hit-pool algorithms to the engine on `nD6{1:g,2..4:-g,>=5:1-g}` in
+//! `tests/unit/systems/hit_pool.rs`, and to enumeration there), and the
 //! fold to the enumeration of the plain rule.
 //!
 //! **Where things go**: a new algorithm is a variant here, its test of
@@ -76,6 +82,22 @@ pub enum Algorithm {
     /// dice that stay, those rerolled and their fresh faces
     /// ([`super::push`]).
     PushSplit,
+    /// d6 counted for hits (5–6) and a glitch score (+1 a one, −1 any
+    /// other face: `nD6{1:g,2..4:-g,>=5:1-g}`), no die exploding (hit-pool,
+    /// seed 004, plain or second chance): hits `Bin(n, p)` and, given `h`
+    /// hits, the ones `Bin(n − h, q)` read only against the glitch
+    /// threshold, both tails by one recurrence
+    /// ([`crate::systems::hit_pool`]).
+    HitsBinomial,
+    /// The same dice, every six exploding and every die rolled counted
+    /// (Edge `push`, `all-dice` or `original-pool`): exactly `n` dice are
+    /// not sixes, the sixes by the hitting-time theorem.
+    HitsHittingTime,
+    /// Any other layout of those dice (Edge dice added after the roll, the
+    /// `bcdice` convention): the dense joint law of hits and glitch score,
+    /// die by die, each die's chain of sixes summed by a geometric
+    /// recurrence.
+    HitsJoint,
 }
 
 impl Algorithm {
@@ -102,6 +124,9 @@ impl Algorithm {
             Algorithm::GroupBest => "best of a group",
             Algorithm::PushDieByDie => "push, die by die",
             Algorithm::PushSplit => "push, by the dice rerolled",
+            Algorithm::HitsBinomial => "hits and glitch by binomial tails",
+            Algorithm::HitsHittingTime => "exploding hits by the hitting-time theorem",
+            Algorithm::HitsJoint => "joint hits and glitch score, die by die",
         }
     }
 }
@@ -170,7 +195,10 @@ pub fn applies<W: Weight>(a: Algorithm, t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx
         Algorithm::GroupProduct
         | Algorithm::GroupBest
         | Algorithm::PushDieByDie
-        | Algorithm::PushSplit => false,
+        | Algorithm::PushSplit
+        | Algorithm::HitsBinomial
+        | Algorithm::HitsHittingTime
+        | Algorithm::HitsJoint => false,
     }
 }
 
@@ -311,7 +339,10 @@ pub fn estimate<W: Weight>(a: Algorithm, t: &PoolTerm, law: &DieLaw<W>, ctx: &Ct
         Algorithm::GroupProduct
         | Algorithm::GroupBest
         | Algorithm::PushDieByDie
-        | Algorithm::PushSplit => u64::MAX,
+        | Algorithm::PushSplit
+        | Algorithm::HitsBinomial
+        | Algorithm::HitsHittingTime
+        | Algorithm::HitsJoint => u64::MAX,
     }
 }
 
@@ -401,6 +432,46 @@ pub fn plain<W: Weight>(t: &PoolTerm, lo: i64, hi: i64) -> Plan {
             algorithm: Algorithm::PowerSum,
             estimate: total_estimate::<W>(Algorithm::PowerSum, n, values),
         },
+    }
+}
+
+/// The planner's choice for hit-pool's dice (seed 004), lowered to d6
+/// counted for hits and a glitch score: `plain` dice that do not explode
+/// (`second_chance`: each rerolled once unless a hit), `exploding` dice
+/// whose sixes explode, hits of the exploding dice cut above `cap`;
+/// `every_die_counts`: the explosions' dice count in the glitch as the
+/// first roll's do (`all-dice`, `original-pool`; not `bcdice`). The
+/// closed forms where they apply, else the joint table; each estimate
+/// is the cells the algorithm writes.
+pub fn hits(plain: u64, exploding: u64, cap: u64, every_die_counts: bool) -> Plan {
+    if exploding == 0 {
+        // The hits' binomial and the ones' two tails, one pass each.
+        return Plan {
+            algorithm: Algorithm::HitsBinomial,
+            estimate: 3 * (plain + 1),
+        };
+    }
+    let cap = cap.min(u64::from(u32::MAX));
+    if plain == 0 && every_die_counts {
+        // Each count of sixes meets each count of fives; the ones' tails
+        // are taken again whenever the glitch threshold moves (every
+        // second six).
+        return Plan {
+            algorithm: Algorithm::HitsHittingTime,
+            estimate: (cap + 1).saturating_mul(exploding + 1).saturating_mul(2),
+        };
+    }
+    // Each exploding die writes its table about a dozen times (the faces
+    // and the chain of sixes), the table hits ≤ cap by scores; then the
+    // plain dice's table meets it cell by cell.
+    let table = |dice: u64| (cap + 1).saturating_mul(2 * (dice + cap) + 1);
+    let per_die = table(exploding).saturating_mul(12);
+    let plain_cells = (plain + 1) * (2 * plain + 1);
+    Plan {
+        algorithm: Algorithm::HitsJoint,
+        estimate: per_die
+            .saturating_mul(exploding)
+            .saturating_add(plain_cells.saturating_mul(table(exploding + plain))),
     }
 }
 
