@@ -763,3 +763,55 @@ fn the_closed_forms_equal_the_dice_engine_on_the_same_roll() {
         }
     }
 }
+
+#[test]
+fn the_planner_chooses_each_closed_form_by_the_layout() {
+    use hantei::systems::dice::pool::plan::{self, Algorithm};
+    let cases = [
+        (
+            plain(12),
+            "12D6{1:g,2..4:-g,>=5:1-g}",
+            Algorithm::HitsBinomial,
+        ),
+        (
+            plain(12).with_edge(2, EdgeUse::SecondChance).unwrap(),
+            "12D6{1:g,2..4:-g,>=5:1-g}ro<=4",
+            Algorithm::HitsBinomial,
+        ),
+        (
+            plain(12).with_edge(4, EdgeUse::Push).unwrap(),
+            "16D6{1:g,2..4:-g,>=5:1-g}!",
+            Algorithm::HitsHittingTime,
+        ),
+        (
+            plain(12).with_edge(4, EdgeUse::PushAfter).unwrap(),
+            "12D6{1:g,2..4:-g,>=5:1-g}+4D6{1:g,2..4:-g,>=5:1-g}!",
+            Algorithm::HitsJoint,
+        ),
+        (
+            plain(12)
+                .with_edge(4, EdgeUse::Push)
+                .unwrap()
+                .with_explode_glitch(ExplodeGlitch::Bcdice),
+            "16D6{1:g,2..4:-g,>=5:1-g}! (the dice an explosion adds: g -1 whatever they show)",
+            Algorithm::HitsJoint,
+        ),
+    ];
+    for (roll, program, algorithm) in cases {
+        let (law, decisions) = plan::explain(|| roll_law::<f64>(&roll));
+        assert_eq!(decisions.len(), 1, "{program}");
+        assert_eq!(decisions[0].what, program);
+        assert_eq!(decisions[0].algorithm, algorithm, "{program}");
+        assert_eq!(
+            decisions[0].dice,
+            if program.starts_with("12D6") && !program.contains('+') {
+                12
+            } else {
+                16
+            }
+        );
+        // The law is whole but for the reported tail.
+        let mass: f64 = law.by_hits.iter().flatten().sum::<f64>() + law.no_roll + law.tail;
+        assert!((mass - 1.0).abs() < 1e-12, "{program}: {mass}");
+    }
+}
