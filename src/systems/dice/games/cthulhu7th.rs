@@ -269,8 +269,11 @@ impl Cmd {
     /// The kept reading's law (the dice alone).
     pub fn reading_law<W: Weight>(&self) -> Pmf<W> {
         match self {
+            // At most 101 tens dice of 10 faces (bonus −100..=100): far
+            // inside the planner's limits, exact ones included (tested).
             Cmd::Check { bonus, .. } if *bonus != 0 => {
                 tens::d100_kept(bonus.unsigned_abs() as u32 + 1, *bonus > 0)
+                    .expect("at most 101 tens dice are within the dice planner's limits")
             }
             _ => Pmf::uniform(1, 100),
         }

@@ -12,7 +12,7 @@
 //! A front end of the dice engine: each group of `j` dice is the pool
 //! engine's joint law of (dice reaching c, highest die) of `jD10`
 //! ([`Cmd::groups`]), and the groups follow one another in a round chain
-//! whose state is the number of dice still rolling ([`super::chain`]):
+//! whose state is the number of dice still rolling ([`crate::systems::dice::pool::chain`]):
 //! every group that goes on adds exactly 10, the last one its highest die.
 //!
 //! BCDice vs the book: none found for the check itself; the tables (`ET`,
@@ -28,8 +28,8 @@ use crate::systems::dice::pool::{self, Stat};
 use crate::systems::dice::roll::Faces;
 use crate::weight::Weight;
 
-use super::chain::{self, Next};
 use super::{GameCmd, GameLaw, Outcome, Rolled};
+use crate::systems::dice::pool::chain::{self, Next};
 
 /// One group's law: (dice reaching the critical value → probability, for
 /// 1 or more; the sub-law of the highest die when none does).
@@ -283,14 +283,14 @@ impl Cmd {
         // spans. In exact fractions the groups' own work is counted first
         // and the chain from the floating-point groups (the exact ones take
         // seconds of their own).
-        let groups = if W::EXACT {
+        let (groups, counted) = if W::EXACT {
             self.check_exact_groups()?;
-            self.check_chain(&self.groups::<f64>(self.dice)?, tail_eps, true)?;
-            self.groups::<W>(self.dice)?
+            let counted = self.check_chain(&self.groups::<f64>(self.dice)?, tail_eps, true)?;
+            (self.groups::<W>(self.dice)?, counted)
         } else {
             let groups = self.groups::<W>(self.dice)?;
-            self.check_chain(&groups, tail_eps, false)?;
-            groups
+            let counted = self.check_chain(&groups, tail_eps, false)?;
+            (groups, counted)
         };
         // Round 0 by hand: the all-ones fumble is part of "no die reached c".
         let (go0, stop0) = groups[self.dice as usize].clone();
@@ -307,7 +307,18 @@ impl Cmd {
             law.add(total, Some(self.word(total, false, false)), p.clone());
         }
         let start = start(go0);
-        let chained = chain::run_counted(start, 1, |_, &j| round(&groups, j), tail_eps)?;
+        let what = format!(
+            "{}DX@{}: the dice reaching {} rolled again, 10 a round",
+            self.dice, self.critical, self.critical
+        );
+        let chained = chain::run_counted(
+            &what,
+            &counted,
+            start,
+            1,
+            |_, &j| round(&groups, j),
+            tail_eps,
+        )?;
         for part in chained.stopped.iter().skip(1) {
             for (s, p) in part.iter() {
                 let total = s + self.modifier;
@@ -342,8 +353,9 @@ impl Cmd {
         groups: &[Group<V>],
         tail_eps: f64,
         exact: bool,
-    ) -> Result<()> {
-        self.count_chain(groups, tail_eps, exact).map(|_| ())
+    ) -> Result<chain::Cost> {
+        self.count_chain(groups, tail_eps, exact)
+            .map(|(cost, _)| cost)
     }
 
     /// [`Cmd::check_chain`], giving the least and greatest sum of the
@@ -353,7 +365,7 @@ impl Cmd {
         groups: &[Group<V>],
         tail_eps: f64,
         exact: bool,
-    ) -> Result<Vec<Option<(i64, i64)>>> {
+    ) -> Result<(chain::Cost, chain::Stops)> {
         let n = self.dice as u64;
         let branches: Vec<Vec<(Next<i64>, chain::Span)>> = (0..groups.len())
             .map(|j| {
@@ -373,7 +385,7 @@ impl Cmd {
         );
         cost.check(tail_eps, exact)?;
         if !exact {
-            return Ok(stops);
+            return Ok((cost, stops));
         }
         // A fraction's digits grow with the dice as well as the rounds
         // (measured: about 2 µs a step on the 2-core reference machine,
@@ -385,7 +397,7 @@ impl Cmd {
                 self.dice, self.critical, cost.rounds
             )));
         }
-        Ok(stops)
+        Ok((cost, stops))
     }
 
     /// The result words of the law and that it cuts a chain's tail (no
@@ -415,7 +427,7 @@ impl Cmd {
             self.check_exact_groups()?;
         }
         let groups = self.groups::<f64>(self.dice)?;
-        let stops = self.count_chain(&groups, tail_eps, exact)?;
+        let (_, stops) = self.count_chain(&groups, tail_eps, exact)?;
         let (mut lo, mut hi) = (0, 0);
         let mut take = |a: i64, b: i64| {
             lo = lo.min(a + self.modifier);

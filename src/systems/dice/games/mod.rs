@@ -17,10 +17,11 @@
 //!   Kingdom, Nechronica, Amadeus, Satasupe; `pool::facts_by_size` for
 //!   Double Cross's groups of every size; the sum and keep laws
 //!   `law::sum_of` / `law::keep` for 2D6 and Shinobigami's keep-two), and
-//!   two shared blocks describe what a roll of dice is not: [`chain`] (a
-//!   roll repeated while a condition holds, with a lookup per round — Sword
-//!   World's power table, Double Cross, Night Wizard — cut below
-//!   `--tail-eps`) and [`tens`] (tens dice against one ones die, CoC). The
+//!   the planner's chain of rounds (振り足し,
+//!   [`crate::systems::dice::pool::chain`]: a roll repeated while a
+//!   condition holds, with a lookup per round — Sword World's power table,
+//!   Double Cross, Night Wizard — cut below `--tail-eps`) and [`tens`]
+//!   (tens dice against one ones die, CoC). The
 //!   game file reads its syntax, builds these, and judges each cell with
 //!   BCDice's words; it computes no dice law of its own.
 //!
@@ -31,7 +32,6 @@
 
 pub mod amadeus;
 pub mod arianrhod;
-pub mod chain;
 pub mod cthulhu;
 pub mod cthulhu7th;
 pub mod double_cross;

@@ -12,7 +12,7 @@
 //! (`>=`, `>`, `=`).
 //!
 //! The law: the first 2D6 sum split into fumble, critical and the rest;
-//! the critical chain ([`super::chain`]) cut below `--tail-eps`; the
+//! the critical chain ([`crate::systems::dice::pool::chain`]) cut below `--tail-eps`; the
 //! prana dice's sum convolved.
 //!
 //! BCDice vs the book: BCDice returns the result as text with no
@@ -26,8 +26,8 @@ use crate::systems::dice::law;
 use crate::systems::dice::roll::Faces;
 use crate::weight::Weight;
 
-use super::chain;
 use super::{GameCmd, GameLaw, Outcome, Rolled};
+use crate::systems::dice::pool::chain;
 
 /// Most prana dice.
 pub const MAX_PRANA: i64 = 100;
@@ -313,7 +313,15 @@ impl Cmd {
         let plain = part(&|s| !self.fumble.contains(&s) && !self.critical.contains(&s));
         let go = Pmf::from_pairs([(10, part(&|s| self.critical.contains(&s)).total())]);
         let stop = part(&|s| !self.critical.contains(&s));
-        let chained = chain::simple(|_| (go.clone(), stop.clone()), tail_eps)?;
+        let what = format!(
+            "NW@{}: 2D6 rolled again on a critical, +10 each",
+            self.critical
+                .iter()
+                .map(i64::to_string)
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        let chained = chain::simple(&what, |_| (go.clone(), stop.clone()), tail_eps)?;
         let after_crit = chained.sum_over(|_| true).map(|v| v + 10);
         let prana = law::sum_of(&Pmf::<W>::die(6), self.prana)?;
         let p_crit = crit_first.total();

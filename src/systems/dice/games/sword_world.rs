@@ -50,8 +50,8 @@ use crate::systems::dice::parse::{parse_constant, MAX_CONST};
 use crate::systems::dice::roll::Faces;
 use crate::weight::Weight;
 
-use super::chain::{self, Next};
 use super::{sum_check, GameCmd, GameLaw, Outcome, Rolled, SumCheck};
+use crate::systems::dice::pool::chain::{self, Next};
 
 /// BCDice's power table (`getSW2_0_RatingTable`), keys K0–K100, columns for
 /// an adjusted 2D6 of 3 to 12. Copied from BCDice (BSD-3-Clause, Copyright
@@ -879,7 +879,12 @@ impl Rating {
     /// The exact law.
     pub fn law<W: Weight>(&self, tail_eps: f64) -> Result<GameLaw<W>> {
         let (go0, stop0, fumble) = self.round::<W>(0);
+        let what = format!(
+            "K{}@{}: the power table (威力表) rolled again on {}+",
+            self.key, self.critical, self.critical
+        );
         let chained = chain::run(
+            &what,
             BTreeMap::from([((), go0)]),
             1,
             |k, _| {
@@ -1117,7 +1122,9 @@ impl Cmd {
                 let c = *critical;
                 let d = two_d6::<W>();
                 // After the first roll: 2D6 again while the last sum ≥ c.
+                let what = format!("2D6@{c}: 超越判定 rolled again on {c}+");
                 let rest = chain::simple(
+                    &what,
                     |_| {
                         let go = sub_law(
                             d.iter()

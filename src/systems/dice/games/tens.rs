@@ -8,35 +8,45 @@
 //! tens 0 reads 100, so `T` is uniform on 1..=10. The readings are then
 //! monotone in `T`, and the kept reading is `10·min(T…) + o` (or `max`).
 
+use crate::error::Result;
 use crate::pmf::Pmf;
+use crate::systems::dice::ast::{DieFaces, Filter, PoolTerm, Score};
+use crate::systems::dice::law;
 use crate::weight::Weight;
 
-/// The law of the tens digit for a ones die `ones` (0..=9).
-pub fn tens_law<W: Weight>(ones: i64) -> Pmf<W> {
-    if ones == 0 {
-        Pmf::uniform(1, 10)
+/// The tens dice read against a ones die `ones` (0..=9), as a dice
+/// program: `k` tens dice uniform on 0..=9 (`kD{0,…,9}`), or on 1..=10
+/// with a ones die of 0 (the tens 0 reading 100), keeping the lowest
+/// (`lowest`: bonus dice) or the highest.
+pub fn tens_program(tens_dice: u32, ones: i64, lowest: bool) -> PoolTerm {
+    let from = i64::from(ones == 0);
+    let faces = (from..from + 10).map(Score::num).collect();
+    let keep = if lowest {
+        Filter::KeepLowest
     } else {
-        Pmf::uniform(0, 9)
-    }
+        Filter::KeepHighest
+    };
+    PoolTerm::plain(
+        i64::from(tens_dice.max(1)),
+        DieFaces::Custom(faces),
+        Some((keep, 1)),
+    )
 }
 
 /// The kept d100 reading of `tens_dice` tens dice (at least 1) against one
 /// ones die; `lowest`: bonus dice (keep the lowest), else penalty dice.
-pub fn d100_kept<W: Weight>(tens_dice: u32, lowest: bool) -> Pmf<W> {
-    let tens_dice = tens_dice.max(1);
+/// Each ones die's kept tens digit is the law of [`tens_program`], by the
+/// algorithm the dice planner chooses (the extreme by a power of the
+/// distribution function).
+pub fn d100_kept<W: Weight>(tens_dice: u32, lowest: bool) -> Result<Pmf<W>> {
     let mut pairs = Vec::with_capacity(100);
     for ones in 0..10 {
-        let t = tens_law::<W>(ones);
-        let kept = if lowest {
-            t.min_of(tens_dice)
-        } else {
-            t.max_of(tens_dice)
-        };
+        let kept = law::term::<W>(&tens_program(tens_dice, ones, lowest))?;
         for (k, p) in kept.iter() {
             pairs.push((10 * k + ones, p.clone() / W::int(10)));
         }
     }
-    Pmf::from_pairs(pairs)
+    Ok(Pmf::from_pairs(pairs))
 }
 
 /// The reading of one tens die and the ones die (faces 1..=10, 10 as 0).

@@ -106,7 +106,8 @@ fn run<W: Weight>(a: Algorithm, t: &PoolTerm, law: DieLaw<W>, ctx: &Ctx) -> Resu
         | Algorithm::PushSplit
         | Algorithm::HitsBinomial
         | Algorithm::HitsHittingTime
-        | Algorithm::HitsJoint => {
+        | Algorithm::HitsJoint
+        | Algorithm::RoundChain => {
             return Err(Error::Conflict(format!(
                 "dice: the {} is not an algorithm for one roll of a term",
                 a.name()

@@ -76,9 +76,13 @@
 //!   its law (one arm of [`node_law`], built from the stages' laws) and its
 //!   plain rule, in one file.
 //! * A **game command**: `super::games` (a front end: it parses its
-//!   command and asks this engine for the joint law of what it reads).
+//!   command and asks this engine for the joint law of what it reads; a
+//!   roll repeated while a condition holds is a chain of rounds,
+//!   [`chain`], which the planner records with its count).
 //! * A **sixth system**: `src/systems/NAME.rs` (its parameters, outcome
-//!   tiers, `classify` and exact law), its request in `src/request/`, its
+//!   tiers, `classify` and exact law; its dice as a program for this
+//!   engine, as d20's `2D20KH1`, keep-highest's ranked pools and hit-pool's
+//!   counted d6 are), its request in `src/request/`, its
 //!   sampler in `src/verify/`; `tests/layers.rs` keeps each in its layer.
 //!
 //! The state space is bounded ([`MAX_STATES`]) and the work counted
@@ -86,6 +90,7 @@
 //! naming the size and the limit.
 
 pub mod best;
+pub mod chain;
 pub mod classes;
 pub mod die;
 pub mod fold;

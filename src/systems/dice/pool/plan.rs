@@ -25,6 +25,7 @@
 //! | [`Algorithm::HitsBinomial`] | d6 counted for hits and a glitch score, none exploding (hit-pool, seed 004: `nD6{1:g,2..4:-g,>=5:1-g}`, plain or second chance) | the hits' binomial and the ones' tails: `3(n+1)` |
 //! | [`Algorithm::HitsHittingTime`] | those dice, every six exploding, every die counted (Edge `push`) | sixes × fives up to the cap on hits: `2(H+1)(n+1)` |
 //! | [`Algorithm::HitsJoint`] | any other layout of them (Edge dice added after the roll, `bcdice`) | the joint table of hits and score, a dozen passes per exploding die |
+//! | [`Algorithm::RoundChain`] | a roll repeated while a condition holds (振り足し: Sword World's power table, Double Cross, Night Wizard) | per round, state and branch the span of the sum so far × the round's span ([`super::chain::cost`]) |
 //!
 //! A push ([`super::push`]) is planned the same way ([`push`]), a plain
 //! term read by its total by [`plain`], hit-pool's dice by [`hits`], and
@@ -98,6 +99,12 @@ pub enum Algorithm {
     /// die by die, each die's chain of sixes summed by a geometric
     /// recurrence.
     HitsJoint,
+    /// A chain of rounds (振り足し: a roll repeated while a condition
+    /// holds, each round's law by its round and a small state — Sword
+    /// World's power table, Double Cross's criticals): per state the law
+    /// of the sum so far, convolved with each round's branches
+    /// ([`super::chain`]).
+    RoundChain,
 }
 
 impl Algorithm {
@@ -127,6 +134,7 @@ impl Algorithm {
             Algorithm::HitsBinomial => "hits and glitch by binomial tails",
             Algorithm::HitsHittingTime => "exploding hits by the hitting-time theorem",
             Algorithm::HitsJoint => "joint hits and glitch score, die by die",
+            Algorithm::RoundChain => "chain of rounds",
         }
     }
 }
@@ -198,7 +206,8 @@ pub fn applies<W: Weight>(a: Algorithm, t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx
         | Algorithm::PushSplit
         | Algorithm::HitsBinomial
         | Algorithm::HitsHittingTime
-        | Algorithm::HitsJoint => false,
+        | Algorithm::HitsJoint
+        | Algorithm::RoundChain => false,
     }
 }
 
@@ -342,7 +351,8 @@ pub fn estimate<W: Weight>(a: Algorithm, t: &PoolTerm, law: &DieLaw<W>, ctx: &Ct
         | Algorithm::PushSplit
         | Algorithm::HitsBinomial
         | Algorithm::HitsHittingTime
-        | Algorithm::HitsJoint => u64::MAX,
+        | Algorithm::HitsJoint
+        | Algorithm::RoundChain => u64::MAX,
     }
 }
 
@@ -475,6 +485,21 @@ pub fn hits(plain: u64, exploding: u64, cap: u64, every_die_counts: bool) -> Pla
     }
 }
 
+/// The planner's choice for a chain of rounds, from its count
+/// ([`super::chain::cost`], made before any work): the round chain, its
+/// estimate the convolutions' multiply-adds (or the branches visited,
+/// where the work was past counting).
+pub fn rounds(cost: &super::chain::Cost) -> Plan {
+    Plan {
+        algorithm: Algorithm::RoundChain,
+        estimate: if cost.work == u64::MAX {
+            cost.visits
+        } else {
+            cost.work
+        },
+    }
+}
+
 /// The class fold's steps: before class `j`, at most the placed counts
 /// and totals of the classes before it (and never more states than the
 /// engine holds); each state meets every count `m` of the class and the
@@ -582,7 +607,7 @@ pub fn measure<R>(f: impl FnOnce() -> R) -> (R, u64) {
 pub struct Decision {
     /// The term or group (`80D6`, `{1D8!!,1D6!!}KH1`).
     pub what: String,
-    /// Dice (or items) in it.
+    /// Dice (or items; the rounds of a chain) in it.
     pub dice: i64,
     /// The algorithm chosen.
     pub algorithm: Algorithm,
@@ -670,13 +695,18 @@ pub fn explain_text(decisions: &[Decision], notes: &[String]) -> String {
         out.push_str("  no law went through the dice planner (a closed form of this system)\n");
     }
     for d in decisions {
+        let unit = match (d.algorithm, d.dice) {
+            (Algorithm::RoundChain, 1) => "round",
+            (Algorithm::RoundChain, _) => "rounds",
+            (_, 1) => "die",
+            _ => "dice",
+        };
         let _ = write!(
             out,
-            "  {}: {} ({} {}), estimate {} steps",
+            "  {}: {} ({} {unit}), estimate {} steps",
             d.what,
             d.algorithm.name(),
             d.dice,
-            if d.dice == 1 { "die" } else { "dice" },
             d.estimate
         );
         if d.steps > 0 {

@@ -71,7 +71,6 @@ pub mod enumerate {
 
 mod amadeus;
 mod arianrhod;
-mod chain;
 mod cthulhu7th;
 mod double_cross;
 mod emoklore;

@@ -4,6 +4,7 @@
 //! enumeration of the plain rule ([`hantei::systems::dice::roll`]) over every
 //! sequence of faces (small pools; chains enumerated to a depth).
 
+mod chain;
 mod key;
 mod plan;
 mod stat;

@@ -7,10 +7,14 @@
 //! rolling is below `tail_eps`; what was cut is the tail mass.
 //!
 //! Used by Sword World's power table (`K`, 威力表) and `2D6@c` (超越判定),
-//! and Double Cross's `nDX@c`.
+//! Double Cross's `nDX@c` and Night Wizard's criticals. The planner's
+//! [`plan::Algorithm::RoundChain`]: its work is counted before any is done
+//! ([`cost`]), and `--explain` shows the chain with that estimate
+//! ([`plan::rounds`]).
 
 use std::collections::BTreeMap;
 
+use super::plan;
 use crate::error::{Error, Result};
 use crate::pmf::Pmf;
 use crate::weight::Weight;
@@ -75,6 +79,7 @@ pub const MAX_KEPT: usize = 100_000;
 /// sums alone, round by round), from the rounds' laws the run then
 /// convolves: each is built once (up to [`MAX_KEPT`] of them).
 pub fn run<S: Ord + Clone, W: Weight>(
+    what: &str,
     start: BTreeMap<S, Pmf<W>>,
     first: usize,
     mut round: impl FnMut(usize, &S) -> Vec<(Next<S>, Pmf<W>)>,
@@ -82,7 +87,7 @@ pub fn run<S: Ord + Clone, W: Weight>(
 ) -> Result<Chained<W>> {
     type Built<S, W> = BTreeMap<(usize, S), Vec<(Next<S>, Pmf<W>)>>;
     let mut built: Built<S, W> = BTreeMap::new();
-    cost(
+    let counted = cost(
         spans(&start),
         first,
         &mut |k, s| {
@@ -95,11 +100,13 @@ pub fn run<S: Ord + Clone, W: Weight>(
         },
         tail_eps,
         W::EXACT,
-    )
-    .check(tail_eps, W::EXACT)?;
+    );
+    counted.check(tail_eps, W::EXACT)?;
     // The run visits the states the count did, round by round (it may go
     // a round further where its masses round apart from the count's).
     run_counted(
+        what,
+        &counted,
         start,
         first,
         |k, s| built.remove(&(k, s.clone())).unwrap_or_else(|| round(k, s)),
@@ -107,9 +114,27 @@ pub fn run<S: Ord + Clone, W: Weight>(
     )
 }
 
-/// [`run`] once its [`cost`] is checked (by a front end that counts it
-/// from a cheaper law).
+/// [`run`] once its [`cost`] is counted and checked (by a front end that
+/// counts it from a cheaper law), `what` the chain as `--explain` names it.
 pub fn run_counted<S: Ord + Clone, W: Weight>(
+    what: &str,
+    counted: &Cost,
+    start: BTreeMap<S, Pmf<W>>,
+    first: usize,
+    round: impl FnMut(usize, &S) -> Vec<(Next<S>, Pmf<W>)>,
+    tail_eps: f64,
+) -> Result<Chained<W>> {
+    let chosen = plan::rounds(counted);
+    plan::traced(
+        || what.to_string(),
+        counted.rounds as i64,
+        &chosen,
+        || chain_rounds(start, first, round, tail_eps),
+    )
+}
+
+/// The rounds of a chain ([`plan::Algorithm::RoundChain`]).
+fn chain_rounds<S: Ord + Clone, W: Weight>(
     start: BTreeMap<S, Pmf<W>>,
     first: usize,
     mut round: impl FnMut(usize, &S) -> Vec<(Next<S>, Pmf<W>)>,
@@ -164,7 +189,7 @@ pub const MAX_WORK: u64 = 1_000_000_000;
 pub const MAX_VISITS: u64 = 10_000_000;
 
 /// What a chain will take, counted before any of its work.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Cost {
     /// Rounds until less than `tail_eps` is still rolling (`MAX_ROUNDS +
     /// 1`: more than [`MAX_ROUNDS`]; fewer when the count stopped past the
@@ -238,7 +263,7 @@ pub fn cost_stops<S: Ord + Clone>(
     round: &mut impl FnMut(usize, &S) -> Vec<(Next<S>, Span)>,
     tail_eps: f64,
     exact: bool,
-) -> (Cost, Vec<Option<(i64, i64)>>) {
+) -> (Cost, Stops) {
     let mut stops: Vec<Option<(i64, i64)>> = vec![None; first];
     let limit = if exact { u64::MAX / 2 } else { MAX_WORK };
     // Per state: the mass still rolling and the least and greatest sum.
@@ -294,6 +319,10 @@ pub fn cost_stops<S: Ord + Clone>(
     }
 }
 
+/// The least and greatest sum of the chains that stop in each round
+/// (`None` where none stops), as [`cost_stops`] counts them.
+pub type Stops = Vec<Option<(i64, i64)>>;
+
 /// A (sub-)law as [`cost`] reads it: its mass (in `f64`), least and
 /// greatest value.
 pub type Span = (f64, i64, i64);
@@ -333,11 +362,13 @@ pub fn plus<W: Weight>(a: &Pmf<W>, b: &Pmf<W>) -> Pmf<W> {
 /// A one-state chain from nothing rolled: each round the same `go`
 /// (rolls again) and `stop` sub-laws, by round.
 pub fn simple<W: Weight>(
+    what: &str,
     mut round: impl FnMut(usize) -> (Pmf<W>, Pmf<W>),
     tail_eps: f64,
 ) -> Result<Chained<W>> {
     let start = BTreeMap::from([((), Pmf::point(0))]);
     run(
+        what,
         start,
         0,
         |k, _| {
