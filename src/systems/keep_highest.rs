@@ -278,7 +278,7 @@ impl Pool {
     }
 
     /// One roll of the pool as a dice program: `n` dice whose faces read
-    /// as their ranks (`2X + [natural max]`, [`Die::rank`]), keeping the
+    /// as their ranks (`2X + [natural max]`), keeping the
     /// highest: `nD{2,4,…,2s+1}KH1` (a capped d4 for `v = 3`:
     /// `nD{2,4,6,7}KH1`). With advantage the higher of two rolls is the
     /// highest of `2n` dice: `2nD{…}KH1`.
