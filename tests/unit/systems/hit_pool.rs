@@ -815,3 +815,62 @@ fn the_planner_chooses_each_closed_form_by_the_layout() {
         assert!((mass - 1.0).abs() < 1e-12, "{program}: {mass}");
     }
 }
+
+/// The planner's estimate for hit-pool's dice is an upper bound on the
+/// work each algorithm then counts (cells read and written), over every
+/// layout and convention.
+#[test]
+fn hit_pool_estimates_bound_their_work() {
+    use hantei::systems::dice::pool::plan;
+    let mut runs = 0;
+    for pool in [1i64, 3, 8, 20] {
+        for edge in [0i64, 1, 3, 6] {
+            let uses: &[EdgeUse] = if edge == 0 {
+                &[EdgeUse::Push]
+            } else {
+                &[
+                    EdgeUse::Push,
+                    EdgeUse::PushAfter,
+                    EdgeUse::SecondChance,
+                    EdgeUse::NegateGlitch,
+                ]
+            };
+            for &use_ in uses {
+                for mode in [
+                    ExplodeGlitch::AllDice,
+                    ExplodeGlitch::OriginalPool,
+                    ExplodeGlitch::Bcdice,
+                ] {
+                    let roll = plain(pool)
+                        .with_edge(edge, use_)
+                        .unwrap()
+                        .with_explode_glitch(mode);
+                    for exact in [false, true] {
+                        if exact && pool + edge > 12 {
+                            continue;
+                        }
+                        let ((), decisions) = plan::explain(|| {
+                            if exact {
+                                roll_law::<Exact>(&roll);
+                            } else {
+                                roll_law::<f64>(&roll);
+                            }
+                        });
+                        for d in &decisions {
+                            assert!(d.steps > 0, "{}: no steps counted", d.what);
+                            assert!(
+                                d.steps <= d.estimate,
+                                "{}: {} steps over the estimate {}",
+                                d.what,
+                                d.steps,
+                                d.estimate
+                            );
+                            runs += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(runs > 150, "{runs}");
+}

@@ -164,6 +164,7 @@ fn chain_rounds<S: Ord + Clone, W: Weight>(
                 if add.total().is_zero() {
                     continue;
                 }
+                plan::count((acc.weights().len() * add.weights().len()) as u64);
                 let part = acc.convolve(&add);
                 let slot = match to {
                     Next::Go(s) => next.entry(s).or_insert_with(|| zero()),

@@ -36,7 +36,10 @@
 //! rationals: `tests/pool.rs`, `every_algorithm_equals_the_fold`; the
 //! hit-pool algorithms to the engine on `nD6{1:g,2..4:-g,>=5:1-g}` in
 //! `tests/unit/systems/hit_pool.rs`, and to enumeration there), and the
-//! fold to the enumeration of the plain rule.
+//! fold to the enumeration of the plain rule. The steps each algorithm
+//! counts are held within its estimate (`tests/pool.rs`,
+//! `tests/planner_props.rs`; hit-pool's and the chains' in their unit
+//! tests).
 //!
 //! **Where things go**: a new algorithm is a variant here, its test of
 //! applicability in [`applies`], its estimate in [`estimate`], its run in

@@ -65,3 +65,50 @@ fn the_planner_records_the_chain_with_its_count() {
         "{text}"
     );
 }
+
+/// The games' chains take no more convolution steps than the planner
+/// estimated from their count (made before any work), in floating point
+/// and in exact fractions.
+#[test]
+fn game_chains_stay_within_their_estimates() {
+    use hantei::request::dice::Params;
+    use hantei::systems::dice::pool::plan::{self, Algorithm};
+    let commands = [
+        ("10DX7+4", "DoubleCross"),
+        ("3DX@4", "DoubleCross"),
+        ("K20+5@10", "SwordWorld2.5"),
+        ("K10@8", "SwordWorld2.5"),
+        ("2D6@9", "SwordWorld2.5"),
+        ("NW@9,10", "NightWizard3rd"),
+    ];
+    for (expr, game) in commands {
+        let p = Params {
+            expr: expr.into(),
+            game: Some(game.into()),
+            tail_eps: 1e-12,
+            ..Default::default()
+        };
+        for exact in [false, true] {
+            let (r, decisions) = plan::explain(|| {
+                if exact {
+                    p.report::<Exact>().map(|_| ())
+                } else {
+                    p.report::<f64>().map(|_| ())
+                }
+            });
+            r.unwrap_or_else(|e| panic!("{expr}: {e}"));
+            let chains: Vec<_> = decisions
+                .iter()
+                .filter(|d| d.algorithm == Algorithm::RoundChain)
+                .collect();
+            assert_eq!(chains.len(), 1, "{expr}");
+            let d = chains[0];
+            assert!(
+                d.steps > 0 && d.steps <= d.estimate,
+                "{expr}: {} of {}",
+                d.steps,
+                d.estimate
+            );
+        }
+    }
+}
