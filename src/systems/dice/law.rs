@@ -411,6 +411,7 @@ where
         while let Some(v) = faces.next() {
             passed += 1;
             if faces.peek() != Some(&v) {
+                super::pool::plan::count(1);
                 let now = W::pow_ratio(passed, s, n);
                 weights[(v - lo) as usize] = now.clone() - &before;
                 before = now;

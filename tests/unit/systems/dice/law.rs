@@ -110,8 +110,11 @@ fn one_kept_die_is_the_extreme_and_matches_every_roll() {
                     Algorithm::Extreme,
                     "{t}"
                 );
-                let got = term::<Exact>(&t).unwrap();
+                let (got, decisions) = plan::explain(|| term::<Exact>(&t).unwrap());
                 assert_eq!(got, brute_keep(&d, n as usize, 1, high), "{t}");
+                // One power per distinct value, within the estimate.
+                let steps = decisions[0].steps;
+                assert!(steps > 0 && steps <= decisions[0].estimate, "{t}: {steps}");
                 // In floating point every cell is within an ulp or two of
                 // the exact one (each cdf power correctly rounded).
                 let f = term::<f64>(&t).unwrap();
