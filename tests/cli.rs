@@ -1411,3 +1411,77 @@ fn deep_exploding_chains_are_counted_before_their_law() {
     let p0 = v["distribution"]["0"].as_f64().unwrap();
     assert!((p0 - 1.0 / 52.0).abs() < 1e-14, "{p0}");
 }
+
+/// Every system's `--explain` names the dice program its law came from:
+/// the seed systems' dice through the planner (d20, keep-highest,
+/// hit-pool), the d100 band systems' one 1D100, a game's chain of rounds.
+#[test]
+fn every_system_explains_its_dice_program() {
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &[
+                "odds",
+                "d20",
+                "--advantage",
+                "--modifier",
+                "5",
+                "--dc",
+                "15",
+            ],
+            "2D20KH1: extreme",
+        ),
+        (
+            &[
+                "odds",
+                "keep-highest",
+                "--ability",
+                "9",
+                "--dice",
+                "3",
+                "--difficulty",
+                "6",
+            ],
+            "3D{2,4,6,8,10,12,14,17}KH1: extreme",
+        ),
+        (
+            &[
+                "odds",
+                "hit-pool",
+                "--pool",
+                "12",
+                "--edge",
+                "4",
+                "--threshold",
+                "3",
+            ],
+            "16D6{1:g,2..4:-g,>=5:1-g}!: exploding hits by the hitting-time theorem",
+        ),
+        (
+            &["odds", "multiplier", "--ability", "10"],
+            "1D100 read by the tiers' bands",
+        ),
+        (
+            &[
+                "odds",
+                "levels",
+                "--skill",
+                "60,30",
+                "--level",
+                "1",
+                "--difficulty",
+                "1",
+            ],
+            "1D100 read under the declared level's value",
+        ),
+        (
+            &["odds", "dice", "10DX7+4", "--game", "DoubleCross"],
+            "10DX@7: the dice reaching 7 rolled again, 10 a round: chain of rounds (40 rounds)",
+        ),
+    ];
+    for (args, want) in cases {
+        let out = hantei().args(args).arg("--explain").output().unwrap();
+        assert!(out.status.success(), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+}

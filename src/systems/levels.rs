@@ -456,6 +456,9 @@ impl Check {
 /// `by_level` (`level`, `value`, `p_success`, `p_critical`, `p_short`) and
 /// `best_level`.
 pub fn report<W: Weight>(check: &Check) -> Report<W> {
+    crate::systems::dice::pool::plan::note(|| {
+        "1D100 read under the declared level's value (判定値): each tier is its faces counted over 100, no dice algorithm to choose".to_string()
+    });
     let level = check.level();
     let law = check.law::<W>();
     let mut r = Report::from_tiers(ID, JA, &law)
@@ -675,6 +678,9 @@ impl Contest {
 /// `p_critical` for every attacker level), `best_level`, and for the
 /// declared (or best) level its outcomes, `p_win`, `p_loss`, `p_critical`.
 pub fn contest_report<W: Weight>(contest: &Contest) -> Report<W> {
+    crate::systems::dice::pool::plan::note(|| {
+        "each side's 1D100 read under its level's value (判定値): each tier is its faces counted over 100, no dice algorithm to choose".to_string()
+    });
     let level = contest.level();
     let law = contest.law::<W>();
     let rows = (1..=contest.attacker.levels())

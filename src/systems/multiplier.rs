@@ -803,6 +803,9 @@ fn with_notes<W: Weight>(mut r: Report<W>, notes: Vec<String>) -> Report<W> {
 
 /// The report for `query`.
 pub fn report<W: Weight>(query: &Query) -> Report<W> {
+    crate::systems::dice::pool::plan::note(|| {
+        "1D100 read by the tiers' bands (各段階の範囲): each tier is its faces counted over 100, no dice algorithm to choose".to_string()
+    });
     let opts = &query.options;
     let law = query.check.law::<W>(opts);
     let r = match &query.mode {
