@@ -402,48 +402,38 @@ where
     let (Some(lo), Some(hi)) = (sides.clone().next(), sides.clone().next_back()) else {
         return Pmf::point(0);
     };
-    // Walk the distinct values from the reading's far end, each power of
-    // the faces passed so far taken once: P(max ≤ v), or P(min ≥ v).
     let mut weights = vec![W::zero(); (hi - lo + 1) as usize];
-    let mut before = W::zero();
-    let mut passed = 0u64;
-    let mut walk = |mut faces: std::iter::Peekable<&mut dyn Iterator<Item = i64>>| {
-        while let Some(v) = faces.next() {
-            passed += 1;
-            if faces.peek() != Some(&v) {
-                super::pool::plan::count(1);
-                let now = W::pow_ratio(passed, s, n);
-                weights[(v - lo) as usize] = now.clone() - &before;
-                before = now;
-            }
-        }
-    };
     if high {
-        walk((&mut sides.clone() as &mut dyn Iterator<Item = i64>).peekable());
+        extreme_walk(sides, s, n, lo, &mut weights);
     } else {
-        walk((&mut sides.clone().rev() as &mut dyn Iterator<Item = i64>).peekable());
+        extreme_walk(sides.rev(), s, n, lo, &mut weights);
     }
     Pmf::from_weights(lo, weights)
 }
 
-/// Refuse at once an exact [`extreme`] of `n` dice of `faces` sides with
-/// `values` distinct values that would take more than seconds: each power
-/// is of `n·log₂ faces`-bit integers (the measure of the pool engine's
-/// extreme, [`super::pool::fold::MAX_EXACT_EXTREME_UNITS`]).
-pub fn check_extreme<W: Weight>(faces: u64, values: u64, n: u32) -> Result<()> {
-    if !W::EXACT {
-        return Ok(());
+/// Walk the faces from the reading's far end (`faces`, equal ones next to
+/// each other), taking at each distinct value the power of the faces
+/// passed so far once — `P(max ≤ v)`, or `P(min ≥ v)` — and writing its
+/// step into `weights` (offset `lo`).
+fn extreme_walk<W: Weight>(
+    faces: impl Iterator<Item = i64>,
+    s: u64,
+    n: u32,
+    lo: i64,
+    weights: &mut [W],
+) {
+    let mut faces = faces.peekable();
+    let mut before = W::zero();
+    let mut passed = 0u64;
+    while let Some(v) = faces.next() {
+        passed += 1;
+        if faces.peek() != Some(&v) {
+            super::pool::plan::count(1);
+            let now = W::pow_ratio(passed, s, n);
+            weights[(v - lo) as usize] = now.clone() - &before;
+            before = now;
+        }
     }
-    let bits = (faces.max(2) as f64).log2() * f64::from(n);
-    let squarings = f64::from(u32::BITS - n.leading_zeros()) + 1.0;
-    let units = values as f64 * squarings * (1.0 + bits / 64.0).powi(2);
-    let max = super::pool::fold::MAX_EXACT_EXTREME_UNITS;
-    if units > max {
-        return Err(Error::Conflict(format!(
-            "dice: the exact law of the extreme of {n} dice of {faces} faces takes about {units:.1e} big-fraction units (powers of {bits:.0}-bit fractions; at most {max:e}); drop --exact (floating point is exact to about 1e-15) or roll fewer dice"
-        )));
-    }
-    Ok(())
 }
 
 /// The kept sum of `n` dice of law `d`, keeping the `k` highest (`high`)
@@ -663,8 +653,10 @@ pub fn term<W: Weight>(t: &PoolTerm) -> Result<Pmf<W>> {
                 let (high, _) = filter.as_keep(n, t.count);
                 let count = u32::try_from(t.count.max(0))
                     .map_err(|_| Error::Conflict(format!("dice: {} dice are too many", t.count)))?;
+                // Each power is of fractions over `faces`ⁿ.
+                let die_bits = (t.faces.count().max(2) as f64).log2();
                 let values = (hi - lo + 1) as u64;
-                check_extreme::<W>(t.faces.count().max(1) as u64, values, count)?;
+                super::pool::fold::check_exact_extreme::<W>(die_bits, values, count)?;
                 Ok(extreme(&t.faces, count, high))
             }
             _ => sum_of(&die(&t.faces), t.count),
@@ -871,17 +863,16 @@ pub fn check_work<W: Weight>(cmd: &Command) -> Result<()> {
     let Body::Add(a) = &cmd.body else {
         return Ok(());
     };
+    // In floating point too: the refusals the law makes before any work
+    // on the terms of an xDy sum (the span and multiply-adds of a sum, the
+    // steps of a keep/drop), as `term` meets them, so a server refuses
+    // them before the request waits for a worker.
     let mut cost = Cost::default();
     node_work::<W>(&a.expr, &mut cost)?;
     if W::EXACT {
-        cost.check()
-    } else {
-        // Floating point: the refusals the law makes before any work on
-        // the terms of an xDy sum (the span and multiply-adds of a sum, the
-        // steps of a keep/drop), as `term` meets them, so a server refuses
-        // them before the request waits for a worker.
-        Ok(())
+        cost.check()?;
     }
+    Ok(())
 }
 
 /// Exact work of a command, summed over its terms, as a share of the

@@ -244,17 +244,20 @@ fn sum_law<W: Weight>(t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx) -> Result<Map<W>
 /// `1000U6[6]`: 1.2·10⁹ units, 3.6 s): about five seconds of work.
 pub const MAX_EXACT_EXTREME_UNITS: f64 = 1.5e9;
 
-/// Refuse at once an exact extreme that would take more than seconds.
-fn check_exact_extreme<W: Weight>(law: &DieLaw<W>, values: u64, n: u32) -> Result<()> {
+/// Refuse at once an exact extreme of `n` dice over `values` distinct
+/// values that would take more than seconds, one die's weights having
+/// `die_bits`-bit denominators (the pool engine's extreme and the plain
+/// one, [`crate::systems::dice::law::extreme`]).
+pub fn check_exact_extreme<W: Weight>(die_bits: f64, values: u64, n: u32) -> Result<()> {
     if !W::EXACT {
         return Ok(());
     }
-    let bits = law.den_bits() as f64 * f64::from(n);
-    let squarings = f64::from(u32::BITS - n.leading_zeros()) + 1.0;
+    let bits = die_bits * f64::from(n);
+    let squarings = super::plan::squarings(u64::from(n)) as f64;
     let units = values as f64 * squarings * (1.0 + bits / 64.0).powi(2);
     if units > MAX_EXACT_EXTREME_UNITS {
         return Err(Error::Conflict(format!(
-            "dice: the exact law of the extreme of {n} dice of {values} values takes about {units:.1e} big-fraction units (powers of {bits}-bit fractions; at most {MAX_EXACT_EXTREME_UNITS:e}); drop --exact (floating point is exact to about 1e-15) or roll fewer dice"
+            "dice: the exact law of the extreme of {n} dice of {values} values takes about {units:.1e} big-fraction units (powers of {bits:.0}-bit fractions; at most {MAX_EXACT_EXTREME_UNITS:e}); drop --exact (floating point is exact to about 1e-15) or roll fewer dice"
         )));
     }
     Ok(())
@@ -277,7 +280,7 @@ fn extreme_law<W: Weight>(t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx) -> Result<Ma
     }
     let n = u32::try_from(t.count.max(0))
         .map_err(|_| Error::Conflict(format!("dice: {} dice are too many", t.count)))?;
-    check_exact_extreme(law, values.len() as u64, n)?;
+    check_exact_extreme::<W>(law.den_bits() as f64, values.len() as u64, n)?;
     let mut key = ctx.neutral();
     let mut out: Map<W> = Map::default();
     if n == 0 {

@@ -334,9 +334,7 @@ pub fn estimate<W: Weight>(a: Algorithm, t: &PoolTerm, law: &DieLaw<W>, ctx: &Ct
     match a {
         Algorithm::PowerSum | Algorithm::KeepDp => total_estimate::<W>(a, n, values),
         // Each distinct contribution's cdf raised to the power n by squaring.
-        Algorithm::Extreme => {
-            distinct_contributions(law).saturating_mul(u64::from(u64::BITS - n.leading_zeros()) + 1)
-        }
+        Algorithm::Extreme => distinct_contributions(law).saturating_mul(squarings(n)),
         Algorithm::OrderFree => {
             let distinct = distinct_contributions(law);
             (0..n).fold(0u64, |w, k| {
@@ -417,11 +415,17 @@ fn total_estimate<W: Weight>(a: Algorithm, n: u64, values: u64) -> u64 {
     }
 }
 
+/// The multiplications of a power `xⁿ` by squaring, at most (the
+/// extreme's work per value).
+pub fn squarings(n: u64) -> u64 {
+    u64::from(u64::BITS - n.leading_zeros()) + 1
+}
+
 /// The planner's choice for a plain term (`3D6`, `4D6KH3`, `1D66`, or
 /// listed faces `3D{2,4,6,7}KH1`: no scores, modifiers or name) read by
-/// its total alone, its die's law
-/// `die`: the choice [`term`] makes for it (a power sum, or keep/drop
-/// order statistics), without building the die's tuple law.
+/// its total alone, its die's values spanning `lo..=hi`: the choice
+/// [`term`] makes for it (a power sum, keep/drop order statistics, or the
+/// extreme where one die is kept), without building the die's law.
 pub fn plain<W: Weight>(t: &PoolTerm, lo: i64, hi: i64) -> Plan {
     debug_assert!(
         t.scores.is_empty() && t.mods.is_empty() && t.name.is_none(),
@@ -434,7 +438,7 @@ pub fn plain<W: Weight>(t: &PoolTerm, lo: i64, hi: i64) -> Plan {
         // the die's distribution function at each of its values.
         Some(1) if n >= 2 => Plan {
             algorithm: Algorithm::Extreme,
-            estimate: values.saturating_mul(u64::from(u64::BITS - n.leading_zeros()) + 1),
+            estimate: values.saturating_mul(squarings(n)),
         },
         Some(k) if k < n => Plan {
             algorithm: Algorithm::KeepDp,
