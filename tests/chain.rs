@@ -458,7 +458,7 @@ fn a_chain_builds_each_rounds_laws_once() {
     let half = || Pmf::<Exact>::from_pairs([(1, Exact::ratio(1, 2))]);
     let stop = || Pmf::<Exact>::from_pairs([(0, Exact::ratio(1, 2))]);
     let chained = hantei::systems::dice::pool::chain::simple(
-        "halves",
+        || "halves".into(),
         |_| {
             built.set(built.get() + 1);
             (half(), stop())

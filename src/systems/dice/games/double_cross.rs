@@ -307,12 +307,14 @@ impl Cmd {
             law.add(total, Some(self.word(total, false, false)), p.clone());
         }
         let start = start(go0);
-        let what = format!(
-            "{}DX@{}: the dice reaching {} rolled again, 10 a round",
-            self.dice, self.critical, self.critical
-        );
+        let what = || {
+            format!(
+                "{}DX@{}: the dice reaching {} rolled again, 10 a round",
+                self.dice, self.critical, self.critical
+            )
+        };
         let chained = chain::run_counted(
-            &what,
+            what,
             &counted,
             start,
             1,

@@ -313,15 +313,14 @@ impl Cmd {
         let plain = part(&|s| !self.fumble.contains(&s) && !self.critical.contains(&s));
         let go = Pmf::from_pairs([(10, part(&|s| self.critical.contains(&s)).total())]);
         let stop = part(&|s| !self.critical.contains(&s));
-        let what = format!(
-            "NW@{}: 2D6 rolled again on a critical, +10 each",
-            self.critical
-                .iter()
-                .map(i64::to_string)
-                .collect::<Vec<_>>()
-                .join(",")
-        );
-        let chained = chain::simple(&what, |_| (go.clone(), stop.clone()), tail_eps)?;
+        let what = || {
+            let critical: Vec<String> = self.critical.iter().map(i64::to_string).collect();
+            format!(
+                "NW@{}: 2D6 rolled again on a critical, +10 each",
+                critical.join(",")
+            )
+        };
+        let chained = chain::simple(what, |_| (go.clone(), stop.clone()), tail_eps)?;
         let after_crit = chained.sum_over(|_| true).map(|v| v + 10);
         let prana = law::sum_of(&Pmf::<W>::die(6), self.prana)?;
         let p_crit = crit_first.total();

@@ -879,12 +879,14 @@ impl Rating {
     /// The exact law.
     pub fn law<W: Weight>(&self, tail_eps: f64) -> Result<GameLaw<W>> {
         let (go0, stop0, fumble) = self.round::<W>(0);
-        let what = format!(
-            "K{}@{}: the power table (威力表) rolled again on {}+",
-            self.key, self.critical, self.critical
-        );
+        let what = || {
+            format!(
+                "K{}@{}: the power table (威力表) rolled again on {}+",
+                self.key, self.critical, self.critical
+            )
+        };
         let chained = chain::run(
-            &what,
+            what,
             BTreeMap::from([((), go0)]),
             1,
             |k, _| {
@@ -1122,9 +1124,8 @@ impl Cmd {
                 let c = *critical;
                 let d = two_d6::<W>();
                 // After the first roll: 2D6 again while the last sum ≥ c.
-                let what = format!("2D6@{c}: 超越判定 rolled again on {c}+");
                 let rest = chain::simple(
-                    &what,
+                    || format!("2D6@{c}: 超越判定 rolled again on {c}+"),
                     |_| {
                         let go = sub_law(
                             d.iter()

@@ -79,7 +79,7 @@ pub const MAX_KEPT: usize = 100_000;
 /// sums alone, round by round), from the rounds' laws the run then
 /// convolves: each is built once (up to [`MAX_KEPT`] of them).
 pub fn run<S: Ord + Clone, W: Weight>(
-    what: &str,
+    what: impl FnOnce() -> String,
     start: BTreeMap<S, Pmf<W>>,
     first: usize,
     mut round: impl FnMut(usize, &S) -> Vec<(Next<S>, Pmf<W>)>,
@@ -115,9 +115,10 @@ pub fn run<S: Ord + Clone, W: Weight>(
 }
 
 /// [`run`] once its [`cost`] is counted and checked (by a front end that
-/// counts it from a cheaper law), `what` the chain as `--explain` names it.
+/// counts it from a cheaper law), `what` the chain as `--explain` names it
+/// (written only while `--explain` listens).
 pub fn run_counted<S: Ord + Clone, W: Weight>(
-    what: &str,
+    what: impl FnOnce() -> String,
     counted: &Cost,
     start: BTreeMap<S, Pmf<W>>,
     first: usize,
@@ -125,12 +126,9 @@ pub fn run_counted<S: Ord + Clone, W: Weight>(
     tail_eps: f64,
 ) -> Result<Chained<W>> {
     let chosen = plan::rounds(counted);
-    plan::traced(
-        || what.to_string(),
-        counted.rounds as i64,
-        &chosen,
-        || chain_rounds(start, first, round, tail_eps),
-    )
+    plan::traced(what, counted.rounds as i64, &chosen, || {
+        chain_rounds(start, first, round, tail_eps)
+    })
 }
 
 /// The rounds of a chain ([`plan::Algorithm::RoundChain`]).
@@ -363,7 +361,7 @@ pub fn plus<W: Weight>(a: &Pmf<W>, b: &Pmf<W>) -> Pmf<W> {
 /// A one-state chain from nothing rolled: each round the same `go`
 /// (rolls again) and `stop` sub-laws, by round.
 pub fn simple<W: Weight>(
-    what: &str,
+    what: impl FnOnce() -> String,
     mut round: impl FnMut(usize) -> (Pmf<W>, Pmf<W>),
     tail_eps: f64,
 ) -> Result<Chained<W>> {

@@ -11,7 +11,7 @@ use hantei::weight::Exact;
 #[test]
 fn exploding_d6() {
     let c = simple::<Exact>(
-        "1D6 rolled again on a 6",
+        || "1D6 rolled again on a 6".into(),
         |_| {
             let d = Pmf::<Exact>::die(6);
             let go = Pmf::from_pairs([(6, d.p(6))]);
@@ -40,7 +40,7 @@ fn the_planner_records_the_chain_with_its_count() {
     use hantei::systems::dice::pool::plan::{self, Algorithm};
     let (c, decisions) = plan::explain(|| {
         simple::<f64>(
-            "halves",
+            || "halves".into(),
             |_| {
                 let half = Pmf::<f64>::from_pairs([(1, 0.5)]);
                 (half.clone(), Pmf::from_pairs([(0, 0.5)]))
