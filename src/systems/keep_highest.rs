@@ -145,6 +145,11 @@ impl Kept {
             natural_max: rank % 2 == 1,
         }
     }
+
+    /// The law of the achieved value read off a law of ranks.
+    fn values<W: Weight>(ranks: &Pmf<W>) -> Pmf<W> {
+        ranks.map(|r| r / 2)
+    }
 }
 
 /// Advantage (有利) or disadvantage (不利).
@@ -315,7 +320,7 @@ impl Pool {
 
     /// Exact law of the achieved value `X` (達成値).
     pub fn achieved<W: Weight>(&self) -> Pmf<W> {
-        self.kept_rank().map(|r| r / 2)
+        Kept::values(&self.kept_rank())
     }
 
     /// The report parameters of this pool, names prefixed by `prefix`.
@@ -543,7 +548,7 @@ pub fn report<W: Weight>(check: &Check) -> Report<W> {
         .param("difficulty", check.difficulty)
         .prob("p_critical", law.p(Outcome::Critical))
         .prob("p_fumble", law.p(Outcome::Fumble))
-        .field("achieved", Field::Probs(by_value(&ranks.map(|r| r / 2))));
+        .field("achieved", Field::Probs(by_value(&Kept::values(&ranks))));
     for n in check.pool.notes("") {
         r = r.note(n);
     }
@@ -711,7 +716,7 @@ impl Contest {
         match rank.condition(natural_max) {
             None => W::zero(),
             Some(given) => {
-                let c = compare(&given.map(|r| r / 2), &self.passive_achieved());
+                let c = compare(&Kept::values(&given), &self.passive_achieved());
                 if self.tie_rule == TieRule::Reroll {
                     // A critical is a strict win: no tie produces it.
                     self.one_roll::<W>()
