@@ -100,8 +100,6 @@ fn short_part(n: &num_bigint::BigInt) -> String {
 /// The decimal digits of `m ≥ 10¹²`, its first `lead` digits and its last
 /// four (as a number).
 fn decimal_summary(m: &num_bigint::BigUint, lead: usize) -> (usize, u64, u64) {
-    use num_bigint::BigUint;
-    let ten = BigUint::from(10u32);
     // 10^(d−1) ≤ m < 10^d, from the bit length, then corrected.
     let bits = m.bits();
     let mut d = ((bits - 1) as f64 * std::f64::consts::LOG10_2).floor() as usize + 1;
@@ -119,7 +117,7 @@ fn decimal_summary(m: &num_bigint::BigUint, lead: usize) -> (usize, u64, u64) {
         d += 1;
     }
     // m / 10^(d − lead): the leading digits (a short quotient).
-    let scale = &p / num_traits::Pow::pow(&ten, (lead - 1) as u32);
+    let scale = &p / 10u64.pow((lead - 1) as u32);
     let first = (m / scale).to_u64_digits().first().copied().unwrap_or(0);
     let last = (m % 10_000u32)
         .to_u64_digits()
