@@ -714,6 +714,13 @@ fn every_algorithm_equals_the_fold() {
         "2D{1,1,3}!",
         "3D4r<2",
         "1D20",
+        // One die kept of several (the extreme where the total is read),
+        // and a filter that keeps every die (the sum).
+        "3D{0,1,1,2}KH1",
+        "4D6DL3",
+        "3D6KL1",
+        "2D6!!KH1",
+        "1D20KH1",
     ];
     let layouts: Vec<Vec<&str>> = vec![
         vec![],
@@ -783,6 +790,69 @@ fn every_algorithm_equals_the_fold() {
     }
     // Every algorithm for a term ran somewhere.
     assert_eq!(ran.len(), Algorithm::TERM.len(), "{ran:?}");
+}
+
+/// The same law in two spellings is planned alike: a plain term (read
+/// alone by its total, without building its die's law: `plan::plain`)
+/// and the same term in the pool engine (beside a named term, say) get
+/// the same algorithm, and their laws are equal exactly.
+#[test]
+fn a_term_is_planned_alike_alone_and_in_the_pool_engine() {
+    use hantei::systems::dice::ast::{Body, Node, PoolTerm};
+    use pool::plan::Algorithm;
+    let cases = [
+        ("2D20KH1", Algorithm::Extreme),
+        ("4D6KL1", Algorithm::Extreme),
+        ("3D20DL2", Algorithm::Extreme),
+        ("5D10DH4", Algorithm::Extreme),
+        ("1D20KH1", Algorithm::PowerSum),
+        ("4D6KH3", Algorithm::KeepDp),
+        ("3D6KH0", Algorithm::KeepDp),
+        ("3D6", Algorithm::PowerSum),
+    ];
+    for (text, want) in cases {
+        let cmd = dice::parse(text).unwrap();
+        let Body::Add(a) = &cmd.body else {
+            panic!("{text}")
+        };
+        let t: PoolTerm = match &a.expr {
+            Node::Pool(t) => (**t).clone(),
+            other => panic!("{text}: {other:?}"),
+        };
+        let ctx = test_ctx_total(&[], false, true);
+        let die = pool::fold::ctx_die_law::<Exact>(&t, &ctx).unwrap();
+        let (lo, hi) = (1, die.outcomes.len() as i64);
+        let plain = pool::plan::plain::<Exact>(&t, lo, hi);
+        let engine = pool::plan::term(&t, &die, &ctx);
+        assert_eq!(plain.algorithm, want, "{text}: alone");
+        assert_eq!(engine.algorithm, want, "{text}: in the pool engine");
+        // Beside a named term the engine reads it; its total's law is the
+        // plain term's, exactly.
+        let beside = dice::parse(&format!("{text}+1D2[x]")).unwrap();
+        let Body::Add(b) = &beside.body else {
+            panic!("{text}")
+        };
+        assert!(pool::uses_engine(&b.expr), "{text}+1D2[x]");
+        let joint = pool::law::<Exact>(&b.expr, &[Stat::Named("x".into())], 1e-12).unwrap();
+        let alone = law::law::<Exact>(&cmd, 1e-12).unwrap().value;
+        // P(total = v + x) over x in 1..=2, each 1/2.
+        for v in alone.min()..=alone.max() {
+            let got: Exact = joint
+                .cells
+                .iter()
+                .filter(|(k, _)| k[0] - k[1] == v)
+                .fold(Exact::zero(), |s, (_, w)| s + w);
+            assert_eq!(got, alone.p(v), "{text} at {v}");
+        }
+    }
+    // 2D20KH1 by hand: P(v) = (2v − 1)/400.
+    let cmd = dice::parse("2D20KH1+1D2[x]").unwrap();
+    let Body::Add(b) = &cmd.body else { panic!() };
+    let joint = pool::law::<Exact>(&b.expr, &[Stat::Named("x".into())], 1e-12).unwrap();
+    for (k, w) in &joint.cells {
+        let v = k[0] - k[1];
+        assert_eq!(*w, Exact::ratio(2 * v - 1, 800), "{k:?}");
+    }
 }
 
 #[test]

@@ -78,7 +78,12 @@ pub fn term_law_by<W: Weight>(t: &PoolTerm, ctx: &Ctx, a: Algorithm) -> Result<O
 fn run<W: Weight>(a: Algorithm, t: &PoolTerm, law: DieLaw<W>, ctx: &Ctx) -> Result<Map<W>> {
     let mut m = match a {
         // Sets the name itself.
-        Algorithm::PowerSum | Algorithm::KeepDp => return sum_law(t, &law, ctx),
+        Algorithm::PowerSum | Algorithm::KeepDp => return sum_law(a, t, &law, ctx),
+        // One die kept of several, read by the total: its law is the
+        // extreme's (sets the name itself).
+        Algorithm::Extreme if super::plan::extreme_slot(ctx).is_none() => {
+            return sum_law(a, t, &law, ctx)
+        }
         Algorithm::Extreme => extreme_law(t, &law, ctx)?,
         Algorithm::ClassFold => {
             check_exact_work(&law, t.count)?;
@@ -201,7 +206,7 @@ fn check_exact_group<W: Weight>(
 /// equal to it without a score map): the power recurrence and the
 /// order-statistics DP of [`crate::systems::dice::law`] on the die's law
 /// (the planner's [`Algorithm::PowerSum`] and [`Algorithm::KeepDp`]).
-fn sum_law<W: Weight>(t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx) -> Result<Map<W>> {
+fn sum_law<W: Weight>(a: Algorithm, t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx) -> Result<Map<W>> {
     // A die's value in the sum: its face (or chain total), or what its face
     // scores under a score map (the contribution to the total).
     let value = |o: &super::die::Outcome| match ctx.layout.iter().position(|s| *s == Stat::Total) {
@@ -210,7 +215,25 @@ fn sum_law<W: Weight>(t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx) -> Result<Map<W>
     };
     let die = crate::pmf::Pmf::from_pairs(law.outcomes.iter().map(|(o, w)| (value(o), w.clone())));
     let kept = match t.filter {
+        // Every die kept (the planner's power sum, a filter or none).
+        _ if a == Algorithm::PowerSum => crate::systems::dice::law::sum_of(&die, t.count)?,
         None => crate::systems::dice::law::sum_of(&die, t.count)?,
+        // One die kept (the planner's choice where `k` is 1 of several).
+        Some((f, n)) if a == Algorithm::Extreme => {
+            let (high, _) = f.as_keep(n, t.count);
+            let faces: Vec<(i64, W)> = die
+                .iter()
+                .filter(|(_, w)| !w.is_zero())
+                .map(|(v, w)| (v, w.clone()))
+                .collect();
+            let n = extreme_dice::<W>(t, law, faces.len())?;
+            super::plan::count(super::plan::estimate(Algorithm::Extreme, t, law, ctx));
+            if n == 0 {
+                crate::pmf::Pmf::point(0)
+            } else {
+                crate::pmf::Pmf::from_pairs(extreme_of(faces.into_iter(), n, high))
+            }
+        }
         Some((f, n)) => {
             let (high, k) = f.as_keep(n, t.count);
             crate::systems::dice::law::keep(&die, t.count, k, high)?
@@ -278,32 +301,56 @@ fn extreme_law<W: Weight>(t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx) -> Result<Ma
     for (o, p) in &law.outcomes {
         *values.entry(o.contrib[i]).or_insert_with(W::zero) += p.clone();
     }
-    let n = u32::try_from(t.count.max(0))
-        .map_err(|_| Error::Conflict(format!("dice: {} dice are too many", t.count)))?;
-    check_exact_extreme::<W>(law.den_bits() as f64, values.len() as u64, n)?;
+    let n = extreme_dice::<W>(t, law, values.len())?;
     let mut key = ctx.neutral();
     let mut out: Map<W> = Map::default();
     if n == 0 {
         add_to(&mut out, &key, W::one());
         return Ok(out);
     }
-    let ordered: Vec<(i64, W)> = match end {
-        super::stat::Extreme::Highest => values.into_iter().collect(),
-        super::stat::Extreme::Lowest => values.into_iter().rev().collect(),
-    };
     super::plan::count(super::plan::estimate(Algorithm::Extreme, t, law, ctx));
-    // The cumulated mass up to each value from the reading's far end.
-    let mut below = W::zero();
-    let mut below_n = W::zero();
-    for (v, p) in ordered {
-        below += p;
-        let power = below.powi(n);
-        let w = power.clone() - &below_n;
-        below_n = power;
+    let high = end == super::stat::Extreme::Highest;
+    for (v, w) in extreme_of(values.into_iter(), n, high) {
         key[i] = ctx.merged(i, v);
         add_to(&mut out, &key, w);
     }
     Ok(out)
+}
+
+/// The dice of an extreme of term `t` over `values` distinct values, its
+/// exact work checked first.
+fn extreme_dice<W: Weight>(t: &PoolTerm, law: &DieLaw<W>, values: usize) -> Result<u32> {
+    let n = u32::try_from(t.count.max(0))
+        .map_err(|_| Error::Conflict(format!("dice: {} dice are too many", t.count)))?;
+    check_exact_extreme::<W>(law.den_bits() as f64, values as u64, n)?;
+    Ok(n)
+}
+
+/// The law of the highest (`high`) or lowest of `n ≥ 1` independent dice
+/// whose values and probabilities are `ascending` (values ascending):
+/// `P(max ≤ v) = F(v)ⁿ`, each value's weight the difference of two
+/// powers of the cumulated mass from the reading's far end.
+fn extreme_of<W: Weight>(
+    ascending: impl DoubleEndedIterator<Item = (i64, W)>,
+    n: u32,
+    high: bool,
+) -> Vec<(i64, W)> {
+    let ordered: Box<dyn Iterator<Item = (i64, W)>> = if high {
+        Box::new(ascending)
+    } else {
+        Box::new(ascending.rev())
+    };
+    let mut below = W::zero();
+    let mut below_n = W::zero();
+    ordered
+        .map(|(v, p)| {
+            below += p;
+            let power = below.powi(n);
+            let w = power.clone() - &below_n;
+            below_n = power;
+            (v, w)
+        })
+        .collect()
 }
 
 /// Whether every statistic of the layout combines die by die without

@@ -12,9 +12,9 @@
 //!
 //! | algorithm | when | work |
 //! |---|---|---|
-//! | [`Algorithm::PowerSum`] | a sum read by its total (explosions included) | the convolution power: `values²·log n`, or Miller's recurrence exactly |
+//! | [`Algorithm::PowerSum`] | a sum read by its total (explosions included; a filter keeping every die, `1D20KH1`, is a sum) | the convolution power: `values²·log n`, or Miller's recurrence exactly |
 //! | [`Algorithm::KeepDp`] | keep/drop read by its total | order statistics: `faces·n·span` |
-//! | [`Algorithm::Extreme`] | the highest or lowest die read alone (xU's largest group, `max` without the total), or one die kept of several (`2D20KH1`, the seed systems' d20 advantage and keep-highest pools) | one die's distribution function to the power `n`: `values·log n` |
+//! | [`Algorithm::Extreme`] | the highest or lowest die read alone (xU's largest group, `max` without the total), or one die kept of several read by its total (`2D20KH1`, alone or beside a named term: one choice for both spellings; the seed systems' d20 advantage and keep-highest pools) | one die's distribution function to the power `n`: `values·log n` |
 //! | [`Algorithm::OrderFree`] | statistics that combine without order, no keep/drop | states × distinct contributions, per die |
 //! | [`Algorithm::ClassFold`] | many dice whose outcomes differ, for every statistic but the total, in few classes (n d6 read by total, sixes and ones) | states of the classes before the last × the last class's span; the last class adds into dense rows |
 //! | [`Algorithm::Fold`] | anything (keep/drop with counts, matching sets) | outcomes × states × dice |
@@ -192,12 +192,17 @@ pub fn applies<W: Weight>(a: Algorithm, t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx
         // are read too.
         Algorithm::PowerSum => {
             total_only(ctx)
-                && t.filter.is_none()
+                && !drops(t)
                 && (t.scores.is_empty() || !ctx.layout.contains(&Stat::Natural))
         }
         // Order statistics of the faces; a chain's dice keep whole.
-        Algorithm::KeepDp => total_only(ctx) && t.scores.is_empty() && t.filter.is_some() && !chain,
-        Algorithm::Extreme => t.filter.is_none() && extreme_slot(ctx).is_some(),
+        Algorithm::KeepDp => total_only(ctx) && t.scores.is_empty() && drops(t) && !chain,
+        // The highest or lowest die read alone, or one die kept of
+        // several and read by the total (as `KeepDp` would read it).
+        Algorithm::Extreme => {
+            (t.filter.is_none() && extreme_slot(ctx).is_some())
+                || (keeps_one(t) && applies(Algorithm::KeepDp, t, law, ctx))
+        }
         Algorithm::OrderFree => t.filter.is_none() && order_free(&ctx.layout),
         Algorithm::ClassFold => {
             t.filter.is_none() && order_free(&ctx.layout) && super::classes::applies(law, ctx)
@@ -212,6 +217,19 @@ pub fn applies<W: Weight>(a: Algorithm, t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx
         | Algorithm::HitsJoint
         | Algorithm::RoundChain => false,
     }
+}
+
+/// Whether term `t`'s keep/drop leaves out any die (`4D6KH3`, not
+/// `1D20KH1`, whose one die is kept: a plain sum).
+pub fn drops(t: &PoolTerm) -> bool {
+    t.filter
+        .is_some_and(|(f, k)| f.as_keep(k, t.count).1 < t.count)
+}
+
+/// Whether term `t` keeps one die of several (`2D20KH1`, `4D6KL1`,
+/// `3D20DL2`): its kept total is the highest or lowest die.
+pub fn keeps_one(t: &PoolTerm) -> bool {
+    t.count >= 2 && t.filter.is_some_and(|(f, k)| f.as_keep(k, t.count).1 == 1)
 }
 
 /// The one slot a context carries when it reads an extreme statistic
@@ -433,13 +451,15 @@ pub fn plain<W: Weight>(t: &PoolTerm, lo: i64, hi: i64) -> Plan {
     );
     let n = t.count.max(0) as u64;
     let values = hi.saturating_sub(lo).max(0) as u64 + 1;
-    match t.filter.map(|(f, k)| f.as_keep(k, t.count).1.max(0) as u64) {
+    if keeps_one(t) {
         // One die kept of several: the highest or lowest, by a power of
         // the die's distribution function at each of its values.
-        Some(1) if n >= 2 => Plan {
+        return Plan {
             algorithm: Algorithm::Extreme,
             estimate: values.saturating_mul(squarings(n)),
-        },
+        };
+    }
+    match t.filter.map(|(f, k)| f.as_keep(k, t.count).1.max(0) as u64) {
         Some(k) if k < n => Plan {
             algorithm: Algorithm::KeepDp,
             estimate: total_estimate::<W>(Algorithm::KeepDp, n, values),
@@ -562,11 +582,12 @@ pub fn term<W: Weight>(t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx) -> Plan {
     if applies(Algorithm::PowerSum, t, law, ctx) {
         return choose(Algorithm::PowerSum);
     }
-    if applies(Algorithm::KeepDp, t, law, ctx) {
-        return choose(Algorithm::KeepDp);
-    }
+    // Before the keep/drop programme: one die kept is its extreme.
     if applies(Algorithm::Extreme, t, law, ctx) {
         return choose(Algorithm::Extreme);
+    }
+    if applies(Algorithm::KeepDp, t, law, ctx) {
+        return choose(Algorithm::KeepDp);
     }
     let mut best = if applies(Algorithm::OrderFree, t, law, ctx)
         && distinct_contributions(law) as i64 * 2 > t.count
