@@ -262,6 +262,8 @@ struct Raw<M> {
     done: Vec<M>,
     aborted: Vec<M>,
     alive: Vec<M>,
+    /// Multiply-adds done.
+    work: u64,
 }
 
 fn sum<M: Mass>(xs: &[M]) -> M {
@@ -287,6 +289,7 @@ fn run_raw<M: Mass>(
         done: Vec::with_capacity(max_rounds),
         aborted: Vec::with_capacity(max_rounds),
         alive: Vec::with_capacity(max_rounds),
+        work: 0,
     };
     let min_inc = step.incs.first().map_or(0, |(d, _)| *d).min(0);
     // suffix[j] = mass of increments j.. (all reach the threshold once
@@ -345,6 +348,7 @@ fn run_raw<M: Mass>(
         raw.aborted.push(aborted);
         let end = stop(&left);
         raw.alive.push(left);
+        raw.work = work;
         if end {
             break;
         }
@@ -413,13 +417,30 @@ pub fn cumulative<W: Weight>(xs: impl Iterator<Item = W>) -> Vec<W> {
     .collect()
 }
 
-/// The law of an extended test whose every roll has the law `law`, tiers
-/// acting by `effects` (index by tier).
-pub fn solve<W: Weight>(
+/// What a test costs, known before its rounds are rolled: the cap of
+/// rounds and the most multiply-adds of the dynamic programme over them
+/// (the planner's estimate of the rounds,
+/// `systems::dice::pool::plan::Algorithm::Accumulate`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// The cap of rounds.
+    pub rounds: usize,
+    /// Whether the cap was found automatically.
+    pub auto: bool,
+    /// The most multiply-adds of the rounds: rounds × accumulated values
+    /// below the threshold × the roll's distinct increments.
+    pub steps: u64,
+}
+
+/// The budget of an extended test whose every roll has the law `law`,
+/// tiers acting by `effects`: its inputs checked, its cap found (the
+/// automatic one after a bound made before any work) and its work bounded,
+/// refused past the limit.
+pub fn budget<W: Weight>(
     law: &[(i64, usize, W)],
     effects: &[Effect],
     spec: &Spec,
-) -> Result<RoundsLaw<W>> {
+) -> Result<Budget> {
     if spec.until < 1 {
         return Err(Error::param("--until", spec.until, "allowed 1 and up"));
     }
@@ -440,7 +461,7 @@ pub fn solve<W: Weight>(
         }
     }
     let step = step_of(law, effects, spec.negative);
-    let limit = if W::EXACT { MAX_EXACT_WORK } else { MAX_WORK };
+    let limit = work_limit::<W>();
     if spec.rounds.is_none() {
         // Counted before any work: the automatic cap is at least the
         // rounds no roll can reach the threshold in (every roll still
@@ -464,24 +485,62 @@ pub fn solve<W: Weight>(
             true,
         ),
     };
-    let bound = work_bound(&step, spec.until, rounds);
-    if bound > limit {
+    let steps = work_bound(&step, spec.until, rounds);
+    if steps > limit {
         return Err(Error::Conflict(format!(
-            "dice: {rounds} rounds to {} take up to {bound} steps{} (at most {limit}); give a smaller --rounds or --until{}",
+            "dice: {rounds} rounds to {} take up to {steps} steps{} (at most {limit}); give a smaller --rounds or --until{}",
             spec.until,
             if W::EXACT { " with --exact" } else { "" },
             if W::EXACT { ", or drop --exact" } else { "" }
         )));
     }
-    let mut out = match exact_step(&step) {
+    Ok(Budget {
+        rounds,
+        auto,
+        steps,
+    })
+}
+
+/// The most multiply-adds of one test: big-integer ones with exact
+/// weights, fewer.
+fn work_limit<W: Weight>() -> u64 {
+    if W::EXACT {
+        MAX_EXACT_WORK
+    } else {
+        MAX_WORK
+    }
+}
+
+/// The law of an extended test whose every roll has the law `law`, tiers
+/// acting by `effects` (index by tier).
+pub fn solve<W: Weight>(
+    law: &[(i64, usize, W)],
+    effects: &[Effect],
+    spec: &Spec,
+) -> Result<RoundsLaw<W>> {
+    let budget = budget(law, effects, spec)?;
+    Ok(solve_within(law, effects, spec, &budget)?.0)
+}
+
+/// [`solve`] within a budget made by [`budget`] for the same test, with
+/// the multiply-adds it took (never more than `budget.steps`).
+pub fn solve_within<W: Weight>(
+    law: &[(i64, usize, W)],
+    effects: &[Effect],
+    spec: &Spec,
+    budget: &Budget,
+) -> Result<(RoundsLaw<W>, u64)> {
+    let step = step_of(law, effects, spec.negative);
+    let (rounds, limit) = (budget.rounds, work_limit::<W>());
+    let (mut out, work) = match exact_step(&step) {
         Some((den, big)) => {
             let raw = run_raw(&big, spec.until, BigInt::one(), rounds, &|_| false, limit)?;
-            from_raw_exact(&raw, &den)
+            (from_raw_exact(&raw, &den), raw.work)
         }
         None => {
             let f = step_f64(&step);
             let raw = run_raw(&f, spec.until, 1.0, rounds, &|_| false, limit)?;
-            from_raw_f64(&raw)
+            (from_raw_f64(&raw), raw.work)
         }
     };
     // A run cut short because nothing is left rolling keeps its last values.
@@ -489,14 +548,14 @@ pub fn solve<W: Weight>(
     let last_ab = out.p_aborted_by.last().cloned().unwrap_or_else(W::zero);
     out.p_done_by.resize(rounds, last_done);
     out.p_aborted_by.resize(rounds, last_ab);
-    out.auto_cap = auto;
+    out.auto_cap = budget.auto;
     out.expected_rolls_unbounded =
         if spec.negative == Negative::Zero || step.incs.iter().all(|(d, _)| *d >= 0) {
             unbounded_mean(&step, spec.until)
         } else {
             None
         };
-    Ok(out)
+    Ok((out, work))
 }
 
 /// The step over a common denominator: `(den, numerators)`; `None` for
@@ -715,6 +774,20 @@ pub fn race<W: Weight>(
     tail_eps: f64,
     tie: TieRule,
 ) -> Result<RaceLaw<W>> {
+    let budgets = race_budgets(&a, &b, rounds, negative, tail_eps)?;
+    Ok(race_within(a, b, &budgets, negative, tail_eps, tie)?.0)
+}
+
+/// The budgets of a race's two sides (one cap for both: the longer of the
+/// two automatic caps where `rounds` is `None`), each refused past the
+/// limit before any of its rounds are rolled.
+pub fn race_budgets<W: Weight>(
+    a: &Side<'_, W>,
+    b: &Side<'_, W>,
+    rounds: Option<usize>,
+    negative: Negative,
+    tail_eps: f64,
+) -> Result<[Budget; 2]> {
     let spec = |until: i64, rounds: Option<usize>| Spec {
         until,
         rounds,
@@ -725,14 +798,36 @@ pub fn race<W: Weight>(
         Some(k) => k,
         None => {
             // The longer of the two automatic caps.
-            let ka = solve::<f64>(&to_f64(a.law), a.effects, &spec(a.until, None))?.rounds();
-            let kb = solve::<f64>(&to_f64(b.law), b.effects, &spec(b.until, None))?.rounds();
+            let ka = budget::<f64>(&to_f64(a.law), a.effects, &spec(a.until, None))?.rounds;
+            let kb = budget::<f64>(&to_f64(b.law), b.effects, &spec(b.until, None))?.rounds;
             ka.max(kb)
         }
     };
-    let la = solve(a.law, a.effects, &spec(a.until, Some(rounds)))?;
-    let lb = solve(b.law, b.effects, &spec(b.until, Some(rounds)))?;
-    Ok(combine(la, lb, tie))
+    Ok([
+        budget(a.law, a.effects, &spec(a.until, Some(rounds)))?,
+        budget(b.law, b.effects, &spec(b.until, Some(rounds)))?,
+    ])
+}
+
+/// [`race`] within the budgets [`race_budgets`] made for it, with the
+/// multiply-adds it took.
+pub fn race_within<W: Weight>(
+    a: Side<'_, W>,
+    b: Side<'_, W>,
+    budgets: &[Budget; 2],
+    negative: Negative,
+    tail_eps: f64,
+    tie: TieRule,
+) -> Result<(RaceLaw<W>, u64)> {
+    let spec = |until: i64, budget: &Budget| Spec {
+        until,
+        rounds: Some(budget.rounds),
+        negative,
+        tail_eps,
+    };
+    let (la, wa) = solve_within(a.law, a.effects, &spec(a.until, &budgets[0]), &budgets[0])?;
+    let (lb, wb) = solve_within(b.law, b.effects, &spec(b.until, &budgets[1]), &budgets[1])?;
+    Ok((combine(la, lb, tie), wa.saturating_add(wb)))
 }
 
 #[doc(hidden)]

@@ -1417,7 +1417,7 @@ fn deep_exploding_chains_are_counted_before_their_law() {
 /// hit-pool), the d100 band systems' one 1D100, a game's chain of rounds.
 #[test]
 fn every_system_explains_its_dice_program() {
-    let cases: [(&[&str], &str); 6] = [
+    let cases: [(&[&str], &str); 8] = [
         (
             &[
                 "odds",
@@ -1476,6 +1476,28 @@ fn every_system_explains_its_dice_program() {
         (
             &["odds", "dice", "10DX7+4", "--game", "DoubleCross"],
             "10DX@7: the dice reaching 7 rolled again, 10 a round: chain of rounds (40 rounds)",
+        ),
+        // Rolls accumulated towards a threshold: 2D6+1 reaches 20 within
+        // 7 rolls (each at least 3), the automatic cap.
+        (
+            &["odds", "dice", "2D6+1", "--until", "20"],
+            "2D6+1 --until 20: rounds accumulated towards the threshold (7 rounds)",
+        ),
+        (
+            &[
+                "odds",
+                "dice",
+                "2D6+1",
+                "--until",
+                "20",
+                "--vs",
+                "1D6+3",
+                "--vs-until",
+                "15",
+                "--rounds",
+                "5",
+            ],
+            "2D6+1 --until 20 --vs 1D6+3 --vs-until 15: rounds accumulated towards the threshold (5 rounds)",
         ),
     ];
     for (args, want) in cases {

@@ -559,3 +559,95 @@ fn a_pushed_check_over_rounds_keeps_its_push_in_params() {
     let r = hantei::odds::<Exact>(&again).unwrap().to_json();
     assert_eq!(r["p_success"], v["p_success"]);
 }
+
+/// The planner's rounds (`--until`, `Algorithm::Accumulate`): the budget
+/// made before any round is rolled bounds the multiply-adds the rounds
+/// then take, in floating point and exactly, for sums, negative
+/// increments (subtracted or not), tiers that end the test, fixed and
+/// automatic caps; and the law within the budget is `solve`'s.
+#[test]
+fn the_rounds_budget_bounds_their_work() {
+    use hantei::rounds::{self, Effect, Negative, Spec};
+    let cases: [(&str, &[&str], &[Effect]); 4] = [
+        ("2D6", &[], &[]),
+        ("1D6-2", &[], &[]),
+        (
+            "1D10",
+            &["fumble:natural==1:fail", "critical:natural==10", "hit"],
+            &[Effect::Fail, Effect::Succeed, Effect::Add],
+        ),
+        (
+            "3D4-4",
+            &["low:<=0", "high"],
+            &[Effect::Bonus(-1), Effect::Add],
+        ),
+    ];
+    let mut ran = 0;
+    for (expr, tiers, effects) in cases {
+        let check = check_of(expr, tiers);
+        let law = results(&check);
+        let fl: Vec<(i64, usize, f64)> = rounds::to_f64(&law);
+        for negative in [Negative::Zero, Negative::Subtract] {
+            for (until, cap) in [(12, None), (30, Some(6)), (7, Some(1))] {
+                let spec = Spec {
+                    until,
+                    rounds: cap,
+                    negative,
+                    tail_eps: 1e-9,
+                };
+                let Ok(budget) = rounds::budget(&law, effects, &spec) else {
+                    // A sum that can never reach the threshold is refused
+                    // (checked by bad_input_is_refused_with_one_line).
+                    continue;
+                };
+                if let Some(k) = cap {
+                    assert_eq!(budget.rounds, k, "{expr}");
+                }
+                let (exact, work) = rounds::solve_within(&law, effects, &spec, &budget).unwrap();
+                assert!(
+                    work > 0 && work <= budget.steps,
+                    "{expr} until {until}: {work} > {}",
+                    budget.steps
+                );
+                assert_eq!(
+                    exact.p_done_by,
+                    rounds::solve(&law, effects, &spec).unwrap().p_done_by
+                );
+                let fb = rounds::budget(&fl, effects, &spec).unwrap();
+                let (_, fwork) = rounds::solve_within(&fl, effects, &spec, &fb).unwrap();
+                assert!(fwork <= fb.steps, "{expr} f64: {fwork} > {}", fb.steps);
+                ran += 1;
+            }
+        }
+    }
+    assert_eq!(ran, 24, "every case is budgeted");
+    // A race: both sides' budgets bound the work, one cap for both.
+    let (a, b) = (
+        results(&check_of("2D6", &[])),
+        results(&check_of("1D6+1", &[])),
+    );
+    let side = |law, until| rounds::Side {
+        law,
+        effects: &[],
+        until,
+    };
+    for cap in [None, Some(4)] {
+        let (sa, sb) = (side(&a[..], 20), side(&b[..], 12));
+        let budgets = rounds::race_budgets(&sa, &sb, cap, Negative::Zero, 1e-9).unwrap();
+        assert_eq!(budgets[0].rounds, budgets[1].rounds);
+        let tie = hantei::contest::TieRule::Reroll;
+        let (race, work) =
+            rounds::race_within(sa, sb, &budgets, Negative::Zero, 1e-9, tie).unwrap();
+        assert!(work <= budgets[0].steps + budgets[1].steps, "race: {work}");
+        let direct = rounds::race(
+            side(&a[..], 20),
+            side(&b[..], 12),
+            cap,
+            Negative::Zero,
+            1e-9,
+            tie,
+        )
+        .unwrap();
+        assert_eq!(race.p_win, direct.p_win);
+    }
+}

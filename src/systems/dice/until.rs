@@ -10,6 +10,7 @@
 //! race, each to its own threshold (`--vs-until`, default `N`).
 
 use super::per_roll::{per_roll, RoundStat};
+use super::pool::plan;
 use super::{Check, ID, JA};
 use crate::error::{Error, Result};
 use crate::report::{Field, OutcomeRow, Report};
@@ -327,7 +328,18 @@ fn solo<W: Weight>(
         negative: u.negative,
         tail_eps: check.tail_eps,
     };
-    let l = rounds::solve(law, effects, &spec)?;
+    // The planner's rounds: budgeted (and refused) before any is rolled.
+    let budget = rounds::budget(law, effects, &spec)?;
+    let l = plan::traced(
+        || format!("{} --until {}", check.command, u.until),
+        budget.rounds as i64,
+        &plan::accumulate(&budget),
+        || -> Result<_> {
+            let (l, work) = rounds::solve_within(law, effects, &spec, &budget)?;
+            plan::count(work);
+            Ok(l)
+        },
+    )?;
     let step = rounds::progress(law, effects, u.negative);
     let has_fail = !step.fail.is_zero();
     let complete = cut_of(&check.command, law).is_zero();
@@ -408,21 +420,48 @@ fn race<W: Weight>(
     vs_law: &[(i64, usize, W)],
     vs_until: i64,
 ) -> Result<Report<W>> {
-    let rl = rounds::race(
-        rounds::Side {
-            law,
-            effects,
-            until: u.until,
+    let side = rounds::Side {
+        law,
+        effects,
+        until: u.until,
+    };
+    let vs = rounds::Side {
+        law: vs_law,
+        effects: &[],
+        until: vs_until,
+    };
+    // The planner's rounds for both sides, budgeted before any is rolled.
+    let budgets = rounds::race_budgets(&side, &vs, u.rounds, u.negative, check.tail_eps)?;
+    let chosen = plan::Plan {
+        estimate: budgets[0].steps.saturating_add(budgets[1].steps),
+        ..plan::accumulate(&budgets[0])
+    };
+    let rl = plan::traced(
+        || {
+            let vs = check
+                .vs
+                .as_ref()
+                .map(ToString::to_string)
+                .unwrap_or_default();
+            format!(
+                "{} --until {} --vs {vs} --vs-until {vs_until}",
+                check.command, u.until
+            )
         },
-        rounds::Side {
-            law: vs_law,
-            effects: &[],
-            until: vs_until,
+        budgets[0].rounds as i64,
+        &chosen,
+        || -> Result<_> {
+            let (rl, work) = rounds::race_within(
+                side,
+                vs,
+                &budgets,
+                u.negative,
+                check.tail_eps,
+                check.tie.rule(),
+            )?;
+            plan::count(work);
+            Ok(rl)
         },
-        u.rounds,
-        u.negative,
-        check.tail_eps,
-        check.tie.rule(),
     )?;
     let mut r = Report::bare(ID, JA, rl.p_win.clone());
     r = params(r, check, u);

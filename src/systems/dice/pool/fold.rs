@@ -112,7 +112,8 @@ fn run<W: Weight>(a: Algorithm, t: &PoolTerm, law: DieLaw<W>, ctx: &Ctx) -> Resu
         | Algorithm::HitsBinomial
         | Algorithm::HitsHittingTime
         | Algorithm::HitsJoint
-        | Algorithm::RoundChain => {
+        | Algorithm::RoundChain
+        | Algorithm::Accumulate => {
             return Err(Error::Conflict(format!(
                 "dice: the {} is not an algorithm for one roll of a term",
                 a.name()

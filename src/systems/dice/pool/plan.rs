@@ -26,6 +26,7 @@
 //! | [`Algorithm::HitsHittingTime`] | those dice, every six exploding, every die counted (Edge `push`) | sixes × fives up to the cap on hits: `2(H+1)(n+1)` |
 //! | [`Algorithm::HitsJoint`] | any other layout of them (Edge dice added after the roll, `bcdice`) | the joint table of hits and score, a dozen passes per exploding die |
 //! | [`Algorithm::RoundChain`] | a roll repeated while a condition holds (振り足し: Sword World's power table, Double Cross, Night Wizard) | per round, state and branch the span of the sum so far × the round's span ([`super::chain::cost`]) |
+//! | [`Algorithm::Accumulate`] | rolls accumulated towards a threshold (`--until`: extended tests, rounds to defeat, races), over any roll's law | rounds × accumulated values below the threshold × the roll's distinct increments ([`crate::rounds::budget`]) |
 //!
 //! A push ([`super::push`]) is planned the same way ([`push`]), a plain
 //! term read by its total by [`plain`], hit-pool's dice by [`hits`], and
@@ -108,6 +109,11 @@ pub enum Algorithm {
     /// of the sum so far, convolved with each round's branches
     /// ([`super::chain`]).
     RoundChain,
+    /// Rolls accumulated towards a threshold (`--until`: extended tests,
+    /// rounds to defeat, races; 達成値の累積): a dynamic programme over the
+    /// accumulated value, one convolution with the roll's law per round
+    /// ([`crate::rounds`]).
+    Accumulate,
 }
 
 impl Algorithm {
@@ -138,6 +144,7 @@ impl Algorithm {
             Algorithm::HitsHittingTime => "exploding hits by the hitting-time theorem",
             Algorithm::HitsJoint => "joint hits and glitch score, die by die",
             Algorithm::RoundChain => "chain of rounds",
+            Algorithm::Accumulate => "rounds accumulated towards the threshold",
         }
     }
 }
@@ -215,7 +222,8 @@ pub fn applies<W: Weight>(a: Algorithm, t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx
         | Algorithm::HitsBinomial
         | Algorithm::HitsHittingTime
         | Algorithm::HitsJoint
-        | Algorithm::RoundChain => false,
+        | Algorithm::RoundChain
+        | Algorithm::Accumulate => false,
     }
 }
 
@@ -371,7 +379,8 @@ pub fn estimate<W: Weight>(a: Algorithm, t: &PoolTerm, law: &DieLaw<W>, ctx: &Ct
         | Algorithm::HitsBinomial
         | Algorithm::HitsHittingTime
         | Algorithm::HitsJoint
-        | Algorithm::RoundChain => u64::MAX,
+        | Algorithm::RoundChain
+        | Algorithm::Accumulate => u64::MAX,
     }
 }
 
@@ -524,6 +533,18 @@ pub fn rounds(cost: &super::chain::Cost) -> Plan {
         } else {
             cost.work
         },
+    }
+}
+
+/// The planner's choice for rolls accumulated towards a threshold
+/// (`--until`), from their budget ([`crate::rounds::budget`], made before
+/// any rounds are rolled, refused there past its limit): the dynamic
+/// programme over the accumulated value, its estimate the budget's most
+/// multiply-adds.
+pub fn accumulate(budget: &crate::rounds::Budget) -> Plan {
+    Plan {
+        algorithm: Algorithm::Accumulate,
+        estimate: budget.steps,
     }
 }
 
@@ -724,8 +745,8 @@ pub fn explain_text(decisions: &[Decision], notes: &[String]) -> String {
     }
     for d in decisions {
         let unit = match (d.algorithm, d.dice) {
-            (Algorithm::RoundChain, 1) => "round",
-            (Algorithm::RoundChain, _) => "rounds",
+            (Algorithm::RoundChain | Algorithm::Accumulate, 1) => "round",
+            (Algorithm::RoundChain | Algorithm::Accumulate, _) => "rounds",
             (_, 1) => "die",
             _ => "dice",
         };
