@@ -5,6 +5,8 @@
 //! type, and never mutated after construction: every operation returns a new
 //! `Pmf`. Outcome tiers are integers too (their index in the tier order).
 
+use num_bigint::BigInt;
+
 use crate::weight::Weight;
 
 /// A probability mass function over a contiguous integer range.
@@ -12,6 +14,31 @@ use crate::weight::Weight;
 pub struct Pmf<W> {
     min: i64,
     w: Vec<W>,
+    /// Exact weights over one common denominator, found on the first sum
+    /// that needs them.
+    common: Common,
+}
+
+/// A law's exact weights as numerators over one common denominator,
+/// found once (`weight::over_common_denominator`): every later sum of
+/// its weights (a tier's probability, a tail, the total, the mean) adds
+/// integers and reduces one fraction, where each brought its weights over
+/// a common denominator again, one division of numbers of thousands of
+/// digits a weight. Not part of the law: two laws are equal whether or not
+/// it was found.
+#[derive(Clone, Default)]
+struct Common(std::sync::OnceLock<Option<(Vec<BigInt>, BigInt)>>);
+
+impl PartialEq for Common {
+    fn eq(&self, _: &Common) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for Common {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("…")
+    }
 }
 
 impl<W: Weight> Pmf<W> {
@@ -28,13 +55,18 @@ impl<W: Weight> Pmf<W> {
             return Pmf {
                 min,
                 w: vec![W::zero()],
+                common: Common::default(),
             };
         }
         if lead > 0 {
             w.drain(..lead);
             min += lead as i64;
         }
-        Pmf { min, w }
+        Pmf {
+            min,
+            w,
+            common: Common::default(),
+        }
     }
 
     /// Build from `(outcome, weight)` pairs; repeated outcomes add up.
@@ -89,6 +121,7 @@ impl<W: Weight> Pmf<W> {
         Pmf {
             min: x,
             w: vec![W::one()],
+            common: Common::default(),
         }
     }
 
@@ -99,6 +132,7 @@ impl<W: Weight> Pmf<W> {
         Pmf {
             min: lo,
             w: vec![W::ratio(1, n); n as usize],
+            common: Common::default(),
         }
     }
 
@@ -144,21 +178,62 @@ impl<W: Weight> Pmf<W> {
         &self.w
     }
 
+    /// Exact weights as numerators over one common denominator (found
+    /// once for the law); `None` in floating point, for laws of a few
+    /// values, or where no weight's denominator is a multiple of all.
+    pub fn over_common_denominator(&self) -> Option<(&[BigInt], &BigInt)> {
+        if !W::EXACT || self.w.len() <= 4 {
+            return None;
+        }
+        self.common
+            .0
+            .get_or_init(|| crate::weight::over_common_denominator(&self.w))
+            .as_ref()
+            .map(|(n, d)| (&n[..], d))
+    }
+
+    /// The sum of the weights at positions `at` (ascending): over the law's common
+    /// denominator where it has one (integers added, one fraction
+    /// reduced), else as [`crate::weight::sum`] adds them.
+    fn sum_at(&self, at: &[usize]) -> W {
+        match self.over_common_denominator() {
+            Some((nums, den)) if at.len() > 4 => {
+                let total = at.iter().fold(BigInt::default(), |a, &i| a + &nums[i]);
+                W::from_fraction(total, den.clone())
+            }
+            _ => {
+                let held: Vec<W> = at.iter().map(|&i| self.w[i].clone()).collect();
+                crate::weight::sum(&held)
+            }
+        }
+    }
+
+    /// [`Self::sum_at`] of the positions `range`.
+    fn sum_range(&self, range: std::ops::Range<usize>) -> W {
+        match self.over_common_denominator() {
+            Some((nums, den)) if range.len() > 4 => {
+                let total = nums[range].iter().fold(BigInt::default(), |a, n| a + n);
+                W::from_fraction(total, den.clone())
+            }
+            _ => crate::weight::sum(&self.w[range]),
+        }
+    }
+
     /// Sum of all weights (1 for a proper distribution).
     pub fn total(&self) -> W {
-        crate::weight::sum(&self.w)
+        self.sum_range(0..self.w.len())
     }
 
     /// `P(X ≤ x)`.
     pub fn cdf(&self, x: i64) -> W {
         let end = (x.saturating_sub(self.min).saturating_add(1)).clamp(0, self.w.len() as i64);
-        crate::weight::sum(&self.w[..end as usize])
+        self.sum_range(0..end as usize)
     }
 
     /// `P(X > x)`.
     pub fn sf(&self, x: i64) -> W {
         let start = (x.saturating_sub(self.min).saturating_add(1)).clamp(0, self.w.len() as i64);
-        crate::weight::sum(&self.w[start as usize..])
+        self.sum_range(start as usize..self.w.len())
     }
 
     /// `P(X ≥ x)`.
@@ -168,12 +243,10 @@ impl<W: Weight> Pmf<W> {
 
     /// `P(pred(X))`.
     pub fn prob<F: Fn(i64) -> bool>(&self, pred: F) -> W {
-        let held: Vec<W> = self
-            .iter()
-            .filter(|(k, _)| pred(*k))
-            .map(|(_, p)| p.clone())
+        let held: Vec<usize> = (0..self.w.len())
+            .filter(|&i| pred(self.min + i as i64))
             .collect();
-        crate::weight::sum(&held)
+        self.sum_at(&held)
     }
 
     /// Expected value.
@@ -225,6 +298,7 @@ impl<W: Weight> Pmf<W> {
                 return Pmf {
                     min: a.min + b.min,
                     w: b.w.clone(),
+                    common: Common::default(),
                 };
             }
         }
@@ -422,6 +496,7 @@ impl<W: Weight> Pmf<W> {
         Pmf {
             min: self.min,
             w: self.w.iter().map(|p| p.to_f64()).collect(),
+            common: Common::default(),
         }
     }
 }

@@ -118,3 +118,41 @@ fn hundred_d6_is_exact() {
     let six = Exact::int(6);
     assert_eq!(s.p(100), Weight::powi(&six, 100).recip());
 }
+
+/// Sums of an exact law's weights (total, cdf, sf, prob, mean and
+/// variance) over its common denominator, found once, equal the weights
+/// added one by one; a law whose common denominator was found equals one
+/// whose was not.
+#[test]
+fn sums_over_the_common_denominator_equal_the_weights_added() {
+    // 3d6 and a law of uneven denominators (a d6 mixed with a d4).
+    let d6 = Pmf::<Exact>::die(6);
+    let laws = [
+        d6.convolve(&d6).convolve(&d6),
+        Pmf::from_pairs(
+            (1..=6)
+                .map(|x| (x, q(1, 12)))
+                .chain((1..=4).map(|x| (x + 2, q(1, 8)))),
+        ),
+    ];
+    for law in laws {
+        let fresh = law.clone();
+        let added = |keep: &dyn Fn(i64) -> bool| {
+            law.iter()
+                .filter(|(x, _)| keep(*x))
+                .fold(Exact::zero(), |a, (_, w)| a + w)
+        };
+        assert!(law.over_common_denominator().is_some());
+        assert_eq!(law.total(), added(&|_| true));
+        for t in law.min() - 1..=law.max() + 1 {
+            assert_eq!(law.cdf(t), added(&|x| x <= t), "cdf {t}");
+            assert_eq!(law.sf(t), added(&|x| x > t), "sf {t}");
+            assert_eq!(law.prob(|x| x % 3 == t % 3), added(&|x| x % 3 == t % 3));
+        }
+        assert_eq!(law, fresh, "the cache is not part of the law");
+    }
+    // 3d6: mean 21/2, variance 35/4 (three times a d6's 35/12).
+    let three = d6.convolve(&d6).convolve(&d6);
+    assert_eq!(three.mean(), q(21, 2));
+    assert_eq!(three.variance(), q(35, 4));
+}

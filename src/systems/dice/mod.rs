@@ -886,6 +886,11 @@ fn exact_mean_var<W: Weight>(p: &Pmf<W>) -> Option<(W, W)> {
     if !W::EXACT {
         return None;
     }
+    if let Some((nums, _)) = p.over_common_denominator() {
+        // The law's own numerators over its common denominator, found
+        // once for every sum of it (the denominator cancels here).
+        return moments(nums.iter().zip(p.min()..).map(|(n, x)| (x, n.clone())));
+    }
     let fractions: Vec<(i64, BigInt, BigInt)> = p
         .iter()
         .filter(|(_, w)| !w.is_zero())
@@ -896,14 +901,28 @@ fn exact_mean_var<W: Weight>(p: &Pmf<W>) -> Option<(W, W)> {
         .map(|(_, _, d)| d)
         .max_by_key(|d| d.bits())?
         .clone();
-    let (mut s0, mut s1, mut s2) = (BigInt::zero(), BigInt::zero(), BigInt::zero());
+    let mut over = Vec::with_capacity(fractions.len());
     for (x, n, d) in &fractions {
         let (q, r) = num_integer::Integer::div_rem(&den, d);
         if !r.is_zero() {
             return None;
         }
-        let c = n * q;
-        let xb = BigInt::from(*x);
+        over.push((*x, n * q));
+    }
+    moments(over.into_iter())
+}
+
+/// Mean and variance from `(value, numerator)` pairs over one common
+/// denominator (which cancels); `None` for no mass.
+fn moments<W: Weight>(cells: impl Iterator<Item = (i64, num_bigint::BigInt)>) -> Option<(W, W)> {
+    use num_bigint::BigInt;
+    use num_traits::Zero;
+    let (mut s0, mut s1, mut s2) = (BigInt::zero(), BigInt::zero(), BigInt::zero());
+    for (x, c) in cells {
+        if c.is_zero() {
+            continue;
+        }
+        let xb = BigInt::from(x);
         let cx = &c * &xb;
         s2 += &cx * &xb;
         s1 += &cx;
