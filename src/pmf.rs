@@ -7,38 +7,17 @@
 
 use num_bigint::BigInt;
 
-use crate::weight::Weight;
+use crate::weight::{Memo, Weight};
 
 /// A probability mass function over a contiguous integer range.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Pmf<W> {
+pub struct Pmf<W: Weight> {
     min: i64,
     w: Vec<W>,
     /// Exact weights over one common denominator, found on the first sum
-    /// that needs them.
-    common: Common,
-}
-
-/// A law's exact weights as numerators over one common denominator,
-/// found once (`weight::over_common_denominator`): every later sum of
-/// its weights (a tier's probability, a tail, the total, the mean) adds
-/// integers and reduces one fraction, where each brought its weights over
-/// a common denominator again, one division of numbers of thousands of
-/// digits a weight. Not part of the law: two laws are equal whether or not
-/// it was found.
-#[derive(Clone, Default)]
-struct Common(std::sync::OnceLock<Option<(Vec<BigInt>, BigInt)>>);
-
-impl PartialEq for Common {
-    fn eq(&self, _: &Common) -> bool {
-        true
-    }
-}
-
-impl std::fmt::Debug for Common {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("…")
-    }
+    /// that needs them ([`crate::weight::CommonDenominator`]; nothing in
+    /// floating point).
+    common: W::Memo,
 }
 
 impl<W: Weight> Pmf<W> {
@@ -55,7 +34,7 @@ impl<W: Weight> Pmf<W> {
             return Pmf {
                 min,
                 w: vec![W::zero()],
-                common: Common::default(),
+                common: Default::default(),
             };
         }
         if lead > 0 {
@@ -65,7 +44,7 @@ impl<W: Weight> Pmf<W> {
         Pmf {
             min,
             w,
-            common: Common::default(),
+            common: Default::default(),
         }
     }
 
@@ -121,7 +100,7 @@ impl<W: Weight> Pmf<W> {
         Pmf {
             min: x,
             w: vec![W::one()],
-            common: Common::default(),
+            common: Default::default(),
         }
     }
 
@@ -132,7 +111,7 @@ impl<W: Weight> Pmf<W> {
         Pmf {
             min: lo,
             w: vec![W::ratio(1, n); n as usize],
-            common: Common::default(),
+            common: Default::default(),
         }
     }
 
@@ -186,10 +165,7 @@ impl<W: Weight> Pmf<W> {
             return None;
         }
         self.common
-            .0
-            .get_or_init(|| crate::weight::over_common_denominator(&self.w))
-            .as_ref()
-            .map(|(n, d)| (&n[..], d))
+            .common(|| crate::weight::over_common_denominator(&self.w))
     }
 
     /// The sum of the weights at positions `at` (ascending): over the law's common
@@ -243,10 +219,18 @@ impl<W: Weight> Pmf<W> {
 
     /// `P(pred(X))`.
     pub fn prob<F: Fn(i64) -> bool>(&self, pred: F) -> W {
-        let held: Vec<usize> = (0..self.w.len())
-            .filter(|&i| pred(self.min + i as i64))
+        if self.over_common_denominator().is_some() {
+            let held: Vec<usize> = (0..self.w.len())
+                .filter(|&i| pred(self.min + i as i64))
+                .collect();
+            return self.sum_at(&held);
+        }
+        let held: Vec<W> = self
+            .iter()
+            .filter(|(k, _)| pred(*k))
+            .map(|(_, p)| p.clone())
             .collect();
-        self.sum_at(&held)
+        crate::weight::sum(&held)
     }
 
     /// Expected value.
@@ -298,7 +282,7 @@ impl<W: Weight> Pmf<W> {
                 return Pmf {
                     min: a.min + b.min,
                     w: b.w.clone(),
-                    common: Common::default(),
+                    common: Default::default(),
                 };
             }
         }
@@ -496,7 +480,7 @@ impl<W: Weight> Pmf<W> {
         Pmf {
             min: self.min,
             w: self.w.iter().map(|p| p.to_f64()).collect(),
-            common: Common::default(),
+            common: Default::default(),
         }
     }
 }

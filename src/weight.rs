@@ -38,6 +38,10 @@ pub trait Weight:
 {
     /// Whether this type is exact (fractions) rather than floating point.
     const EXACT: bool;
+    /// What a law of these weights keeps beside them ([`Memo`]): nothing
+    /// in floating point; exact weights over one common denominator,
+    /// found once.
+    type Memo: Memo;
     fn zero() -> Self;
     fn one() -> Self;
     /// `num / den`. `den` must not be zero.
@@ -132,6 +136,7 @@ pub trait Weight:
 
 impl Weight for f64 {
     const EXACT: bool = false;
+    type Memo = ();
     fn add_compensated(sum: &mut f64, carry: &mut f64, x: f64) {
         let t = *sum + x;
         *carry += if sum.abs() >= x.abs() {
@@ -211,6 +216,7 @@ impl Weight for f64 {
 
 impl Weight for Exact {
     const EXACT: bool = true;
+    type Memo = CommonDenominator;
     fn zero() -> Self {
         Zero::zero()
     }
@@ -353,6 +359,64 @@ pub fn tidy(x: f64) -> f64 {
         return x;
     }
     format!("{x:.14e}").parse().unwrap_or(x)
+}
+
+/// What a law keeps beside its weights ([`Weight::Memo`]), found the first
+/// time it is asked and never part of the law: two laws are equal whether
+/// or not it was found.
+pub trait Memo: Clone + Debug + PartialEq + Default + Send + Sync {
+    /// The law's weights as numerators over one common denominator, `find`
+    /// run the first time only; `None` in floating point.
+    fn common(
+        &self,
+        find: impl FnOnce() -> Option<(Vec<BigInt>, BigInt)>,
+    ) -> Option<(&[BigInt], &BigInt)>;
+}
+
+/// Floating-point laws keep nothing (and take no room for it).
+impl Memo for () {
+    fn common(
+        &self,
+        _: impl FnOnce() -> Option<(Vec<BigInt>, BigInt)>,
+    ) -> Option<(&[BigInt], &BigInt)> {
+        None
+    }
+}
+
+/// An exact law's weights as numerators over one common denominator
+/// ([`over_common_denominator`]), found once: every later sum of its
+/// weights (a tier's probability, a tail, the total, the mean) adds
+/// integers and reduces one fraction, where each brought its weights over
+/// a common denominator again, one division of numbers of thousands of
+/// digits a weight.
+#[derive(Clone, Default)]
+pub struct CommonDenominator(std::sync::OnceLock<Option<Box<Numerators>>>);
+
+/// Numerators over one denominator, and the denominator.
+type Numerators = (Vec<BigInt>, BigInt);
+
+impl PartialEq for CommonDenominator {
+    fn eq(&self, _: &CommonDenominator) -> bool {
+        true
+    }
+}
+
+impl Debug for CommonDenominator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("…")
+    }
+}
+
+impl Memo for CommonDenominator {
+    fn common(
+        &self,
+        find: impl FnOnce() -> Option<(Vec<BigInt>, BigInt)>,
+    ) -> Option<(&[BigInt], &BigInt)> {
+        self.0
+            .get_or_init(|| find().map(Box::new))
+            .as_deref()
+            .map(|(n, d)| (&n[..], d))
+    }
 }
 
 /// Exact weights as big-integer numerators over one common denominator:

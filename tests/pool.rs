@@ -697,9 +697,21 @@ fn sorted(m: &pool::Map<Exact>) -> BTreeMap<Vec<i64>, Exact> {
         .collect()
 }
 
+/// The one pool term a command of one term is.
+fn single_term(text: &str) -> hantei::systems::dice::ast::PoolTerm {
+    use hantei::systems::dice::ast::{Body, Node};
+    let cmd = dice::parse(text).unwrap();
+    let Body::Add(a) = &cmd.body else {
+        panic!("{text}")
+    };
+    match &a.expr {
+        Node::Pool(t) => (**t).clone(),
+        other => panic!("{text}: {other:?}"),
+    }
+}
+
 #[test]
 fn every_algorithm_equals_the_fold() {
-    use hantei::systems::dice::ast::{Body, Node, PoolTerm};
     use pool::plan::Algorithm;
     let terms = [
         "4D6",
@@ -734,14 +746,7 @@ fn every_algorithm_equals_the_fold() {
     ];
     let mut ran = std::collections::BTreeMap::new();
     for text in terms {
-        let cmd = dice::parse(text).unwrap();
-        let Body::Add(a) = &cmd.body else {
-            panic!("{text}")
-        };
-        let t: PoolTerm = match &a.expr {
-            Node::Pool(t) => (**t).clone(),
-            other => panic!("{text}: {other:?}"),
-        };
+        let t = single_term(text);
         for stats in &layouts {
             let stats = parse_stats(stats);
             if stats.contains(&Stat::Named("x".into())) && t.name.is_none() {
@@ -798,7 +803,7 @@ fn every_algorithm_equals_the_fold() {
 /// the same algorithm, and their laws are equal exactly.
 #[test]
 fn a_term_is_planned_alike_alone_and_in_the_pool_engine() {
-    use hantei::systems::dice::ast::{Body, Node, PoolTerm};
+    use hantei::systems::dice::ast::Body;
     use pool::plan::Algorithm;
     let cases = [
         ("2D20KH1", Algorithm::Extreme),
@@ -811,14 +816,7 @@ fn a_term_is_planned_alike_alone_and_in_the_pool_engine() {
         ("3D6", Algorithm::PowerSum),
     ];
     for (text, want) in cases {
-        let cmd = dice::parse(text).unwrap();
-        let Body::Add(a) = &cmd.body else {
-            panic!("{text}")
-        };
-        let t: PoolTerm = match &a.expr {
-            Node::Pool(t) => (**t).clone(),
-            other => panic!("{text}: {other:?}"),
-        };
+        let t = single_term(text);
         let ctx = test_ctx_total(&[], false, true);
         let die = pool::fold::ctx_die_law::<Exact>(&t, &ctx).unwrap();
         let (lo, hi) = (1, die.outcomes.len() as i64);
@@ -834,7 +832,9 @@ fn a_term_is_planned_alike_alone_and_in_the_pool_engine() {
         };
         assert!(pool::uses_engine(&b.expr), "{text}+1D2[x]");
         let joint = pool::law::<Exact>(&b.expr, &[Stat::Named("x".into())], 1e-12).unwrap();
-        let alone = law::law::<Exact>(&cmd, 1e-12).unwrap().value;
+        let alone = law::law::<Exact>(&dice::parse(text).unwrap(), 1e-12)
+            .unwrap()
+            .value;
         // P(total = v + x) over x in 1..=2, each 1/2.
         for v in alone.min()..=alone.max() {
             let got: Exact = joint

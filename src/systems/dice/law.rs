@@ -51,7 +51,7 @@ pub const MAX_EXACT_KEEP_WORD_OPS: f64 = 2e10;
 
 /// The exact law of a command's result.
 #[derive(Clone, Debug)]
-pub struct Law<W> {
+pub struct Law<W: Weight> {
     /// The result's law (see [`super::roll::Rolled::value`]).
     pub value: Pmf<W>,
     /// xU without a target: the total's law.

@@ -42,7 +42,7 @@ pub enum Next<S> {
 /// A chain's outcome: the law of the sum at stopping, by the round it
 /// stopped in (0-based), and the mass cut.
 #[derive(Clone, Debug)]
-pub struct Chained<W> {
+pub struct Chained<W: Weight> {
     /// `stopped[k]`: the sub-law of the sum of the chains that stopped in
     /// round `k`.
     pub stopped: Vec<Pmf<W>>,
