@@ -333,7 +333,7 @@ fn solo<W: Weight>(
     let l = plan::traced(
         || format!("{} --until {}", check.command, u.until),
         budget.rounds as i64,
-        &plan::accumulate(&budget),
+        &plan::accumulate(&[budget]),
         || -> Result<_> {
             let (l, work) = rounds::solve_within(law, effects, &spec, &budget)?;
             plan::count(work);
@@ -432,10 +432,6 @@ fn race<W: Weight>(
     };
     // The planner's rounds for both sides, budgeted before any is rolled.
     let budgets = rounds::race_budgets(&side, &vs, u.rounds, u.negative, check.tail_eps)?;
-    let chosen = plan::Plan {
-        estimate: budgets[0].steps.saturating_add(budgets[1].steps),
-        ..plan::accumulate(&budgets[0])
-    };
     let rl = plan::traced(
         || {
             let vs = check
@@ -449,7 +445,7 @@ fn race<W: Weight>(
             )
         },
         budgets[0].rounds as i64,
-        &chosen,
+        &plan::accumulate(&budgets),
         || -> Result<_> {
             let (rl, work) = rounds::race_within(
                 side,

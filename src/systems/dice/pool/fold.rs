@@ -206,7 +206,8 @@ fn check_exact_group<W: Weight>(
 /// Sums and keep/drop that read only the total (and the natural dice,
 /// equal to it without a score map): the power recurrence and the
 /// order-statistics DP of [`crate::systems::dice::law`] on the die's law
-/// (the planner's [`Algorithm::PowerSum`] and [`Algorithm::KeepDp`]).
+/// (the planner's [`Algorithm::PowerSum`] and [`Algorithm::KeepDp`]), or
+/// the extreme where one die of several is kept ([`Algorithm::Extreme`]).
 fn sum_law<W: Weight>(a: Algorithm, t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx) -> Result<Map<W>> {
     // A die's value in the sum: its face (or chain total), or what its face
     // scores under a score map (the contribution to the total).
@@ -216,10 +217,7 @@ fn sum_law<W: Weight>(a: Algorithm, t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx) ->
     };
     let die = crate::pmf::Pmf::from_pairs(law.outcomes.iter().map(|(o, w)| (value(o), w.clone())));
     let kept = match t.filter {
-        // Every die kept (the planner's power sum, a filter or none).
-        _ if a == Algorithm::PowerSum => crate::systems::dice::law::sum_of(&die, t.count)?,
-        None => crate::systems::dice::law::sum_of(&die, t.count)?,
-        // One die kept (the planner's choice where `k` is 1 of several).
+        // One die kept of several: the highest or lowest.
         Some((f, n)) if a == Algorithm::Extreme => {
             let (high, _) = f.as_keep(n, t.count);
             let faces: Vec<(i64, W)> = die
@@ -235,10 +233,12 @@ fn sum_law<W: Weight>(a: Algorithm, t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx) ->
                 crate::pmf::Pmf::from_pairs(extreme_of(faces.into_iter(), n, high))
             }
         }
-        Some((f, n)) => {
+        Some((f, n)) if a == Algorithm::KeepDp => {
             let (high, k) = f.as_keep(n, t.count);
             crate::systems::dice::law::keep(&die, t.count, k, high)?
         }
+        // Every die kept (the power sum: no filter, or one keeping all).
+        _ => crate::systems::dice::law::sum_of(&die, t.count)?,
     };
     let mut out: Map<W> = Map::default();
     for (x, w) in kept.iter() {

@@ -537,14 +537,14 @@ pub fn rounds(cost: &super::chain::Cost) -> Plan {
 }
 
 /// The planner's choice for rolls accumulated towards a threshold
-/// (`--until`), from their budget ([`crate::rounds::budget`], made before
-/// any rounds are rolled, refused there past its limit): the dynamic
-/// programme over the accumulated value, its estimate the budget's most
-/// multiply-adds.
-pub fn accumulate(budget: &crate::rounds::Budget) -> Plan {
+/// (`--until`; a race's two sides), from their budgets
+/// ([`crate::rounds::budget`], made before any round is rolled, refused
+/// there past its limit): the dynamic programme over the accumulated
+/// value, its estimate the budgets' most multiply-adds.
+pub fn accumulate(budgets: &[crate::rounds::Budget]) -> Plan {
     Plan {
         algorithm: Algorithm::Accumulate,
-        estimate: budget.steps,
+        estimate: budgets.iter().fold(0u64, |a, b| a.saturating_add(b.steps)),
     }
 }
 
