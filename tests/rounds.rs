@@ -651,3 +651,72 @@ fn the_rounds_budget_bounds_their_work() {
         assert_eq!(race.p_win, direct.p_win);
     }
 }
+
+/// The planner's rounds under random rolls: any law of a roll (values
+/// from −3 to 8, one to six of them, each in one of up to three tiers
+/// acting at random), any threshold and cap, either rule for results below
+/// zero: the budget made before any round bounds the multiply-adds the
+/// rounds take, in floating point and exactly, and the exact law's mass
+/// is all accounted for (done, aborted, still rolling at the cap).
+#[test]
+fn random_rolls_stay_within_their_rounds_budget() {
+    use hantei::rounds::{self, Effect, Negative, Spec};
+    use proptest::prelude::*;
+    use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+    let effect = prop_oneof![
+        Just(Effect::Add),
+        (-2i64..=2).prop_map(Effect::Bonus),
+        Just(Effect::Fail),
+        Just(Effect::Succeed),
+    ];
+    let roll = (
+        proptest::collection::vec((-3i64..=8, 0usize..3, 1i64..=4), 1..=6),
+        proptest::collection::vec(effect, 3),
+        1i64..=40,
+        prop_oneof![Just(None), (1usize..=12).prop_map(Some)],
+        any::<bool>(),
+    );
+    let config = Config {
+        cases: 200,
+        failure_persistence: None,
+        ..Config::default()
+    };
+    let mut runner =
+        TestRunner::new_with_rng(config, TestRng::deterministic_rng(RngAlgorithm::ChaCha));
+    let ran = std::cell::Cell::new(0);
+    runner
+        .run(&roll, |(cells, effects, until, cap, subtract)| {
+            let weight: i64 = cells.iter().map(|c| c.2).sum();
+            let law: Vec<(i64, usize, Exact)> = cells
+                .iter()
+                .map(|&(v, t, w)| (v, t, Exact::ratio(w, weight)))
+                .collect();
+            let spec = Spec {
+                until,
+                rounds: cap,
+                negative: if subtract {
+                    Negative::Subtract
+                } else {
+                    Negative::Zero
+                },
+                tail_eps: 1e-6,
+            };
+            // A roll that can never reach the threshold is refused, as are
+            // budgets past the limit: nothing to bound.
+            let Ok(budget) = rounds::budget(&law, &effects, &spec) else {
+                return Ok(());
+            };
+            let (l, work) = rounds::solve_within(&law, &effects, &spec, &budget).unwrap();
+            prop_assert!(work <= budget.steps, "exact: {} > {}", work, budget.steps);
+            let mass = l.p_success() + &l.p_aborted() + &l.tail_mass;
+            prop_assert_eq!(mass, Exact::one());
+            let fl = rounds::to_f64(&law);
+            let fb = rounds::budget(&fl, &effects, &spec).unwrap();
+            let (_, fwork) = rounds::solve_within(&fl, &effects, &spec, &fb).unwrap();
+            prop_assert!(fwork <= fb.steps, "f64: {} > {}", fwork, fb.steps);
+            ran.set(ran.get() + 1);
+            Ok(())
+        })
+        .unwrap();
+    assert!(ran.get() >= 100, "only {} rolls were budgeted", ran.get());
+}
