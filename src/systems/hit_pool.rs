@@ -115,6 +115,7 @@ use crate::error::{check_min, check_range, Error, Result};
 use crate::extended;
 use crate::pmf::Pmf;
 use crate::report::{Field, Report};
+use crate::systems::dice::pool::plan;
 use crate::tier::{Tier, TierLaw};
 use crate::weight::Weight;
 
@@ -1019,7 +1020,7 @@ impl<W: Weight> Joint<W> {
         }
         self.grow(h_len, src.s_lo + ds, src.s_lo + ds + src.width as i64 - 1);
         // The cells read, for the planner's estimate (held to it by tests).
-        count_steps(((h_len - dh) * src.width) as u64);
+        plan::count(((h_len - dh) * src.width) as u64);
         let off = (src.s_lo + ds - self.s_lo) as usize;
         for (h, row) in src.rows.iter().enumerate().take(h_len - dh) {
             let target = &mut self.rows[h + dh][off..off + src.width];
@@ -1059,7 +1060,7 @@ impl<W: Weight> Joint<W> {
         let q_odds = q.clone() / &q.complement();
         let hit_odds = p_hit.clone() / &miss;
         let mut rows = Vec::with_capacity(n as usize + 1);
-        count_steps(u64::from(n + 1) * u64::from(2 * n + 1));
+        plan::count(u64::from(n + 1) * u64::from(2 * n + 1));
         let mut ph = miss.powi(n);
         for h in 0..=n_i {
             let m = n_i - h;
@@ -1092,7 +1093,7 @@ impl<W: Weight> Joint<W> {
             rows: vec![vec![W::zero(); width]; rows],
         };
         let sixth = W::ratio(1, 6);
-        count_steps((rows * width) as u64);
+        plan::count((rows * width) as u64);
         let off = (self.s_lo - s_lo) as usize;
         for h in 0..rows {
             if let Some(row) = self.rows.get(h) {
@@ -1153,13 +1154,6 @@ impl<W: Weight> Joint<W> {
         }
         out.trim()
     }
-}
-
-/// Count `n` steps of work for the planner ([`plan::count`]).
-///
-/// [`plan::count`]: crate::systems::dice::pool::plan::count
-fn count_steps(n: u64) {
-    crate::systems::dice::pool::plan::count(n);
 }
 
 /// Score of a die of the first roll: +1 for a one, −1 otherwise.
@@ -1503,7 +1497,7 @@ fn plain_law<W: Weight>(roll: &Roll, n: u32, p_hit: &W, p_one: &W) -> RollLaw<W>
     let k = ones_to_glitch(roll.glitch_rule, u64::from(n)) as u32;
     let (upper, lower) = tails_scaled(n, &q, k);
     // The hits' terms, the two tails, and the cells written.
-    count_steps(3 * (u64::from(n) + 1));
+    plan::count(3 * (u64::from(n) + 1));
     let mut law = RollLaw::zero();
     for (h, b) in hits.iter().enumerate() {
         let m = n as usize - h;
@@ -1544,7 +1538,7 @@ pub fn push_law<W: Weight>(roll: &Roll, n: u32, cap: usize) -> RollLaw<W> {
         };
         let k = ones_to_glitch(roll.glitch_rule, dice);
         if tails.as_ref().is_none_or(|t| t.0 != k) {
-            count_steps(n64 + 1);
+            plan::count(n64 + 1);
             let kk = k.min(n64 + 1) as u32;
             let (u, l) = tails_scaled(n, &q, kk);
             tails = Some((k, u, l));
@@ -1552,7 +1546,7 @@ pub fn push_law<W: Weight>(roll: &Roll, n: u32, cap: usize) -> RollLaw<W> {
         let Some((_, upper, lower)) = tails.as_ref() else {
             continue;
         };
-        count_steps((cap - s).min(n64) + 1);
+        plan::count((cap - s).min(n64) + 1);
         for f in 0..=(cap - s).min(n64) {
             let h = (s + f) as u32;
             let m = (n64 - f) as usize;
@@ -1664,7 +1658,7 @@ fn layout_program(roll: &Roll, layout: Layout) -> String {
 /// ([`crate::systems::dice::pool::plan::hits`]: binomial tails, the
 /// hitting-time theorem, or the joint table).
 fn layout_law<W: Weight>(roll: &Roll, layout: Layout, cap: Option<usize>) -> RollLaw<W> {
-    use crate::systems::dice::pool::plan::{self, Algorithm};
+    use plan::Algorithm;
     if !layout.rolls() {
         return RollLaw {
             by_hits: Vec::new(),

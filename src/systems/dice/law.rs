@@ -651,12 +651,10 @@ pub fn term<W: Weight>(t: &PoolTerm) -> Result<Pmf<W>> {
             }
             (Algorithm::Extreme, Some((filter, n))) => {
                 let (high, _) = filter.as_keep(n, t.count);
-                let count = u32::try_from(t.count.max(0))
-                    .map_err(|_| Error::Conflict(format!("dice: {} dice are too many", t.count)))?;
                 // Each power is of fractions over `faces`ⁿ.
                 let die_bits = (t.faces.count().max(2) as f64).log2();
-                let values = (hi - lo + 1) as u64;
-                super::pool::fold::check_exact_extreme::<W>(die_bits, values, count)?;
+                let values = (hi - lo + 1) as usize;
+                let count = super::pool::fold::extreme_dice::<W>(t, die_bits, values)?;
                 Ok(extreme(&t.faces, count, high))
             }
             _ => sum_of(&die(&t.faces), t.count),

@@ -881,49 +881,33 @@ fn mean_var<W: Weight>(p: &Pmf<W>) -> (W, W) {
 /// dice laws), so that a law of thousands of values takes three gcds, not
 /// one per addition. `None` for floats or other denominators.
 fn exact_mean_var<W: Weight>(p: &Pmf<W>) -> Option<(W, W)> {
-    use num_bigint::BigInt;
-    use num_traits::Zero;
     if !W::EXACT {
         return None;
     }
+    // The law's own numerators over its common denominator, found once
+    // for every sum of it (a law of a few values: found here); the
+    // denominator cancels.
     if let Some((nums, _)) = p.over_common_denominator() {
-        // The law's own numerators over its common denominator, found
-        // once for every sum of it (the denominator cancels here).
-        return moments(nums.iter().zip(p.min()..).map(|(n, x)| (x, n.clone())));
+        return moments(nums.iter().zip(p.min()..));
     }
-    let fractions: Vec<(i64, BigInt, BigInt)> = p
-        .iter()
-        .filter(|(_, w)| !w.is_zero())
-        .map(|(x, w)| w.as_fraction().map(|(n, d)| (x, n, d)))
-        .collect::<Option<_>>()?;
-    let den = fractions
-        .iter()
-        .map(|(_, _, d)| d)
-        .max_by_key(|d| d.bits())?
-        .clone();
-    let mut over = Vec::with_capacity(fractions.len());
-    for (x, n, d) in &fractions {
-        let (q, r) = num_integer::Integer::div_rem(&den, d);
-        if !r.is_zero() {
-            return None;
-        }
-        over.push((*x, n * q));
-    }
-    moments(over.into_iter())
+    let (nums, _) = crate::weight::over_common_denominator(p.weights())?;
+    moments(nums.iter().zip(p.min()..))
 }
 
-/// Mean and variance from `(value, numerator)` pairs over one common
+/// Mean and variance from `(numerator, value)` pairs over one common
 /// denominator (which cancels); `None` for no mass.
-fn moments<W: Weight>(cells: impl Iterator<Item = (i64, num_bigint::BigInt)>) -> Option<(W, W)> {
+fn moments<'a, W: Weight>(
+    cells: impl Iterator<Item = (&'a num_bigint::BigInt, i64)>,
+) -> Option<(W, W)> {
     use num_bigint::BigInt;
     use num_traits::Zero;
     let (mut s0, mut s1, mut s2) = (BigInt::zero(), BigInt::zero(), BigInt::zero());
-    for (x, c) in cells {
+    for (c, x) in cells {
         if c.is_zero() {
             continue;
         }
         let xb = BigInt::from(x);
-        let cx = &c * &xb;
+        let cx = c * &xb;
         s2 += &cx * &xb;
         s1 += &cx;
         s0 += c;

@@ -225,13 +225,10 @@ fn sum_law<W: Weight>(a: Algorithm, t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx) ->
                 .filter(|(_, w)| !w.is_zero())
                 .map(|(v, w)| (v, w.clone()))
                 .collect();
-            let n = extreme_dice::<W>(t, law, faces.len())?;
+            // Two dice or more (the planner's `keeps_one`).
+            let n = extreme_dice::<W>(t, law.den_bits() as f64, faces.len())?;
             super::plan::count(super::plan::estimate(Algorithm::Extreme, t, law, ctx));
-            if n == 0 {
-                crate::pmf::Pmf::point(0)
-            } else {
-                crate::pmf::Pmf::from_pairs(extreme_of(faces.into_iter(), n, high))
-            }
+            crate::pmf::Pmf::from_pairs(extreme_of(faces.into_iter(), n, high))
         }
         Some((f, n)) if a == Algorithm::KeepDp => {
             let (high, k) = f.as_keep(n, t.count);
@@ -272,7 +269,7 @@ pub const MAX_EXACT_EXTREME_UNITS: f64 = 1.5e9;
 /// values that would take more than seconds, one die's weights having
 /// `die_bits`-bit denominators (the pool engine's extreme and the plain
 /// one, [`crate::systems::dice::law::extreme`]).
-pub fn check_exact_extreme<W: Weight>(die_bits: f64, values: u64, n: u32) -> Result<()> {
+fn check_exact_extreme<W: Weight>(die_bits: f64, values: u64, n: u32) -> Result<()> {
     if !W::EXACT {
         return Ok(());
     }
@@ -302,7 +299,7 @@ fn extreme_law<W: Weight>(t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx) -> Result<Ma
     for (o, p) in &law.outcomes {
         *values.entry(o.contrib[i]).or_insert_with(W::zero) += p.clone();
     }
-    let n = extreme_dice::<W>(t, law, values.len())?;
+    let n = extreme_dice::<W>(t, law.den_bits() as f64, values.len())?;
     let mut key = ctx.neutral();
     let mut out: Map<W> = Map::default();
     if n == 0 {
@@ -318,12 +315,14 @@ fn extreme_law<W: Weight>(t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx) -> Result<Ma
     Ok(out)
 }
 
-/// The dice of an extreme of term `t` over `values` distinct values, its
-/// exact work checked first.
-fn extreme_dice<W: Weight>(t: &PoolTerm, law: &DieLaw<W>, values: usize) -> Result<u32> {
+/// The dice of an extreme of term `t` over `values` distinct values, one
+/// die's weights having `die_bits`-bit denominators: its exact work
+/// checked first ([`check_exact_extreme`]; the pool engine's extreme and
+/// the plain one, [`crate::systems::dice::law::term`]).
+pub fn extreme_dice<W: Weight>(t: &PoolTerm, die_bits: f64, values: usize) -> Result<u32> {
     let n = u32::try_from(t.count.max(0))
         .map_err(|_| Error::Conflict(format!("dice: {} dice are too many", t.count)))?;
-    check_exact_extreme::<W>(law.den_bits() as f64, values as u64, n)?;
+    check_exact_extreme::<W>(die_bits, values as u64, n)?;
     Ok(n)
 }
 

@@ -468,16 +468,15 @@ pub fn plain<W: Weight>(t: &PoolTerm, lo: i64, hi: i64) -> Plan {
             estimate: values.saturating_mul(squarings(n)),
         };
     }
-    match t.filter.map(|(f, k)| f.as_keep(k, t.count).1.max(0) as u64) {
-        Some(k) if k < n => Plan {
-            algorithm: Algorithm::KeepDp,
-            estimate: total_estimate::<W>(Algorithm::KeepDp, n, values),
-        },
-        // Every die kept: the sum.
-        _ => Plan {
-            algorithm: Algorithm::PowerSum,
-            estimate: total_estimate::<W>(Algorithm::PowerSum, n, values),
-        },
+    // Every die kept: the sum.
+    let algorithm = if drops(t) {
+        Algorithm::KeepDp
+    } else {
+        Algorithm::PowerSum
+    };
+    Plan {
+        algorithm,
+        estimate: total_estimate::<W>(algorithm, n, values),
     }
 }
 
