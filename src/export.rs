@@ -479,8 +479,9 @@ fn csv<W: Weight>(r: &Report<W>) -> String {
                 },
             )),
             Field::Probs(ps) => {
-                for (i, p) in ps.iter().enumerate() {
-                    rows.push((format!("{prefix}[{i}]"), csv_value(p)));
+                let texts = crate::report::map_probs(ps, csv_value);
+                for (i, t) in texts.into_iter().enumerate() {
+                    rows.push((format!("{prefix}[{i}]"), t));
                 }
             }
             Field::Int(n) => rows.push((prefix.into(), n.to_string())),
@@ -494,9 +495,12 @@ fn csv<W: Weight>(r: &Report<W>) -> String {
                 }
             }
             Field::Object(items) => {
-                for (k, v) in items {
-                    flatten(&format!("{prefix}.{k}"), v, rows);
-                }
+                let parts = crate::report::map_items(items, |(k, v)| {
+                    let mut part = Vec::new();
+                    flatten(&format!("{prefix}.{k}"), v, &mut part);
+                    part
+                });
+                rows.extend(parts.into_iter().flatten());
             }
         }
     }

@@ -268,6 +268,37 @@ pub fn prob_json<W: Weight>(p: &W) -> Value {
     }
 }
 
+/// `f` of each probability, in order: in parallel for a long exact list
+/// (the digits of thousands of fractions of thousands of digits: each
+/// text on its own, so the same on any number of threads).
+pub fn map_probs<W: Weight, T: Send>(ps: &[W], f: impl Fn(&W) -> T + Sync + Send) -> Vec<T> {
+    if W::EXACT && ps.len() > 64 && ps.iter().map(Weight::den_bits).sum::<u64>() > 1 << 20 {
+        use rayon::prelude::*;
+        ps.par_iter().map(f).collect()
+    } else {
+        ps.iter().map(f).collect()
+    }
+}
+
+/// `f` of each named field, in order: in parallel where they hold a long
+/// exact law (a distribution of thousands of long fractions), as
+/// [`map_probs`].
+pub fn map_items<W: Weight, T: Send>(
+    items: &[(String, Field<W>)],
+    f: impl Fn(&(String, Field<W>)) -> T + Sync + Send,
+) -> Vec<T> {
+    let bits = |(_, v): &(String, Field<W>)| match v {
+        Field::Prob(p) | Field::Value(p) => p.den_bits(),
+        _ => 0,
+    };
+    if W::EXACT && items.len() > 64 && items.iter().map(bits).sum::<u64>() > 1 << 20 {
+        use rayon::prelude::*;
+        items.par_iter().map(f).collect()
+    } else {
+        items.iter().map(f).collect()
+    }
+}
+
 /// A field as JSON (the same text as [`Report::to_json`] gives it).
 pub fn field_json<W: Weight>(f: &Field<W>) -> Value {
     match f {
@@ -278,7 +309,7 @@ pub fn field_json<W: Weight>(f: &Field<W>) -> Value {
             // string like every exact number.
             None => Value::from(root_text(v)),
         },
-        Field::Probs(ps) => Value::Array(ps.iter().map(prob_json).collect()),
+        Field::Probs(ps) => Value::Array(map_probs(ps, prob_json)),
         Field::Int(n) => Value::from(*n),
         Field::Bool(b) => Value::from(*b),
         Field::Text(t) => Value::from(t.as_str()),
@@ -288,9 +319,8 @@ pub fn field_json<W: Weight>(f: &Field<W>) -> Value {
                 .collect(),
         ),
         Field::Object(items) => Value::Object(
-            items
-                .iter()
-                .map(|(k, v)| (k.clone(), field_json(v)))
+            map_items(items, |(k, v)| (k.clone(), field_json(v)))
+                .into_iter()
                 .collect(),
         ),
     }

@@ -423,22 +423,55 @@ impl Memo for CommonDenominator {
 /// the largest denominator, when every other divides it (so for dice
 /// laws); `None` for floats or other denominators.
 pub fn over_common_denominator<W: Weight>(ws: &[W]) -> Option<(Vec<BigInt>, BigInt)> {
-    use num_integer::Integer;
     let fr: Vec<(BigInt, BigInt)> = ws.iter().map(Weight::as_fraction).collect::<Option<_>>()?;
     let den = fr.iter().map(|(_, d)| d).max()?.clone();
-    let mut nums = Vec::with_capacity(fr.len());
-    for (n, d) in fr {
-        if d == den {
-            nums.push(n);
-        } else {
-            let (q, r) = den.div_rem(&d);
-            if !r.is_zero() {
-                return None;
-            }
-            nums.push(n * q);
+    // A dice law's weights share a few denominators (powers of the
+    // sides): each quotient is found once, not divided again per weight
+    // (24,000 divisions of 60,000-bit numbers for `1000R6[6]>=5`).
+    let mut quotients: std::collections::HashMap<&BigInt, BigInt> = Default::default();
+    for (_, d) in &fr {
+        if *d != den && !quotients.contains_key(d) {
+            quotients.insert(d, exact_quotient(&den, d)?);
         }
     }
+    let scale = |(n, d): &(BigInt, BigInt)| match quotients.get(d) {
+        Some(q) => n * q,
+        None => n.clone(),
+    };
+    // The products in parallel where they are long (each on its own: the
+    // same numerators on any number of threads).
+    let nums: Vec<BigInt> = if den.bits().saturating_mul(fr.len() as u64) > 1 << 24 {
+        use rayon::prelude::*;
+        fr.par_iter().map(scale).collect()
+    } else {
+        fr.iter().map(scale).collect()
+    };
     Some((nums, den))
+}
+
+/// `a / b` when `b` divides `a`, else `None`. Where the quotient is much
+/// shorter than `b` (a law's denominators differ by a few powers of the
+/// sides), it is found from the top bits of both and checked by one
+/// product, where a division of two numbers of tens of thousands of bits
+/// took milliseconds: with `s` low bits dropped from each, leaving `b`
+/// 128 bits more than the quotient, `⌊(a≫s)/(b≫s)⌋` is `q` or `q − 1`.
+fn exact_quotient(a: &BigInt, b: &BigInt) -> Option<BigInt> {
+    use num_integer::Integer;
+    let (abits, bbits) = (a.bits(), b.bits());
+    if abits >= bbits {
+        let qbits = abits - bbits + 1;
+        if bbits > qbits + 128 {
+            let s = (bbits - (qbits + 128)) as usize;
+            let q0 = (a >> s) / (b >> s);
+            for q in [q0.clone(), q0 + 1] {
+                if &q * b == *a {
+                    return Some(q);
+                }
+            }
+        }
+    }
+    let (q, r) = a.div_rem(b);
+    r.is_zero().then_some(q)
 }
 
 /// The sum of weights: for exact fractions over their common denominator

@@ -96,3 +96,46 @@ fn parse_round_trip() {
     assert_eq!(parse_exact("1/0"), None);
     assert_eq!(parse_exact("x"), None);
 }
+
+/// The numerators over a common denominator of weights whose denominators
+/// are long powers of the sides (found from the top bits and one product
+/// where the quotient is short, by division where it is long), each
+/// numerator over the denominator equal to its weight; `None` where a
+/// denominator does not divide the largest. Laws long enough that the
+/// products run in parallel give the same numerators.
+#[test]
+fn common_denominator_of_long_powers() {
+    use num_traits::Pow;
+    let six = BigInt::from(6);
+    let frac = |n: i64, e: u32| Exact::new(BigInt::from(n), Pow::pow(&six, e));
+    // Short quotients (6^3 of 6^4000), a long one (6^3990), a zero, a
+    // negative, and the largest itself.
+    let ws = vec![
+        frac(5, 4000),
+        frac(7, 3997),
+        frac(1, 10),
+        Exact::from(BigInt::from(0)),
+        frac(-11, 3999),
+        frac(13, 4000),
+    ];
+    let (nums, den) = over_common_denominator(&ws).expect("every denominator divides 6^4000");
+    assert_eq!(den, Pow::pow(&six, 4000u32));
+    for (n, w) in nums.iter().zip(&ws) {
+        assert_eq!(&Exact::new(n.clone(), den.clone()), w);
+    }
+    assert_eq!(nums[1], BigInt::from(7) * 216);
+    // 6^3999 · 5 does not divide 6^4000.
+    let bad = vec![
+        frac(1, 4000),
+        Exact::new(BigInt::from(1), Pow::pow(&six, 3999u32) * 5),
+    ];
+    assert_eq!(over_common_denominator(&bad), None);
+    // 3,000 weights of 10,000-bit denominators: the parallel products.
+    let many: Vec<Exact> = (0..3000)
+        .map(|k| frac(k % 97 + 1, 3800 + (k % 7) as u32))
+        .collect();
+    let (nums, den) = over_common_denominator(&many).expect("powers of six");
+    for (n, w) in nums.iter().zip(&many) {
+        assert_eq!(&Exact::new(n.clone(), den.clone()), w);
+    }
+}

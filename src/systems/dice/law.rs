@@ -230,13 +230,10 @@ fn exact_power<W: Weight>(d: &Pmf<W>, n: u32) -> Option<Pmf<W>> {
     let weights = match small_factors(&den) {
         // Each aₖ / denⁿ in lowest terms by dividing out the few primes of
         // the denominator (the dice's sides), not by a gcd of big numbers.
-        Some(primes) => {
-            let total = Pow::pow(&den, n);
-            a.into_iter()
-                .map(|x| reduce_power(x, &total, &primes, n))
-                .map(|(num, den)| W::from_reduced(num, den))
-                .collect()
-        }
+        Some(primes) => reduce_powers(a, &primes, n)
+            .into_iter()
+            .map(|(num, den)| W::from_reduced(num, den))
+            .collect(),
         None => {
             let total = Pow::pow(&den, n);
             a.into_iter()
@@ -276,39 +273,100 @@ fn small_factors(x: &num_bigint::BigInt) -> Option<Vec<(u32, u32)>> {
     Some(out)
 }
 
-/// `x / total` in lowest terms, where `total = Π pᵉⁿ` for the prime
+/// Each `x / total` in lowest terms, where `total = Π pᵉⁿ` for the prime
 /// factors `(p, e)` of the denominator's base: divide out each prime while
 /// it divides both.
-fn reduce_power(
-    mut x: num_bigint::BigInt,
-    total: &num_bigint::BigInt,
+///
+/// The ladder of each odd prime's powers `p^(2^j)` is built once for every
+/// coefficient (it was squared again for each: most of `1000R6[6]>=5
+/// --exact`'s time), the coefficients are stripped in parallel where they
+/// are long (each on its own, so the answer is the same on any number of
+/// threads), and a denominator `Π p^(e·n − v)` is built once for each
+/// distinct tuple of the primes' exponents `v` divided out, not divided
+/// out of `total` for each coefficient.
+fn reduce_powers(
+    a: Vec<num_bigint::BigInt>,
     primes: &[(u32, u32)],
     n: u32,
-) -> (num_bigint::BigInt, num_bigint::BigInt) {
+) -> Vec<(num_bigint::BigInt, num_bigint::BigInt)> {
     use num_bigint::BigInt;
     use num_traits::{One, Pow, Zero};
+    use rayon::prelude::*;
+    // Per prime: p, e·n, and p^(2^j) for 2^j ≤ e·n (odd primes).
+    let ladders: Vec<(u32, u32, Vec<BigInt>)> = primes
+        .iter()
+        .map(|&(p, e)| {
+            let full = e * n;
+            let mut powers = Vec::new();
+            if p != 2 {
+                powers.push(BigInt::from(p));
+                while 1u32 << powers.len() <= full {
+                    let last = powers.last().expect("not empty");
+                    powers.push(last * last);
+                }
+            }
+            (p, full, powers)
+        })
+        .collect();
+    let strip = |x: BigInt| strip_primes(x, &ladders);
+    // Long coefficients in parallel (a few thousand bits and up).
+    let bits: u64 = a.iter().map(|x| x.bits()).max().unwrap_or(0);
+    let stripped: Vec<(BigInt, Vec<u32>)> = if bits.saturating_mul(a.len() as u64) > 1 << 22 {
+        a.into_par_iter().map(strip).collect()
+    } else {
+        a.into_iter().map(strip).collect()
+    };
+    let mut dens: HashMap<Vec<u32>, BigInt> = HashMap::new();
+    stripped
+        .into_iter()
+        .map(|(x, v)| {
+            if x.is_zero() {
+                return (x, BigInt::one());
+            }
+            let den = dens
+                .entry(v)
+                .or_insert_with_key(|v| {
+                    ladders
+                        .iter()
+                        .zip(v)
+                        .fold(BigInt::one(), |d, ((p, full, _), v)| {
+                            let left = full - v;
+                            if *p == 2 {
+                                d << left as usize
+                            } else {
+                                d * Pow::pow(&BigInt::from(*p), left)
+                            }
+                        })
+                })
+                .clone();
+            (x, den)
+        })
+        .collect()
+}
+
+/// `x` with each prime of `ladders` (`(p, e·n, p^(2^j)…)`) divided out
+/// while it divides `x`, at most `e·n` times, and how many times each was.
+fn strip_primes(
+    mut x: num_bigint::BigInt,
+    ladders: &[(u32, u32, Vec<num_bigint::BigInt>)],
+) -> (num_bigint::BigInt, Vec<u32>) {
+    use num_traits::Zero;
+    let mut out = Vec::with_capacity(ladders.len());
     if x.is_zero() {
-        return (x, BigInt::one());
+        return (x, vec![0; ladders.len()]);
     }
-    let mut common = BigInt::one();
-    for &(p, e) in primes {
-        let full = e * n;
+    for (p, full, powers) in ladders {
         let mut v = 0;
-        if p == 2 {
-            v = x.trailing_zeros().map_or(0, |t| (t as u32).min(full));
+        if *p == 2 {
+            v = x.trailing_zeros().map_or(0, |t| (t as u32).min(*full));
             x >>= v as usize;
         } else {
             // Divide by p^(2^j) from the largest j down: log₂(e·n)
             // divisions, where one at a time took e·n of them (300R6>=5:
             // 11,000 divisions of 29,000-bit numbers per coefficient).
-            let mut powers = vec![BigInt::from(p)];
-            while 1u32 << powers.len() <= full {
-                let last = powers.last().expect("not empty");
-                powers.push(last * last);
-            }
             for (j, pw) in powers.iter().enumerate().rev() {
                 let step = 1u32 << j;
-                if v + step > full {
+                if v + step > *full {
                     continue;
                 }
                 let (q, r) = num_integer::Integer::div_rem(&x, pw);
@@ -318,11 +376,9 @@ fn reduce_power(
                 }
             }
         }
-        if v > 0 {
-            common *= Pow::pow(&BigInt::from(p), v);
-        }
+        out.push(v);
     }
-    (x, total / common)
+    (x, out)
 }
 
 /// Steps of the keep/drop programme over `faces` faces, `n` dice and kept
@@ -610,17 +666,17 @@ fn keep_integers<W: Weight>(
     let last = state[n]
         .take()
         .unwrap_or_else(|| vec![BigInt::zero(); width]);
-    let total = Pow::pow(&den, n as u32);
     Some(match small_factors(&den) {
-        Some(primes) => last
+        Some(primes) => reduce_powers(last, &primes, n as u32)
             .into_iter()
-            .map(|x| reduce_power(x, &total, &primes, n as u32))
             .map(|(num, d)| W::from_reduced(num, d))
             .collect(),
-        None => last
-            .into_iter()
-            .map(|x| W::from_fraction(x, total.clone()))
-            .collect(),
+        None => {
+            let total = Pow::pow(&den, n as u32);
+            last.into_iter()
+                .map(|x| W::from_fraction(x, total.clone()))
+                .collect()
+        }
     })
 }
 

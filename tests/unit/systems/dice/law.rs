@@ -181,3 +181,29 @@ fn exact_work_is_refused_before_any_is_done() {
         assert!(check_work::<f64>(&cmd).is_ok(), "{e}");
     }
 }
+
+/// The exact sum of many dice, long enough that its coefficients are
+/// reduced in parallel (each prime's ladder of powers built once, one
+/// denominator per tuple of exponents divided out), against counts by
+/// hand: the ways to roll `n`, `n + 1` and `n + 2` on `n` d6 (1, n, and
+/// n + C(n, 2)), the law's symmetry, and its mass.
+#[test]
+fn long_exact_sums_reduce_to_the_counts() {
+    use num_bigint::BigInt;
+    use num_traits::Pow;
+    let n: i64 = 600;
+    let cmd = hantei::systems::dice::parse("600D6").unwrap();
+    let law = hantei::systems::dice::law::law::<Exact>(&cmd, 1e-15)
+        .unwrap()
+        .value;
+    let all = Pow::pow(&BigInt::from(6), n as u32);
+    let ways = |k: i64| Exact::new(BigInt::from(k), all.clone());
+    assert_eq!(law.p(n), ways(1));
+    assert_eq!(law.p(n + 1), ways(n));
+    assert_eq!(law.p(n + 2), ways(n + n * (n - 1) / 2));
+    for v in [n, n + 1, n + 2, 1500, 2000, 2099] {
+        assert_eq!(law.p(v), law.p(7 * n - v), "symmetry at {v}");
+    }
+    assert_eq!(law.total(), <Exact as Weight>::one());
+    assert_eq!(law.mean(), Exact::new(BigInt::from(7 * n), BigInt::from(2)));
+}
