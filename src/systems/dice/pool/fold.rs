@@ -317,7 +317,7 @@ fn extreme_law<W: Weight>(t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx) -> Result<Ma
 
 /// The dice of an extreme of term `t` over `values` distinct values, one
 /// die's weights having `die_bits`-bit denominators: its exact work
-/// checked first ([`check_exact_extreme`]; the pool engine's extreme and
+/// checked first (`check_exact_extreme`; the pool engine's extreme and
 /// the plain one, [`crate::systems::dice::law::term`]).
 pub fn extreme_dice<W: Weight>(t: &PoolTerm, die_bits: f64, values: usize) -> Result<u32> {
     let n = u32::try_from(t.count.max(0))
