@@ -5,6 +5,10 @@
 //! * `dice_f64/<expr>` and `dice_exact/<expr>` for `100B6>=5`, `1000D6`,
 //!   `10D10KH3`, `20D20KH1+5>=15`, `8D6DL2+1D20*2`, `30R6>=5`,
 //!   `4U10[10]>=15`.
+//! * `dice_exact_long/<expr>`: long exact laws, the report and its JSON
+//!   (every digit): `300R6[6]>=5` (3,600 fractions of up to 5,600 digits)
+//!   and `200R20[20]>=15`, whose denominators mix powers of 2 and 5 (issue
+//!   27: the 10 s promise; `1000R…` forms take seconds, too long here).
 //! * `pool_f64/<mechanic>`: the pool engine on MECHANICS.md's mechanics
 //!   (targets: each < 10 ms; L5R 10k5 < 10 ms; a 20-die pool with three
 //!   joint statistics < 10 ms).
@@ -54,6 +58,21 @@ fn exact_reports(c: &mut Criterion) {
         let check = Check::new(expr).expect("valid command");
         g.bench_function(*expr, |b| {
             b.iter(|| black_box(dice::report::<Exact>(black_box(&check)).expect("report")))
+        });
+    }
+    g.finish();
+}
+
+fn long_exact_reports(c: &mut Criterion) {
+    let mut g = c.benchmark_group("dice_exact_long");
+    g.sample_size(10);
+    for expr in ["300R6[6]>=5", "200R20[20]>=15"] {
+        let check = Check::new(expr).expect("valid command");
+        g.bench_function(expr, |b| {
+            b.iter(|| {
+                let r = dice::report::<Exact>(black_box(&check)).expect("report");
+                black_box(hantei::export::render(&r, hantei::export::Format::Json))
+            })
         });
     }
     g.finish();
@@ -157,6 +176,7 @@ criterion_group!(
     benches,
     f64_reports,
     exact_reports,
+    long_exact_reports,
     pool_reports,
     chain_reports
 );

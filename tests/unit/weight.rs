@@ -124,12 +124,26 @@ fn common_denominator_of_long_powers() {
         assert_eq!(&Exact::new(n.clone(), den.clone()), w);
     }
     assert_eq!(nums[1], BigInt::from(7) * 216);
-    // 6^3999 · 5 does not divide 6^4000.
-    let bad = vec![
+    // 6^3999 · 5 does not divide 6^4000: over their lcm, 6^4000 · 5.
+    let five = vec![
         frac(1, 4000),
         Exact::new(BigInt::from(1), Pow::pow(&six, 3999u32) * 5),
     ];
-    assert_eq!(over_common_denominator(&bad), None);
+    let (nums, den) = over_common_denominator(&five).expect("the lcm");
+    assert_eq!(den, Pow::pow(&six, 4000u32) * 5);
+    assert_eq!(nums, vec![BigInt::from(5), BigInt::from(6)]);
+    // Denominators whose lcm outgrows twice the largest's bits (1/p for
+    // the primes below 200: a 270-bit product against 8 bits): none, and
+    // their sum is added one by one.
+    let primes: Vec<i64> = (2..200i64)
+        .filter(|n| (2..*n).all(|d| n % d != 0))
+        .collect();
+    let unrelated: Vec<Exact> = primes.iter().map(|p| Exact::ratio(1, *p)).collect();
+    assert_eq!(over_common_denominator(&unrelated), None);
+    assert_eq!(
+        sum(&unrelated),
+        unrelated.iter().fold(Exact::ratio(0, 1), |a, b| a + b)
+    );
     // 3,000 weights of 10,000-bit denominators: the parallel products.
     let many: Vec<Exact> = (0..3000)
         .map(|k| frac(k % 97 + 1, 3800 + (k % 7) as u32))
@@ -138,4 +152,86 @@ fn common_denominator_of_long_powers() {
     for (n, w) in nums.iter().zip(&many) {
         assert_eq!(&Exact::new(n.clone(), den.clone()), w);
     }
+}
+
+/// Exact division: `q·b / b` is `q` and `q·b + r` (0 < r < b) is not
+/// divisible, for short quotients (from the top bits), long ones (the
+/// 2-adic inverse) and every mix of powers of two, over divisors of many
+/// shapes; a zero dividend, and no divisor that is not positive.
+#[test]
+fn exact_quotients() {
+    use num_traits::Pow;
+    let pow = |b: u32, e: u32| Pow::pow(&BigInt::from(b), e);
+    let divisors = [
+        BigInt::from(1),
+        BigInt::from(2),
+        BigInt::from(3),
+        pow(2, 300),
+        pow(5, 500),
+        pow(2, 70) * pow(5, 900),
+        pow(6, 1200) + 1,
+        pow(3, 2000) * 12,
+    ];
+    let quotients = [
+        BigInt::from(1),
+        BigInt::from(7),
+        pow(2, 5),
+        pow(5, 40) * 3,
+        pow(2, 33) * pow(5, 1300),
+        pow(7, 3000) - 1,
+        -pow(3, 700),
+    ];
+    for b in &divisors {
+        for q in &quotients {
+            let a = q * b;
+            assert_eq!(exact_quotient(&a, b).as_ref(), Some(q), "{q} · b");
+            for r in [BigInt::from(1), b - 1, b / 2 + 1] {
+                if r > BigInt::from(0) && &r < b {
+                    assert_eq!(exact_quotient(&(&a + &r), b), None);
+                }
+            }
+        }
+        assert_eq!(exact_quotient(&BigInt::from(0), b), Some(BigInt::from(0)));
+    }
+    assert_eq!(exact_quotient(&BigInt::from(6), &BigInt::from(-3)), None);
+    assert_eq!(exact_quotient(&BigInt::from(6), &BigInt::from(0)), None);
+    // A divisor with more twos than the dividend.
+    assert_eq!(exact_quotient(&pow(5, 100), &(pow(5, 10) * 2)), None);
+}
+
+/// Denominators 2ᵃ·5ᵇ in varying powers (`1000R20[20]>=15`'s), so that
+/// the largest does not divide the others: one common denominator, each
+/// numerator over it its weight, and the sum that of the weights added
+/// one by one.
+#[test]
+fn common_denominator_of_mixed_powers() {
+    use num_traits::Pow;
+    let den = |a: u32, b: u32| Pow::pow(&BigInt::from(2), a) * Pow::pow(&BigInt::from(5), b);
+    let ws: Vec<Exact> = (0..60u32)
+        .map(|k| {
+            let (a, b) = (3 + (k * 37) % 400, 2 + (k * 53) % 250);
+            Exact::new(BigInt::from(2 * k + 1), den(a, b))
+        })
+        .collect();
+    let (nums, d) = over_common_denominator(&ws).expect("2^a 5^b");
+    for (n, w) in nums.iter().zip(&ws) {
+        assert_eq!(&Exact::new(n.clone(), d.clone()), w);
+    }
+    let by_hand = ws.iter().fold(Exact::ratio(0, 1), |a, b| a + b);
+    assert_eq!(sum(&ws), by_hand);
+    // Three primes in varying powers: the lcm.
+    let three: Vec<Exact> = (0..20u32)
+        .map(|k| {
+            let d = den(k % 7, (k * 3) % 5) * Pow::pow(&BigInt::from(3), (k * 5) % 11);
+            Exact::new(BigInt::from(k + 1), d)
+        })
+        .collect();
+    let (nums, d) = over_common_denominator(&three).expect("2, 3 and 5");
+    for (n, w) in nums.iter().zip(&three) {
+        assert_eq!(&Exact::new(n.clone(), d.clone()), w);
+    }
+    assert_eq!(
+        sum(&three),
+        three.iter().fold(Exact::ratio(0, 1), |a, b| a + b)
+    );
 }
