@@ -496,11 +496,12 @@ pub fn over_common_denominator<W: Weight>(ws: &[W]) -> Option<(Vec<BigInt>, BigI
 
 /// `a / b` for positive `b` when it divides `a`, else `None`, in time for
 /// the quotient's length rather than `a`'s: a short quotient from the top
-/// bits of both; a long one, the powers of two apart, as the odd quotient `a′·b′⁻¹ mod 2ᵏ` for `k` past its bits (Jebelean's
-/// exact division, the inverse by Newton's iteration), checked by one
-/// product. A law's denominators differ by powers of the sides, so a
-/// quotient is short beside them, where a general division of numbers of
-/// tens of thousands of bits took milliseconds.
+/// bits of both; a long one, the powers of two apart, as the odd quotient
+/// `a′·b′⁻¹ mod 2ᵏ` for `k` past its bits (Jebelean's exact division, the
+/// inverse by Newton's iteration), checked by one product. A law's
+/// denominators differ by powers of the sides, so a quotient is short
+/// beside them, where a general division of numbers of tens of thousands
+/// of bits took milliseconds.
 pub fn exact_quotient(a: &BigInt, b: &BigInt) -> Option<BigInt> {
     quotient(a, b, true)
 }
@@ -513,6 +514,10 @@ fn quotient(a: &BigInt, b: &BigInt, two_adic: bool) -> Option<BigInt> {
     }
     if a.is_zero() {
         return Some(BigInt::zero());
+    }
+    if a.sign() == Sign::Minus {
+        // On magnitudes: the top bits below round one way.
+        return quotient(&-a, b, two_adic).map(|q| -q);
     }
     // A quotient much shorter than `b`: from the top bits of both, with
     // `s` low bits dropped from each, leaving `b` 128 bits more than the
@@ -552,7 +557,7 @@ fn quotient(a: &BigInt, b: &BigInt, two_adic: bool) -> Option<BigInt> {
     if &q * &b_odd != a_odd {
         return None;
     }
-    Some(BigInt::from_biguint(a.sign(), q << (ta - tb)))
+    Some(BigInt::from(q << (ta - tb)))
 }
 
 /// `x mod 2ⁿ`.

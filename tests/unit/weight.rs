@@ -161,7 +161,7 @@ fn common_denominator_of_long_powers() {
 #[test]
 fn exact_quotients() {
     use num_traits::Pow;
-    let pow = |b: u32, e: u32| Pow::pow(&BigInt::from(b), e);
+    let pow = |b: u32, e: u32| -> BigInt { Pow::pow(&BigInt::from(b), e) };
     let divisors = [
         BigInt::from(1),
         BigInt::from(2),
@@ -180,11 +180,13 @@ fn exact_quotients() {
         pow(2, 33) * pow(5, 1300),
         pow(7, 3000) - 1,
         -pow(3, 700),
+        -(pow(2, 40) * pow(5, 300) + BigInt::from(1)),
     ];
     for b in &divisors {
         for q in &quotients {
             let a = q * b;
             assert_eq!(exact_quotient(&a, b).as_ref(), Some(q), "{q} · b");
+            assert_eq!(exact_quotient(&-&a, b), Some(-q), "-{q} · b");
             for r in [BigInt::from(1), b - 1, b / 2 + 1] {
                 if r > BigInt::from(0) && &r < b {
                     assert_eq!(exact_quotient(&(&a + &r), b), None);
