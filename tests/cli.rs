@@ -803,6 +803,27 @@ fn long_folds_are_refused_at_once() {
     assert_eq!(v["outcomes"]["a"], "1/10000");
 }
 
+/// Issue 27 item 4: a step that would grow the states far past the limit
+/// stops as the map passes it, not after the step: the best three of nine
+/// exploding dice, `{3D10!,3D8!,3D6!}KH3`, built 17 million states in 28
+/// s and `{5D10!,5D8!,5D6!}KH3` 92 million in 205 s before their refusal;
+/// both are refused within seconds (about one on this machine). Keeping
+/// all three of one of each answers: its mean is 5.5·10/9 + 4.5·8/7 +
+/// 3.5·6/5 (an exploding dS has mean (S+1)/2 · S/(S−1)).
+#[test]
+fn growing_states_stop_at_the_limit() {
+    for g in ["{3D10!,3D8!,3D6!}KH3", "{5D10!,5D8!,5D6!}KH3"] {
+        let out = within(&["odds", "dice", g], 10);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{g}: {err}");
+        assert!(err.contains("more than 2000000 states"), "{g}: {err}");
+    }
+    let v = within_json(&["dice", "{1D10!,1D8!,1D6!}KH3"], 10);
+    let mean = 5.5 * 10.0 / 9.0 + 4.5 * 8.0 / 7.0 + 3.5 * 6.0 / 5.0;
+    let got = v["mean"].as_f64().unwrap();
+    assert!((got - mean).abs() < 1e-9, "{got} against {mean}");
+}
+
 /// Issue 27 item 4: an exact Double Cross roll is counted before any
 /// work, its groups of 1..=n dice and its chain of rolls (the rounds
 /// alone let `30DX7+4`, 41 rounds, run for 20–31 s, `60DX7+4` and

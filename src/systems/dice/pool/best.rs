@@ -132,6 +132,7 @@ pub fn law<W: Weight>(kinds: &[Kind<W>], ctx: &Ctx, high: bool) -> Result<Map<W>
                     entry.1[j] += b[j].clone() * &cdf + &(below * &f[j]);
                 }
             }
+            super::check_states(&next)?;
         }
         if next.len() > MAX_STATES {
             return Err(super::too_many(next.len()));

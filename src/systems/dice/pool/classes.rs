@@ -157,6 +157,7 @@ pub fn law<W: Weight>(law: &DieLaw<W>, ctx: &Ctx, n: i64) -> Result<Vec<(Key, W)
                     add_to(&mut next, &cell, wb.clone() * p);
                 }
             }
+            super::check_states(&next)?;
         }
         if next.len() > MAX_STATES {
             return Err(too_many(next.len()));

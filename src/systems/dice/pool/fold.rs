@@ -412,6 +412,7 @@ pub fn independent_steps<W: Weight>(
                 }
                 add_to(&mut next, &key, w.clone() * *p);
             }
+            super::check_states(&next)?;
         }
         if next.len() > MAX_STATES {
             return Err(too_many(next.len()));
@@ -601,6 +602,7 @@ fn group_product<W: Weight>(
                 }
                 add_to(&mut next, &key, w.clone() * p);
             }
+            super::check_states(&next)?;
         }
         if next.len() > MAX_STATES {
             return Err(too_many(next.len()));
@@ -874,6 +876,7 @@ pub fn fold<W: Weight>(
                 }
                 add_to(&mut next, &key, w.clone() * b);
             }
+            super::check_states(&next)?;
         }
         if next.len() > MAX_STATES {
             return Err(too_many(next.len()));
