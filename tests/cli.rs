@@ -769,11 +769,12 @@ fn refused_at_once(args: &[&str], words: &[&str]) {
     );
 }
 
-/// Issue 27 item 4: the fold, whose steps take 25–110 ns where the other
-/// algorithms' take 1–3, is refused from its estimate past
-/// `MAX_FOLD_ESTIMATE`: `300D10` read by width and height answered after
-/// 18 s (164 million steps, under the running limit), `250D10` after 7 s.
-/// A small pool answers: all five of 5D10 alike is 10/10⁵.
+/// Issue 27 item 4: the fold and a group's product, whose steps take
+/// 25–320 ns where the other algorithms' take 1–3, are refused from their
+/// estimates; the fold past `MAX_FOLD_ESTIMATE`: `300D10` read by width
+/// and height answered after 18 s (164 million steps, under the running
+/// limit), `250D10` after 7 s. A small pool answers: all five of 5D10
+/// alike is 10/10⁵.
 #[test]
 fn long_folds_are_refused_at_once() {
     for n in ["300D10", "250D10"] {
@@ -801,22 +802,34 @@ fn long_folds_are_refused_at_once() {
         10,
     );
     assert_eq!(v["outcomes"]["a"], "1/10000");
+    // A group's product of items, whose steps take up to 320 ns, past
+    // `MAX_PRODUCT_ESTIMATE` (it answered after 19 s and 57 s); the best of
+    // a d6 and a d8 is 8 with 1/8 and 1 with 1/48.
+    for g in ["{15D6,15D8,15D10,15D12}KH3", "{20D6,20D8,20D10,20D12}KH3"] {
+        refused_at_once(&["odds", "dice", g], &["group product", "at most 60000000"]);
+    }
+    let v = within_json(&["dice", "{1D6,1D8}KH1", "--exact"], 10);
+    assert_eq!(v["distribution"]["8"], "1/8");
+    assert_eq!(v["distribution"]["1"], "1/48");
 }
 
 /// Issue 27 item 4: a step that would grow the states far past the limit
-/// stops as the map passes it, not after the step: the best three of nine
-/// exploding dice, `{3D10!,3D8!,3D6!}KH3`, built 17 million states in 28
-/// s and `{5D10!,5D8!,5D6!}KH3` 92 million in 205 s before their refusal;
-/// both are refused within seconds (about one on this machine). Keeping
-/// all three of one of each answers: its mean is 5.5·10/9 + 4.5·8/7 +
-/// 3.5·6/5 (an exploding dS has mean (S+1)/2 · S/(S−1)).
+/// stops as the map passes it, not after the step: `{2D10!,2D8!,2D6!}KH3`
+/// took 5.4 s and 815 MB before its refusal (about 1 s now). The best
+/// three of nine exploding dice, which built 17 million states in 28 s
+/// (`{3D10!,3D8!,3D6!}KH3`) and 92 million in 205 s (`{5D10!,5D8!,5D6!}`),
+/// are now refused from the group product's estimate at once. Keeping all
+/// three of one of each answers: its mean is 5.5·10/9 + 4.5·8/7 + 3.5·6/5
+/// (an exploding dS has mean (S+1)/2 · S/(S−1)).
 #[test]
 fn growing_states_stop_at_the_limit() {
+    let g = "{2D10!,2D8!,2D6!}KH3";
+    let out = within(&["odds", "dice", g], 10);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{g}: {err}");
+    assert!(err.contains("more than 2000000 states"), "{g}: {err}");
     for g in ["{3D10!,3D8!,3D6!}KH3", "{5D10!,5D8!,5D6!}KH3"] {
-        let out = within(&["odds", "dice", g], 10);
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{g}: {err}");
-        assert!(err.contains("more than 2000000 states"), "{g}: {err}");
+        refused_at_once(&["odds", "dice", g], &["group product", "at most 60000000"]);
     }
     let v = within_json(&["dice", "{1D10!,1D8!,1D6!}KH3"], 10);
     let mean = 5.5 * 10.0 / 9.0 + 4.5 * 8.0 / 7.0 + 3.5 * 6.0 / 5.0;
