@@ -769,9 +769,9 @@ fn refused_at_once(args: &[&str], words: &[&str]) {
     );
 }
 
-/// Issue 27 item 4: the fold and a group's product, whose steps take
-/// 25–320 ns where the other algorithms' take 1–3, are refused from their
-/// estimates; the fold past `MAX_FOLD_ESTIMATE`: `300D10` read by width
+/// Issue 27 item 4: the fold, a group's product and a push split by the
+/// dice rerolled, whose steps take 25–320 ns where the other algorithms'
+/// take 1–3, are refused from their estimates; the fold past `MAX_FOLD_ESTIMATE`: `300D10` read by width
 /// and height answered after 18 s (164 million steps, under the running
 /// limit), `250D10` after 7 s. A small pool answers: all five of 5D10
 /// alike is 10/10⁵.
@@ -811,6 +811,36 @@ fn long_folds_are_refused_at_once() {
     let v = within_json(&["dice", "{1D6,1D8}KH1", "--exact"], 10);
     assert_eq!(v["distribution"]["8"], "1/8");
     assert_eq!(v["distribution"]["1"], "1/48");
+    // A push split by the dice rerolled, whose steps take 150–260 ns, past
+    // `MAX_PUSH_SPLIT_ESTIMATE`, every pass planned before any runs
+    // (`18D10` read by width and pushed answered after 26 s; `20D10` was
+    // refused after its first pass, 4.8 s). Two d10 pushed for a pair,
+    // the tens kept: 1/10 + 18/100 · 1/10 + 72/100 · 1/10 = 19/100.
+    let push = |n: &'static str| {
+        [
+            "odds",
+            "dice",
+            n,
+            "--tier",
+            "s:width>=2",
+            "--tier",
+            "f",
+            "--push",
+            "f",
+            "--push-dice",
+            "1..9",
+        ]
+    };
+    for n in ["18D10", "20D10"] {
+        refused_at_once(
+            &push(n),
+            &["push, by the dice rerolled", "at most 3000000000"],
+        );
+    }
+    let mut args = push("2D10").to_vec();
+    args.push("--exact");
+    let v = within_json(&args[1..], 10);
+    assert_eq!(v["outcomes"]["s"], "19/100");
 }
 
 /// Issue 27 item 4: a step that would grow the states far past the limit

@@ -141,19 +141,35 @@ pub fn law_each<W: Weight>(
         .map(|(k, w)| (k, w, decided(k)))
         .collect();
     let explodes = super::explodes(expr);
+    // The pairs each pass keeps; every pass's plans checked before any runs.
+    let keeps: Vec<(Vec<bool>, Vec<bool>)> = carries
+        .iter()
+        .map(|carried| {
+            let last: Vec<bool> = ctx
+                .layout
+                .iter()
+                .map(|s| carried.is_none_or(|c| reads_stat(c, s)))
+                .collect();
+            let keep: Vec<bool> = ctx
+                .layout
+                .iter()
+                .map(|s| reads_stat(reads, s))
+                .chain(last.iter().copied())
+                .collect();
+            (last, keep)
+        })
+        .collect();
+    for (_, keep) in &keeps {
+        check_plans::<W>(expr, &ctx, rules, keep)?;
+    }
     let mut laws = Vec::with_capacity(carries.len());
     let mut key: Vec<i64> = Vec::with_capacity(len);
-    for carried in carries {
-        let last: Vec<bool> = ctx
-            .layout
-            .iter()
-            .map(|s| carried.is_none_or(|c| reads_stat(c, s)))
-            .collect();
+    for (last, keep) in &keeps {
         let mut out: Map<W> = Map::default();
         for &(k, w, pushed) in &plain {
             if !pushed {
                 key.clear();
-                key.extend(k.iter().zip(&ctx.layout).zip(&last).map(|((x, s), &c)| {
+                key.extend(k.iter().zip(&ctx.layout).zip(last).map(|((x, s), &c)| {
                     if c {
                         *x
                     } else {
@@ -165,13 +181,7 @@ pub fn law_each<W: Weight>(
         }
         // Pushed: the pairs (first roll, pushed roll), the first roll cut
         // to what the decision reads, the pushed roll to what is carried.
-        let keep: Vec<bool> = ctx
-            .layout
-            .iter()
-            .map(|s| reads_stat(reads, s))
-            .chain(last.iter().copied())
-            .collect();
-        let pairs = pair_law::<W>(expr, &ctx, rules, &keep)?;
+        let pairs = pair_law::<W>(expr, &ctx, rules, keep)?;
         for (k, w) in super::sorted(&pairs) {
             if decided(&k[..len]) {
                 key.clear();
@@ -288,13 +298,17 @@ fn double<W: Weight>(m: Map<W>) -> Map<W> {
         .collect()
 }
 
-fn term_pairs<W: Weight>(
+/// The slots a pushed term's pairs keep (a named term's value is its
+/// total: carried wherever the name is), its rule, one die's law and the
+/// planner's plan, checked against its limit; `None` for a term no rule
+/// pushes.
+#[allow(clippy::type_complexity)]
+fn term_plan<'r, W: Weight>(
     t: &PoolTerm,
     ctx: &Ctx,
-    rules: &[PushRule],
+    rules: &'r [PushRule],
     keep: &[bool],
-) -> Result<Map<W>> {
-    // A named term's value is its total: carried wherever the name is.
+) -> Result<Option<(Vec<bool>, &'r PushRule, DieLaw<W>, super::plan::Plan)>> {
     let len = ctx.layout.len();
     let mut keep = keep.to_vec();
     for half in 0..2 {
@@ -307,9 +321,8 @@ fn term_pairs<W: Weight>(
             keep[half * len] = true;
         }
     }
-    let keep = &keep[..];
     let Some(rule) = rule_for(rules, t.name.as_deref()) else {
-        return Ok(double(super::fold::term_law::<W>(t, ctx)?));
+        return Ok(None);
     };
     if matches!(t.explosion(), Some((_, false))) {
         return Err(Error::Conflict(
@@ -318,14 +331,43 @@ fn term_pairs<W: Weight>(
         ));
     }
     let full = die_law::<W>(t, ctx)?;
-    let n = t.count;
     let rerolled = full
         .outcomes
         .iter()
         .filter(|(o, _)| rule.cond.holds(o.order))
         .count() as u64;
-    let plan = super::plan::push(t, &full, ctx, rerolled, keep);
-    plan.check(n)?;
+    let plan = super::plan::push(t, &full, ctx, rerolled, &keep);
+    plan.check(t.count)?;
+    Ok(Some((keep, rule, full, plan)))
+}
+
+/// Every pushed term's plan for the pairs keeping `keep`, checked before
+/// any pass runs: a check's passes (its tiers, then its total) plan
+/// apart, and a later pass past its limit was refused only after the
+/// first had run (`20D10` read by width and pushed: 4.8 s).
+fn check_plans<W: Weight>(n: &Node, ctx: &Ctx, rules: &[PushRule], keep: &[bool]) -> Result<()> {
+    let mut result = Ok(());
+    super::visit(n, &mut |node| {
+        if let (Node::Pool(t), Ok(())) = (node, &result) {
+            if let Err(e) = term_plan::<W>(t, ctx, rules, keep) {
+                result = Err(e);
+            }
+        }
+    });
+    result
+}
+
+fn term_pairs<W: Weight>(
+    t: &PoolTerm,
+    ctx: &Ctx,
+    rules: &[PushRule],
+    keep: &[bool],
+) -> Result<Map<W>> {
+    let Some((keep, rule, full, plan)) = term_plan::<W>(t, ctx, rules, keep)? else {
+        return Ok(double(super::fold::term_law::<W>(t, ctx)?));
+    };
+    let keep = &keep[..];
+    let n = t.count;
     let run = || {
         if plan.algorithm == super::plan::Algorithm::PushDieByDie {
             die_by_die_pairs(n, ctx, &full, rule, keep)
