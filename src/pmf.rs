@@ -9,6 +9,10 @@ use num_bigint::BigInt;
 
 use crate::weight::{Memo, Weight};
 
+/// Laws of at most this many values keep no common denominator: their
+/// sums are found as they are asked ([`Pmf::over_common_denominator`]).
+pub const FEW_VALUES: usize = 4;
+
 /// A probability mass function over a contiguous integer range.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Pmf<W: Weight> {
@@ -158,10 +162,11 @@ impl<W: Weight> Pmf<W> {
     }
 
     /// Exact weights as numerators over one common denominator (found
-    /// once for the law); `None` in floating point, for laws of a few
-    /// values, or where no weight's denominator is a multiple of all.
+    /// once for the law); `None` in floating point, for laws of at most
+    /// [`FEW_VALUES`] values, or where the weights have none
+    /// ([`crate::weight::over_common_denominator`]).
     pub fn over_common_denominator(&self) -> Option<(&[BigInt], &BigInt)> {
-        if !W::EXACT || self.w.len() <= 4 {
+        if !W::EXACT || self.w.len() <= FEW_VALUES {
             return None;
         }
         self.common

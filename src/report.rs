@@ -272,12 +272,7 @@ pub fn prob_json<W: Weight>(p: &W) -> Value {
 /// (the digits of thousands of fractions of thousands of digits: each
 /// text on its own, so the same on any number of threads).
 pub fn map_probs<W: Weight, T: Send>(ps: &[W], f: impl Fn(&W) -> T + Sync + Send) -> Vec<T> {
-    if W::EXACT && ps.len() > 64 && ps.iter().map(Weight::den_bits).sum::<u64>() > 1 << 20 {
-        use rayon::prelude::*;
-        ps.par_iter().map(f).collect()
-    } else {
-        ps.iter().map(f).collect()
-    }
+    map_long(W::EXACT, ps, Weight::den_bits, f)
 }
 
 /// `f` of each named field, in order: in parallel where they hold a long
@@ -291,7 +286,19 @@ pub fn map_items<W: Weight, T: Send>(
         Field::Prob(p) | Field::Value(p) => p.den_bits(),
         _ => 0,
     };
-    if W::EXACT && items.len() > 64 && items.iter().map(bits).sum::<u64>() > 1 << 20 {
+    map_long(W::EXACT, items, bits, f)
+}
+
+/// `f` of each item, in order, in parallel where the items are `exact`
+/// and their denominators (`bits` of each) add up past a million bits
+/// over more than 64 items.
+fn map_long<I: Sync, T: Send>(
+    exact: bool,
+    items: &[I],
+    bits: impl Fn(&I) -> u64,
+    f: impl Fn(&I) -> T + Sync + Send,
+) -> Vec<T> {
+    if exact && items.len() > 64 && items.iter().map(bits).sum::<u64>() > 1 << 20 {
         use rayon::prelude::*;
         items.par_iter().map(f).collect()
     } else {

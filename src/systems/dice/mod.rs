@@ -877,18 +877,21 @@ fn mean_var<W: Weight>(p: &Pmf<W>) -> (W, W) {
 }
 
 /// Mean and variance of an exact law in big integers over one common
-/// denominator (the largest, when every other divides it — always so for
-/// dice laws), so that a law of thousands of values takes three gcds, not
-/// one per addition. `None` for floats or other denominators.
+/// denominator ([`crate::weight::over_common_denominator`]), so that a law
+/// of thousands of values takes three gcds, not one per addition. `None`
+/// for floats or where the weights have no common denominator.
 fn exact_mean_var<W: Weight>(p: &Pmf<W>) -> Option<(W, W)> {
     if !W::EXACT {
         return None;
     }
     // The law's own numerators over its common denominator, found once
-    // for every sum of it (a law of a few values: found here); the
-    // denominator cancels.
+    // for every sum of it; the denominator cancels. A law of a few values
+    // keeps none: found here (a longer law without one has none).
     if let Some((nums, _)) = p.over_common_denominator() {
         return moments(nums.iter().zip(p.min()..));
+    }
+    if p.weights().len() > crate::pmf::FEW_VALUES {
+        return None;
     }
     let (nums, _) = crate::weight::over_common_denominator(p.weights())?;
     moments(nums.iter().zip(p.min()..))

@@ -21,7 +21,7 @@
 
 use super::die::DieLaw;
 use super::fold::Kind;
-use super::{add_to, Ctx, Map, Stat, MAX_STATES};
+use super::{add_to, Ctx, Map, Stat};
 use crate::error::Result;
 use crate::weight::Weight;
 
@@ -133,9 +133,6 @@ pub fn law<W: Weight>(kinds: &[Kind<W>], ctx: &Ctx, high: bool) -> Result<Map<W>
                 }
             }
             super::check_states(&next)?;
-        }
-        if next.len() > MAX_STATES {
-            return Err(super::too_many(next.len()));
         }
         states = next;
         met += 1;

@@ -159,9 +159,6 @@ pub fn law<W: Weight>(law: &DieLaw<W>, ctx: &Ctx, n: i64) -> Result<Vec<(Key, W)
             }
             super::check_states(&next)?;
         }
-        if next.len() > MAX_STATES {
-            return Err(too_many(next.len()));
-        }
         states = next;
     }
     // The last class takes every die left, so its cells are the answer.

@@ -15,7 +15,7 @@
 
 use super::die::{die_law, DieLaw, Outcome};
 use super::plan::Algorithm;
-use super::{add_to, node_law, too_many, Ctx, Key, Map, Stat, MAX_STATES};
+use super::{add_to, node_law, Ctx, Key, Map, Stat, MAX_STATES};
 use crate::error::{Error, Result};
 use crate::systems::dice::ast::*;
 use crate::weight::Weight;
@@ -414,9 +414,6 @@ pub fn independent_steps<W: Weight>(
             }
             super::check_states(&next)?;
         }
-        if next.len() > MAX_STATES {
-            return Err(too_many(next.len()));
-        }
         acc = next;
         each(k, &acc);
     }
@@ -603,9 +600,6 @@ fn group_product<W: Weight>(
                 add_to(&mut next, &key, w.clone() * p);
             }
             super::check_states(&next)?;
-        }
-        if next.len() > MAX_STATES {
-            return Err(too_many(next.len()));
         }
         states = next;
     }
@@ -800,6 +794,7 @@ pub fn fold<W: Weight>(
                     Some(x) => *x += w,
                     None => {
                         next.insert(state, w);
+                        super::check_states(&next)?;
                     }
                 }
                 continue;
@@ -877,9 +872,6 @@ pub fn fold<W: Weight>(
                 add_to(&mut next, &key, w.clone() * b);
             }
             super::check_states(&next)?;
-        }
-        if next.len() > MAX_STATES {
-            return Err(too_many(next.len()));
         }
         spare = std::mem::replace(&mut states, next);
     }

@@ -967,11 +967,13 @@ pub(crate) fn spend(work: &mut u64, steps: u64) -> Result<()> {
     Ok(())
 }
 
-/// [`too_many`] as soon as `map` passes [`MAX_STATES`], checked while it
-/// is filled (once per state carried over), so a step that would grow the
-/// states far past the limit stops at it: `{3D10!,3D8!,3D6!}KH3` built 17
-/// million states in 28 s, `{5D10!,5D8!,5D6!}KH3` 92 million in 205 s,
-/// before the check after the step refused them.
+/// Refuse `map` as soon as it passes [`MAX_STATES`]: the steps of the
+/// fold, the group product, the order-free combination, the class fold
+/// and the best-item pass check it while they fill their map (once per
+/// state carried over), so a step that would grow the states far past the
+/// limit stops at it, where a check after the step let
+/// `{3D10!,3D8!,3D6!}KH3` build 17 million states in 28 s and
+/// `{5D10!,5D8!,5D6!}KH3` 92 million in 205 s first.
 #[inline]
 pub(crate) fn check_states<W>(map: &Map<W>) -> Result<()> {
     if map.len() > MAX_STATES {
