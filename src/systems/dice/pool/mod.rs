@@ -92,6 +92,7 @@
 pub mod best;
 pub mod chain;
 pub mod classes;
+pub mod combine;
 pub mod die;
 pub mod fold;
 pub mod key;
@@ -99,6 +100,7 @@ pub mod plan;
 pub mod push;
 pub mod stat;
 
+pub use combine::combine;
 pub use key::Key;
 pub use stat::{Saturation, Stat, Statistic, NONE_HIGH, NONE_LOW};
 
@@ -1021,22 +1023,6 @@ pub fn node_law<W: Weight>(n: &Node, ctx: &Ctx) -> Result<Map<W>> {
     })
 }
 
-/// The tuple of two independent parts' tuples `ka` and `kb` joined by
-/// `op`, written into `key`: the total by the arithmetic (0 when not
-/// carried), every other statistic combined by its rule and saturated.
-fn pair_key(ctx: &Ctx, op: Op, ka: &[i64], kb: &[i64], key: &mut [i64]) -> Result<()> {
-    key[0] = if ctx.total {
-        op.apply(ka[0], kb[0])
-            .ok_or_else(|| Error::Conflict("dice: a result is out of range".into()))?
-    } else {
-        0
-    };
-    for (i, s) in ctx.layout.iter().enumerate().skip(1) {
-        key[i] = ctx.merged(i, s.combine(ka[i], kb[i]));
-    }
-    Ok(())
-}
-
 /// A law and a number (`X+2`, `10-X`) combined with the same tuples and
 /// weights as [`combine`] makes of the law and the number's one state, but
 /// each state moved straight into the answer, where [`combine`] sorted
@@ -1059,7 +1045,7 @@ fn with_number<W: Weight>(op: Op, a: &Node, b: &Node, ctx: &Ctx) -> Result<Optio
     let mut key = vec![0i64; ctx.layout.len()];
     for (k, w) in &law {
         let (ka, kb): (&[i64], &[i64]) = if number_left { (&num, k) } else { (k, &num) };
-        pair_key(ctx, op, ka, kb, &mut key)?;
+        combine::pair_key(ctx, op, ka, kb, &mut key)?;
         match out.entry(Key::from(&key[..])) {
             std::collections::hash_map::Entry::Occupied(_) => {
                 // Two states meet: the sums' order matters, as combine fixes it.
@@ -1086,36 +1072,11 @@ pub fn node_cells<W: Weight>(n: &Node, ctx: &Ctx) -> Result<Vec<(Key, W)>> {
     match n {
         Node::Pool(t) => fold::term_cells(t, ctx),
         Node::Paren(b) => node_cells(b, ctx),
+        Node::Bin(op, a, b) if !matches!((&**a, &**b), (Node::Num(_), _) | (_, Node::Num(_))) => {
+            combine::combine_cells(*op, &node_law::<W>(a, ctx)?, &node_law::<W>(b, ctx)?, ctx)
+        }
         _ => Ok(node_law::<W>(n, ctx)?.into_iter().collect()),
     }
-}
-
-/// Two independent parts combined by `op`.
-pub fn combine<W: Weight>(op: Op, a: &Map<W>, b: &Map<W>, ctx: &Ctx) -> Result<Map<W>> {
-    let pairs = a.len() as u64 * b.len() as u64;
-    if pairs > MAX_WORK {
-        return Err(Error::Conflict(format!(
-            "dice: combining two terms' statistics is {pairs} pairs of states (at most {MAX_WORK}); read fewer statistics or roll fewer dice"
-        )));
-    }
-    // Sorted, so that floating-point sums come in one order on every run.
-    let sa = sorted(a);
-    let sb = sorted(b);
-    // Sized for the pairs up front (up to a few thousand states), where it
-    // grew by rehashing.
-    let mut out: Map<W> =
-        Map::with_capacity_and_hasher(pairs.min(4096) as usize, Default::default());
-    let mut key = vec![0i64; ctx.layout.len()];
-    for (ka, wa) in &sa {
-        for (kb, wb) in &sb {
-            pair_key(ctx, op, ka, kb, &mut key)?;
-            add_to(&mut out, &key, (*wa).clone() * *wb);
-        }
-        if out.len() > MAX_STATES {
-            return Err(too_many(out.len()));
-        }
-    }
-    Ok(out)
 }
 
 /// A map's entries in key order.

@@ -1,0 +1,375 @@
+//! Two independent parts' laws combined (結合): the terms of a sum
+//! (`1D12[hope]+1D12[fear]`, `60D10[a]+60D10[b]`), a chain's stages, a law
+//! and a number.
+//!
+//! Every pair of states, one from each part, meets once: the total by the
+//! expression's arithmetic, every other statistic by its own rule
+//! ([`super::Statistic::combine`]), saturated where the conditions allow.
+//! Both parts are sorted first, so that floating-point sums come in one
+//! order on every run.
+//!
+//! The pairs run on **packed tuples** wherever the answer's tuples fit one
+//! `u64` ([`Packing`]): each slot's combined values are found once from the
+//! two parts' distinct values (a table of `distinct × distinct` entries, the
+//! total by its arithmetic), a pair's tuple is then a sum of table entries,
+//! and the answer accumulates in a dense array where its box is small, in a
+//! map of `u64` otherwise. Where they do not fit, the tuples themselves are
+//! combined and hashed ([`generic`]). Each cell's weight is summed in the
+//! same order (the pairs' order) on both paths, so the values are the same
+//! to the last bit.
+
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
+
+use super::{add_to, sorted, too_many, Ctx, FxHasher, Key, Map, MAX_STATES, MAX_WORK};
+use crate::error::{Error, Result};
+use crate::systems::dice::ast::Op;
+use crate::weight::Weight;
+
+/// Most entries of one slot's table of combined values.
+const MAX_TABLE: usize = 1 << 16;
+
+/// Two independent parts combined by `op`.
+pub fn combine<W: Weight>(op: Op, a: &Map<W>, b: &Map<W>, ctx: &Ctx) -> Result<Map<W>> {
+    let cells = combine_cells(op, a, b, ctx)?;
+    let mut out: Map<W> = Map::with_capacity_and_hasher(cells.len(), Default::default());
+    out.extend(cells);
+    Ok(out)
+}
+
+/// [`combine`] as distinct cells (for the roll as a whole, which needs no
+/// map after: [`super::node_cells`]).
+pub fn combine_cells<W: Weight>(
+    op: Op,
+    a: &Map<W>,
+    b: &Map<W>,
+    ctx: &Ctx,
+) -> Result<Vec<(Key, W)>> {
+    let pairs = a.len() as u64 * b.len() as u64;
+    if pairs > MAX_WORK {
+        return Err(Error::Conflict(format!(
+            "dice: combining two terms' statistics is {pairs} pairs of states (at most {MAX_WORK}); read fewer statistics or roll fewer dice"
+        )));
+    }
+    // Sorted, so that floating-point sums come in one order on every run.
+    let sa = sorted(a);
+    let sb = sorted(b);
+    match Packing::new(op, &sa, &sb, ctx) {
+        Some(p) => p.run(&sa, &sb),
+        None => generic(op, &sa, &sb, ctx),
+    }
+}
+
+/// The tuple of two independent parts' tuples `ka` and `kb` joined by
+/// `op`, written into `key`: the total by the arithmetic (0 when not
+/// carried), every other statistic combined by its rule and saturated.
+pub(super) fn pair_key(ctx: &Ctx, op: Op, ka: &[i64], kb: &[i64], key: &mut [i64]) -> Result<()> {
+    key[0] = if ctx.total {
+        op.apply(ka[0], kb[0]).ok_or_else(out_of_range)?
+    } else {
+        0
+    };
+    for (i, s) in ctx.layout.iter().enumerate().skip(1) {
+        key[i] = ctx.merged(i, s.combine(ka[i], kb[i]));
+    }
+    Ok(())
+}
+
+fn out_of_range() -> Error {
+    Error::Conflict("dice: a result is out of range".into())
+}
+
+/// The pairs combined tuple by tuple, into a map of tuples.
+fn generic<W: Weight>(
+    op: Op,
+    sa: &[(&[i64], &W)],
+    sb: &[(&[i64], &W)],
+    ctx: &Ctx,
+) -> Result<Vec<(Key, W)>> {
+    let pairs = sa.len() as u64 * sb.len() as u64;
+    // Sized for the pairs up front (up to a few thousand states), where it
+    // grew by rehashing.
+    let mut out: Map<W> =
+        Map::with_capacity_and_hasher(pairs.min(4096) as usize, Default::default());
+    let mut key = vec![0i64; ctx.layout.len()];
+    for (ka, wa) in sa {
+        for (kb, wb) in sb {
+            pair_key(ctx, op, ka, kb, &mut key)?;
+            add_to(&mut out, &key, (*wa).clone() * *wb);
+        }
+        if out.len() > MAX_STATES {
+            return Err(too_many(out.len()));
+        }
+    }
+    Ok(out.into_iter().collect())
+}
+
+/// How one slot of the answer is found from the parts' slots.
+enum Slot {
+    /// The total by the arithmetic `op` (monotone in each side: `+`, `−`):
+    /// the digit is `op(x, y) − lo`.
+    Arith { op: Op, lo: i64 },
+    /// Any other statistic (or the total by `×`, `/`): a table over the
+    /// parts' distinct values, `db` of them on the right, giving the digit
+    /// already multiplied by the slot's place; `values` decodes the digit.
+    Table {
+        db: usize,
+        table: Vec<u64>,
+        values: Vec<i64>,
+    },
+}
+
+/// The answer's tuples packed in one `u64`: a digit per slot, the first
+/// slot most significant, each digit the rank of the slot's value among
+/// the values it can take (the total: its offset from the least).
+struct Packing {
+    slots: Vec<Slot>,
+    /// Each slot's place value and radix.
+    place: Vec<u64>,
+    radix: Vec<u64>,
+    /// Per slot, each part's distinct values (sorted), to find a tuple's
+    /// column in the tables.
+    left: Vec<Vec<i64>>,
+    right: Vec<Vec<i64>>,
+    /// Number of codes (the product of the radices).
+    size: u64,
+}
+
+impl Packing {
+    /// The packing of `op`'s answer over the parts `sa`, `sb`, or `None`
+    /// where its tuples do not fit one `u64` or a slot's table would be
+    /// large (or the arithmetic leaves the range: [`generic`] names it).
+    fn new<W>(op: Op, sa: &[(&[i64], &W)], sb: &[(&[i64], &W)], ctx: &Ctx) -> Option<Self> {
+        let n = ctx.layout.len();
+        if sa.is_empty() || sb.is_empty() || sa.iter().chain(sb).any(|(k, _)| k.len() != n) {
+            return None;
+        }
+        let distinct = |side: &[(&[i64], &W)], i: usize| {
+            let mut v: Vec<i64> = side.iter().map(|(k, _)| k[i]).collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        };
+        let mut slots = Vec::with_capacity(n);
+        let mut radix = Vec::with_capacity(n);
+        let mut left = Vec::with_capacity(n);
+        let mut right = Vec::with_capacity(n);
+        for i in 0..n {
+            let (da, db) = (distinct(sa, i), distinct(sb, i));
+            let arith = i == 0 && ctx.total && matches!(op, Op::Add | Op::Sub);
+            if arith {
+                let (x0, x1) = (da[0], *da.last()?);
+                let (y0, y1) = (db[0], *db.last()?);
+                let corners = [
+                    op.apply(x0, y0)?,
+                    op.apply(x0, y1)?,
+                    op.apply(x1, y0)?,
+                    op.apply(x1, y1)?,
+                ];
+                let lo = *corners.iter().min()?;
+                let hi = *corners.iter().max()?;
+                radix.push(u64::try_from(i128::from(hi) - i128::from(lo) + 1).ok()?);
+                slots.push(Slot::Arith { op, lo });
+            } else {
+                if da.len().saturating_mul(db.len()) > MAX_TABLE {
+                    return None;
+                }
+                let mut outs = Vec::with_capacity(da.len() * db.len());
+                for &x in &da {
+                    for &y in &db {
+                        outs.push(if i == 0 {
+                            if ctx.total {
+                                op.apply(x, y)?
+                            } else {
+                                0
+                            }
+                        } else {
+                            ctx.merged(i, ctx.layout[i].combine(x, y))
+                        });
+                    }
+                }
+                let mut values = outs.clone();
+                values.sort_unstable();
+                values.dedup();
+                let table = outs
+                    .iter()
+                    .map(|v| values.binary_search(v).map(|r| r as u64).ok())
+                    .collect::<Option<Vec<u64>>>()?;
+                radix.push(values.len() as u64);
+                slots.push(Slot::Table {
+                    db: db.len(),
+                    table,
+                    values,
+                });
+            }
+            left.push(da);
+            right.push(db);
+        }
+        // Places: the last slot least significant.
+        let mut place = vec![1u64; n];
+        let mut size: u128 = 1;
+        for i in (0..n).rev() {
+            place[i] = u64::try_from(size).ok()?;
+            size = size.checked_mul(u128::from(radix[i]))?;
+        }
+        let size = u64::try_from(size).ok()?;
+        for (s, p) in slots.iter_mut().zip(&place) {
+            if let Slot::Table { table, .. } = s {
+                for t in table.iter_mut() {
+                    *t *= p;
+                }
+            }
+        }
+        Some(Packing {
+            slots,
+            place,
+            radix,
+            left,
+            right,
+            size,
+        })
+    }
+
+    /// A part's tuples as columns: per tuple, per slot, the rank of its
+    /// value among that part's distinct values (the total's value itself
+    /// for an arithmetic slot).
+    fn columns<W>(&self, side: &[(&[i64], &W)], values: &[Vec<i64>]) -> Vec<i64> {
+        let mut out = Vec::with_capacity(side.len() * self.slots.len());
+        for (k, _) in side {
+            for (i, s) in self.slots.iter().enumerate() {
+                out.push(match s {
+                    Slot::Arith { .. } => k[i],
+                    Slot::Table { .. } => values[i].binary_search(&k[i]).unwrap_or(0) as i64,
+                });
+            }
+        }
+        out
+    }
+
+    /// The code of the pair of columns `ca`, `cb`.
+    #[inline]
+    fn code(&self, ca: &[i64], cb: &[i64]) -> u64 {
+        let mut code = 0u64;
+        for (((s, x), y), place) in self.slots.iter().zip(ca).zip(cb).zip(&self.place) {
+            code += match s {
+                Slot::Arith { op, lo } => {
+                    // Within the range the corners bound, so no overflow.
+                    let v = match op {
+                        Op::Sub => x - y,
+                        _ => x + y,
+                    };
+                    (v - lo) as u64 * place
+                }
+                Slot::Table { db, table, .. } => table[*x as usize * db + *y as usize],
+            };
+        }
+        code
+    }
+
+    /// The tuple a code stands for.
+    fn decode(&self, code: u64, key: &mut [i64]) {
+        for (i, s) in self.slots.iter().enumerate() {
+            let digit = (code / self.place[i]) % self.radix[i];
+            key[i] = match s {
+                Slot::Arith { lo, .. } => lo + digit as i64,
+                Slot::Table { values, .. } => values[digit as usize],
+            };
+        }
+    }
+
+    /// Every pair, into the answer.
+    fn run<W: Weight>(&self, sa: &[(&[i64], &W)], sb: &[(&[i64], &W)]) -> Result<Vec<(Key, W)>> {
+        let n = self.slots.len();
+        let ca = self.columns(sa, &self.left);
+        let cb = self.columns(sb, &self.right);
+        let pairs = sa.len() as u64 * sb.len() as u64;
+        // A dense array where the box is within a few times the pairs.
+        let dense = self.size <= pairs.saturating_mul(4).max(4096) && self.size <= 1 << 24;
+        let mut acc = if dense {
+            Acc::Dense {
+                cells: vec![W::zero(); self.size as usize],
+                seen: vec![false; self.size as usize],
+                order: Vec::new(),
+            }
+        } else {
+            Acc::Sparse(HashMap::with_capacity_and_hasher(
+                pairs.min(4096) as usize,
+                Default::default(),
+            ))
+        };
+        for (x, (_, wa)) in ca.chunks_exact(n).zip(sa) {
+            for (y, (_, wb)) in cb.chunks_exact(n).zip(sb) {
+                acc.add(self.code(x, y), (*wa).clone() * *wb);
+            }
+            if acc.len() > MAX_STATES {
+                return Err(too_many(acc.len()));
+            }
+        }
+        let mut out: Vec<(Key, W)> = Vec::with_capacity(acc.len());
+        let mut key = vec![0i64; n];
+        let mut put = |code: u64, w: W| {
+            self.decode(code, &mut key);
+            out.push((Key::from(&key[..]), w));
+        };
+        match acc {
+            Acc::Dense {
+                mut cells, order, ..
+            } => {
+                for code in order {
+                    put(
+                        code,
+                        std::mem::replace(&mut cells[code as usize], W::zero()),
+                    );
+                }
+            }
+            Acc::Sparse(m) => {
+                for (code, w) in m {
+                    put(code, w);
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// The answer as it accumulates, by code.
+enum Acc<W> {
+    Dense {
+        cells: Vec<W>,
+        seen: Vec<bool>,
+        /// Codes in the order first met.
+        order: Vec<u64>,
+    },
+    Sparse(HashMap<u64, W, BuildHasherDefault<FxHasher>>),
+}
+
+impl<W: Weight> Acc<W> {
+    #[inline]
+    fn add(&mut self, code: u64, w: W) {
+        match self {
+            Acc::Dense { cells, seen, order } => {
+                let c = code as usize;
+                if !seen[c] {
+                    seen[c] = true;
+                    order.push(code);
+                    cells[c] = w;
+                } else {
+                    cells[c] += w;
+                }
+            }
+            Acc::Sparse(m) => match m.entry(code) {
+                std::collections::hash_map::Entry::Occupied(mut e) => *e.get_mut() += w,
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(w);
+                }
+            },
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Acc::Dense { order, .. } => order.len(),
+            Acc::Sparse(m) => m.len(),
+        }
+    }
+}
