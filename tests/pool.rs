@@ -1067,3 +1067,113 @@ fn tiers_on_named_terms_give_the_total_from_their_own_law() {
     }
     assert!(matches!(r.get("mean"), Some(hantei::Field::Value(m)) if *m == Exact::ratio(6, 1)));
 }
+
+/// The combination of two parts on packed tuples equals the same pairs
+/// combined tuple by tuple, exactly, for every operator (a divisor of one
+/// sign by its corners, a divisor through zero by a table), statistic,
+/// saturation and with the total carried or not; the planner picks the
+/// packing wherever it fits, and its estimate is the pairs exactly.
+#[test]
+fn packed_combination_equals_tuple_by_tuple() {
+    use hantei::systems::dice::ast::{Body, Node};
+    use pool::plan::Algorithm;
+    let exprs = [
+        "3D6+2D4",
+        "3D6-2D6",
+        "2D6*2D4",
+        "2D6*(1D6-4)",
+        "3D6/2D4",
+        "3D6/(1D4-5)",
+        "3D6/(1D4-2)",
+        "3D6[x]+2D6[y]",
+        "2D6!+1D{0,1,1,2}",
+        "{1D8!,1D6!}KH1+1D4",
+        "4D6KH3-1D6[y]",
+    ];
+    let layouts: Vec<Vec<&str>> = vec![
+        vec![],
+        vec!["count(6)"],
+        vec!["max", "min"],
+        vec!["count(>=3)", "doubles"],
+        vec!["x", "y", "count(1)"],
+    ];
+    let mut packed = 0;
+    for text in exprs {
+        let cmd = dice::parse(text).unwrap();
+        let Body::Add(a) = &cmd.body else {
+            panic!("{text}")
+        };
+        let Node::Bin(op, l, r) = &a.expr else {
+            panic!("{text}: {:?}", a.expr)
+        };
+        for names in &layouts {
+            let stats = parse_stats(names);
+            let named = stats.iter().any(|s| matches!(s, Stat::Named(_)));
+            if named && !text.contains('[') {
+                continue;
+            }
+            for (saturated, total) in [(false, true), (true, true), (false, false), (true, false)] {
+                if !total && named {
+                    continue;
+                }
+                let ctx = test_ctx_total(&stats, saturated, total);
+                let la = pool::node_law::<Exact>(l, &ctx).unwrap();
+                let lb = pool::node_law::<Exact>(r, &ctx).unwrap();
+                let want: BTreeMap<Vec<i64>, Exact> =
+                    pool::combine::combine_tuples(*op, &la, &lb, &ctx)
+                        .unwrap()
+                        .into_iter()
+                        .filter(|(_, w)| !w.is_zero())
+                        .map(|(k, w)| (k.to_vec(), w))
+                        .collect();
+                let (cells, decisions) = pool::plan::explain(|| {
+                    pool::combine::planned_cells(&a.expr, *op, &la, &lb, &ctx).unwrap()
+                });
+                let got: BTreeMap<Vec<i64>, Exact> = cells
+                    .into_iter()
+                    .filter(|(_, w)| !w.is_zero())
+                    .map(|(k, w)| (k.to_vec(), w))
+                    .collect();
+                assert_eq!(
+                    got, want,
+                    "{text} {names:?} saturated {saturated} total {total}"
+                );
+                // Its mass is one (no part here is cut).
+                if !text.contains('!') {
+                    let mass = got.values().fold(Exact::zero(), |m, w| m + w);
+                    assert_eq!(mass, Exact::one(), "{text} {names:?}");
+                }
+                let d = &decisions[0];
+                assert_eq!(d.algorithm, Algorithm::Combine, "{text} {names:?}");
+                assert_eq!(d.estimate, (la.len() * lb.len()) as u64, "{text}");
+                assert_eq!(d.steps, d.estimate, "{text}");
+                packed += usize::from(d.algorithm == Algorithm::Combine);
+            }
+        }
+    }
+    assert!(packed > 100, "{packed} combinations");
+}
+
+/// A combination past its limit is refused before any pair meets, naming
+/// the pairs and the limit.
+#[test]
+fn a_long_combination_is_refused_at_once() {
+    let c = check(
+        "300D10[a]+300D10[b]",
+        &["x:a>b and count(10)>=5", "other"],
+        None,
+    );
+    // Refused from its estimate (the pairs), not by the states limit a
+    // run would meet: no combination ran.
+    let (err, decisions) = pool::plan::explain(|| dice::report::<f64>(&c).unwrap_err().to_string());
+    assert!(
+        err.contains("by the combination of two parts (at most 80000000)"),
+        "{err}"
+    );
+    assert!(
+        decisions
+            .iter()
+            .all(|d| d.algorithm != pool::plan::Algorithm::Combine),
+        "{decisions:?}"
+    );
+}

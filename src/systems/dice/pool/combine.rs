@@ -21,13 +21,15 @@
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 
-use super::{add_to, sorted, too_many, Ctx, FxHasher, Key, Map, MAX_STATES, MAX_WORK};
+use super::{add_to, plan, sorted, too_many, Ctx, FxHasher, Key, Map, MAX_STATES, MAX_WORK};
 use crate::error::{Error, Result};
-use crate::systems::dice::ast::Op;
+use crate::systems::dice::ast::{divide, Node, Op};
 use crate::weight::Weight;
 
-/// Most entries of one slot's table of combined values.
-const MAX_TABLE: usize = 1 << 16;
+/// Most entries of one slot's table of combined values (never more than
+/// the pairs themselves: each part has no more distinct values than
+/// states; the bound is on memory).
+const MAX_TABLE: usize = 1 << 22;
 
 /// Two independent parts combined by `op`.
 pub fn combine<W: Weight>(op: Op, a: &Map<W>, b: &Map<W>, ctx: &Ctx) -> Result<Map<W>> {
@@ -37,8 +39,7 @@ pub fn combine<W: Weight>(op: Op, a: &Map<W>, b: &Map<W>, ctx: &Ctx) -> Result<M
     Ok(out)
 }
 
-/// [`combine`] as distinct cells (for the roll as a whole, which needs no
-/// map after: [`super::node_cells`]).
+/// [`combine`] as distinct cells, tuples packed where they fit.
 pub fn combine_cells<W: Weight>(
     op: Op,
     a: &Map<W>,
@@ -52,11 +53,60 @@ pub fn combine_cells<W: Weight>(
         )));
     }
     // Sorted, so that floating-point sums come in one order on every run.
-    let sa = sorted(a);
-    let sb = sorted(b);
-    match Packing::new(op, &sa, &sb, ctx) {
-        Some(p) => p.run(&sa, &sb),
-        None => generic(op, &sa, &sb, ctx),
+    let (sa, sb) = (sorted(a), sorted(b));
+    let packing = Packing::new(op, &sa, &sb, ctx);
+    cells(op, &sa, &sb, packing, ctx)
+}
+
+/// [`combine_cells`] tuple by tuple, never packed: the planner's
+/// fallback, and the reference the packed pairs are held to
+/// (`tests/pool.rs`, `packed_combination_equals_tuple_by_tuple`).
+pub fn combine_tuples<W: Weight>(
+    op: Op,
+    a: &Map<W>,
+    b: &Map<W>,
+    ctx: &Ctx,
+) -> Result<Vec<(Key, W)>> {
+    let (sa, sb) = (sorted(a), sorted(b));
+    cells(op, &sa, &sb, None, ctx)
+}
+
+/// `n` = `a op b` (`la`, `lb`: the parts' laws) as distinct cells, for
+/// the roll's expression: the planner's choice ([`plan::combine_plan`]:
+/// on packed tuples where they fit, else tuple by tuple), checked against
+/// its limit before any pair meets and recorded for `--explain`.
+pub fn planned_cells<W: Weight>(
+    n: &Node,
+    op: Op,
+    la: &Map<W>,
+    lb: &Map<W>,
+    ctx: &Ctx,
+) -> Result<Vec<(Key, W)>> {
+    let (sa, sb) = (sorted(la), sorted(lb));
+    let packing = Packing::new(op, &sa, &sb, ctx);
+    let plan = plan::combine_plan(sa.len(), sb.len(), packing.is_some());
+    let dice = super::dice_count(n);
+    plan.check(dice)?;
+    plan::traced(
+        || n.to_string(),
+        dice,
+        &plan,
+        || cells(op, &sa, &sb, packing, ctx),
+    )
+}
+
+/// Every pair of `sa` and `sb`, on `packing` where there is one.
+fn cells<W: Weight>(
+    op: Op,
+    sa: &[(&[i64], &W)],
+    sb: &[(&[i64], &W)],
+    packing: Option<Packing>,
+    ctx: &Ctx,
+) -> Result<Vec<(Key, W)>> {
+    plan::count(sa.len() as u64 * sb.len() as u64);
+    match packing {
+        Some(p) => p.run(sa, sb),
+        None => generic(op, sa, sb, ctx),
     }
 }
 
@@ -106,8 +156,9 @@ fn generic<W: Weight>(
 
 /// How one slot of the answer is found from the parts' slots.
 enum Slot {
-    /// The total by the arithmetic `op` (monotone in each side: `+`, `−`):
-    /// the digit is `op(x, y) − lo`.
+    /// The total by the arithmetic `op`, whose extremes over the parts'
+    /// ranges are at their corners (`+`, `−`, `×`; `/` by a divisor of
+    /// one sign): the digit is `op(x, y) − lo`.
     Arith { op: Op, lo: i64 },
     /// Any other statistic (or the total by `×`, `/`): a table over the
     /// parts' distinct values, `db` of them on the right, giving the digit
@@ -156,7 +207,14 @@ impl Packing {
         let mut right = Vec::with_capacity(n);
         for i in 0..n {
             let (da, db) = (distinct(sa, i), distinct(sb, i));
-            let arith = i == 0 && ctx.total && matches!(op, Op::Add | Op::Sub);
+            // x ± y and x·y take their extremes over a box at its corners;
+            // x / y too while y keeps one sign (the rounding is monotone).
+            let arith = i == 0
+                && ctx.total
+                && match op {
+                    Op::Add | Op::Sub | Op::Mul => true,
+                    Op::Div(_) => db[0] > 0 || *db.last()? < 0,
+                };
             if arith {
                 let (x0, x1) = (da[0], *da.last()?);
                 let (y0, y1) = (db[0], *db.last()?);
@@ -255,8 +313,10 @@ impl Packing {
                 Slot::Arith { op, lo } => {
                     // Within the range the corners bound, so no overflow.
                     let v = match op {
+                        Op::Add => x + y,
                         Op::Sub => x - y,
-                        _ => x + y,
+                        Op::Mul => x * y,
+                        Op::Div(r) => divide(*x, *y, *r),
                     };
                     (v - lo) as u64 * place
                 }

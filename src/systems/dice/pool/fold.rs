@@ -113,6 +113,8 @@ fn run<W: Weight>(a: Algorithm, t: &PoolTerm, law: DieLaw<W>, ctx: &Ctx) -> Resu
         | Algorithm::HitsHittingTime
         | Algorithm::HitsJoint
         | Algorithm::RoundChain
+        | Algorithm::Combine
+        | Algorithm::CombineTuples
         | Algorithm::Accumulate => {
             return Err(Error::Conflict(format!(
                 "dice: the {} is not an algorithm for one roll of a term",

@@ -1017,10 +1017,22 @@ pub fn node_law<W: Weight>(n: &Node, ctx: &Ctx) -> Result<Map<W>> {
             if let Some(m) = with_number::<W>(*op, a, b, ctx)? {
                 return Ok(m);
             }
-            let (la, lb) = (node_law::<W>(a, ctx)?, node_law::<W>(b, ctx)?);
-            combine(*op, &la, &lb, ctx)?
+            planned_pair::<W>(n, *op, a, b, ctx)?.into_iter().collect()
         }
     })
+}
+
+/// `n` = `a op b`, neither a number: both parts' laws, then their
+/// combination as the planner chooses and checks it.
+fn planned_pair<W: Weight>(
+    n: &Node,
+    op: Op,
+    a: &Node,
+    b: &Node,
+    ctx: &Ctx,
+) -> Result<Vec<(Key, W)>> {
+    let (la, lb) = (node_law::<W>(a, ctx)?, node_law::<W>(b, ctx)?);
+    combine::planned_cells(n, op, &la, &lb, ctx)
 }
 
 /// A law and a number (`X+2`, `10-X`) combined with the same tuples and
@@ -1073,7 +1085,7 @@ pub fn node_cells<W: Weight>(n: &Node, ctx: &Ctx) -> Result<Vec<(Key, W)>> {
         Node::Pool(t) => fold::term_cells(t, ctx),
         Node::Paren(b) => node_cells(b, ctx),
         Node::Bin(op, a, b) if !matches!((&**a, &**b), (Node::Num(_), _) | (_, Node::Num(_))) => {
-            combine::combine_cells(*op, &node_law::<W>(a, ctx)?, &node_law::<W>(b, ctx)?, ctx)
+            planned_pair(n, *op, a, b, ctx)
         }
         _ => Ok(node_law::<W>(n, ctx)?.into_iter().collect()),
     }

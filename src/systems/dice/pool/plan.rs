@@ -26,6 +26,8 @@
 //! | [`Algorithm::HitsHittingTime`] | those dice, every six exploding, every die counted (Edge `push`) | sixes × fives up to the cap on hits: `2(H+1)(n+1)` |
 //! | [`Algorithm::HitsJoint`] | any other layout of them (Edge dice added after the roll, `bcdice`) | the joint table of hits and score, a dozen passes per exploding die |
 //! | [`Algorithm::RoundChain`] | a roll repeated while a condition holds (振り足し: Sword World's power table, Double Cross, Night Wizard) | per round, state and branch the span of the sum so far × the round's span ([`super::chain::cost`]) |
+//! | [`Algorithm::Combine`] | two independent parts of an expression (`1D12[hope]+1D12[fear]`), once both parts' laws are known, the answer's tuples packed in one `u64` | the pairs of their states, exactly ([`combine_plan`]) |
+//! | [`Algorithm::CombineTuples`] | the same where the tuples do not fit one `u64` | the pairs of their states |
 //! | [`Algorithm::Accumulate`] | rolls accumulated towards a threshold (`--until`: extended tests, rounds to defeat, races), over any roll's law | rounds × accumulated values below the threshold × the roll's distinct increments ([`crate::rounds::budget`]) |
 //!
 //! A push ([`super::push`]) is planned the same way ([`push`]), a plain
@@ -109,6 +111,13 @@ pub enum Algorithm {
     /// of the sum so far, convolved with each round's branches
     /// ([`super::chain`]).
     RoundChain,
+    /// Two independent parts of an expression combined, every pair of
+    /// their states (`1D12[hope]+1D12[fear]`, `60D10[a]+60D10[b]`), on
+    /// packed tuples ([`super::combine`]).
+    Combine,
+    /// The same, tuple by tuple, where the answer's tuples do not fit one
+    /// `u64`.
+    CombineTuples,
     /// Rolls accumulated towards a threshold (`--until`: extended tests,
     /// rounds to defeat, races; 達成値の累積): a dynamic programme over the
     /// accumulated value, one convolution with the roll's law per round
@@ -144,6 +153,8 @@ impl Algorithm {
             Algorithm::HitsHittingTime => "exploding hits by the hitting-time theorem",
             Algorithm::HitsJoint => "joint hits and glitch score, die by die",
             Algorithm::RoundChain => "chain of rounds",
+            Algorithm::Combine => "combination of two parts",
+            Algorithm::CombineTuples => "combination of two parts, tuple by tuple",
             Algorithm::Accumulate => "rounds accumulated towards the threshold",
         }
     }
@@ -193,6 +204,31 @@ pub const MAX_PRODUCT_ESTIMATE: u64 = 60_000_000;
 /// (1.9 billion).
 pub const MAX_PUSH_SPLIT_ESTIMATE: u64 = 3_000_000_000;
 
+/// Combinations of two parts on packed tuples beyond this many pairs of
+/// states are refused before any pair meets: a pair (a few table lookups,
+/// one add into a dense array or a map of `u64`) takes 15–100 ns, so past
+/// this a combination could run past the 10 s the planner promises.
+pub const MAX_COMBINE_ESTIMATE: u64 = 80_000_000;
+
+/// The same, tuple by tuple (tuples that do not fit one `u64`): a pair's
+/// tuple is built slot by slot and inserted into a map of tuples, up to
+/// 2.5 µs a state as the map grows towards [`super::MAX_STATES`].
+pub const MAX_COMBINE_TUPLES_ESTIMATE: u64 = 10_000_000;
+
+/// The plan of combining two parts whose laws have `a` and `b` states,
+/// on packed tuples where the answer's tuples fit one `u64` (`packs`):
+/// every pair meets once, so the estimate is the work exactly.
+pub fn combine_plan(a: usize, b: usize, packs: bool) -> Plan {
+    Plan {
+        algorithm: if packs {
+            Algorithm::Combine
+        } else {
+            Algorithm::CombineTuples
+        },
+        estimate: (a as u64).saturating_mul(b as u64),
+    }
+}
+
 impl Plan {
     /// Refuse at once a plan that could never finish, naming its size and
     /// the limit.
@@ -201,6 +237,8 @@ impl Plan {
             Algorithm::Fold => MAX_FOLD_ESTIMATE,
             Algorithm::GroupProduct => MAX_PRODUCT_ESTIMATE,
             Algorithm::PushSplit => MAX_PUSH_SPLIT_ESTIMATE,
+            Algorithm::Combine => MAX_COMBINE_ESTIMATE,
+            Algorithm::CombineTuples => MAX_COMBINE_TUPLES_ESTIMATE,
             _ => MAX_ESTIMATE,
         };
         if self.estimate > most {
@@ -256,6 +294,8 @@ pub fn applies<W: Weight>(a: Algorithm, t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx
         | Algorithm::HitsHittingTime
         | Algorithm::HitsJoint
         | Algorithm::RoundChain
+        | Algorithm::Combine
+        | Algorithm::CombineTuples
         | Algorithm::Accumulate => false,
     }
 }
@@ -413,6 +453,8 @@ pub fn estimate<W: Weight>(a: Algorithm, t: &PoolTerm, law: &DieLaw<W>, ctx: &Ct
         | Algorithm::HitsHittingTime
         | Algorithm::HitsJoint
         | Algorithm::RoundChain
+        | Algorithm::Combine
+        | Algorithm::CombineTuples
         | Algorithm::Accumulate => u64::MAX,
     }
 }
