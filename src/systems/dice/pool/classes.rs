@@ -99,20 +99,58 @@ fn classes<W: Weight>(law: &DieLaw<W>, ctx: &Ctx) -> Vec<Class<W>> {
     out
 }
 
-/// The laws of the total of 0, 1, …, `n` dice of one class.
-fn powers<W: Weight>(c: &Class<W>, n: i64) -> Vec<Vec<(i64, W)>> {
+/// The laws of the total of 0, 1, …, `n` dice of one class, each a list
+/// of (total, probability) in order of total, every total met kept (a
+/// zero weight too, as it came); their multiply-adds are spent as work.
+fn powers<W: Weight>(c: &Class<W>, n: i64, work: &mut u64) -> Result<Vec<Vec<(i64, W)>>> {
     let mut out = vec![vec![(0i64, W::one())]];
+    let (t_lo, t_hi) = match (c.totals.first(), c.totals.last()) {
+        (Some(a), Some(b)) => (a.0, b.0),
+        _ => (0, 0),
+    };
     for _ in 0..n {
         let last = out.last().expect("one law at least");
-        let mut next: std::collections::BTreeMap<i64, W> = Default::default();
+        let (lo, hi) = match (last.first(), last.last()) {
+            (Some(a), Some(b)) => (a.0.saturating_add(t_lo), b.0.saturating_add(t_hi)),
+            _ => (0, 0),
+        };
+        super::spend(work, last.len() as u64 * c.totals.len() as u64)?;
+        // Dense, in the order the sums meet each total (ascending `a`,
+        // then ascending `b`), so every weight is the same sum as before.
+        let width = usize::try_from(hi.saturating_sub(lo)).unwrap_or(0) + 1;
+        let mut next: Vec<Option<W>> = vec![None; width];
         for (a, p) in last {
             for (b, q) in &c.totals {
-                *next.entry(a.saturating_add(*b)).or_insert_with(W::zero) += p.clone() * q;
+                let at = (a.saturating_add(*b) - lo) as usize;
+                match &mut next[at] {
+                    Some(x) => *x += p.clone() * q,
+                    slot => *slot = Some(p.clone() * q),
+                }
             }
         }
-        out.push(next.into_iter().collect());
+        out.push(
+            next.into_iter()
+                .enumerate()
+                .filter_map(|(i, w)| w.map(|w| (lo + i as i64, w)))
+                .collect(),
+        );
     }
-    out
+    Ok(out)
+}
+
+/// The work of [`powers`] for a class of `totals` distinct totals
+/// spanning `width`, to `n` dice: each power's totals times the class's.
+pub fn powers_work(totals: u64, width: u64, n: u64) -> u64 {
+    // Power m spans at most m·width + 1 totals (and no more than
+    // totals^m): summed for m = 0..n.
+    let mut work: u64 = 0;
+    let mut count: u64 = 1;
+    for m in 0..n {
+        let span = m.saturating_mul(width).saturating_add(1);
+        work = work.saturating_add(span.min(count).saturating_mul(totals));
+        count = count.saturating_mul(totals.max(1));
+    }
+    work
 }
 
 /// The law of `n` dice of `law` by classes, as distinct cells.
@@ -141,16 +179,21 @@ pub fn law<W: Weight>(law: &DieLaw<W>, ctx: &Ctx, n: i64) -> Result<Vec<(Key, W)
             c.mass.clone() / &left
         };
         left = left - &c.mass;
-        let pw = powers(c, n);
+        let pw = powers(c, n, &mut work)?;
         let mut next: Map<W> = Map::default();
+        // The binomials of the dice left, once per count left.
+        let mut rows: Vec<Option<Vec<W>>> = vec![None; n.max(0) as usize + 1];
         for (state, w) in super::sorted(&states) {
-            for (m, b) in binomials(n - state[0], &q) {
+            let r = n - state[0];
+            let row = rows[r as usize].get_or_insert_with(|| super::fold::binomial_row(r, &q));
+            for (m, b) in row.iter().enumerate() {
                 if b.is_zero() {
                     continue;
                 }
+                let m = m as i64;
                 super::spend(&mut work, pw[m as usize].len() as u64)?;
                 place(ctx, c, state, m, &mut key);
-                let wb = w.clone() * &b;
+                let wb = w.clone() * b;
                 for (t, p) in &pw[m as usize] {
                     cell.copy_from_slice(&key);
                     add_total(ctx, &mut cell[1..], *t);
@@ -165,9 +208,23 @@ pub fn law<W: Weight>(law: &DieLaw<W>, ctx: &Ctx, n: i64) -> Result<Vec<(Key, W)
     // States that agree but for the summed slots land on a common row of
     // totals: each such group adds into one dense array, which no hash
     // meets; the count placed (all `n`) is dropped.
-    let pw = powers(last, n);
+    let pw = powers(last, n, &mut work)?;
     let scale = total_mass.powi(n as u32);
     let first_sum = ctx.layout.iter().position(|s| summed(s) && carried(ctx, s));
+    if first_sum.is_none() {
+        // No total carried: each state is one cell (states that differ
+        // only in the dice placed meet), with no row of totals to fill.
+        let mut out: Map<W> = Map::with_capacity_and_hasher(states.len(), Default::default());
+        for (state, w) in super::sorted(&states) {
+            let m = n - state[0];
+            super::spend(&mut work, pw[m as usize].len() as u64)?;
+            place(ctx, last, state, m, &mut key);
+            let wm = pw[m as usize].iter().fold(W::zero(), |a, (_, p)| a + p);
+            add_to(&mut out, &key[1..], w.clone() * &scale * &wm);
+            super::check_states(&out)?;
+        }
+        return Ok(out.into_iter().collect());
+    }
     let mut groups: Map<usize> = Map::default();
     // Per group: its tuple (summed slots relative to the first summed one),
     // then its entries (base total, weight, dice of the class).
@@ -251,13 +308,4 @@ fn add_total(ctx: &Ctx, tuple: &mut [i64], t: i64) {
             tuple[i] = tuple[i].saturating_add(t);
         }
     }
-}
-
-/// `C(r, m)·qᵐ·(1−q)ʳ⁻ᵐ` for m = 0..=r, as (m, probability).
-fn binomials<W: Weight>(r: i64, q: &W) -> Vec<(i64, W)> {
-    super::fold::binomial_row(r, q)
-        .into_iter()
-        .enumerate()
-        .map(|(m, b)| (m as i64, b))
-        .collect()
 }

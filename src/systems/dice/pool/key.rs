@@ -15,8 +15,11 @@ use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::ops::{Deref, DerefMut};
 
-/// Slots held inline.
-pub const INLINE: usize = 6;
+/// Slots held inline: the total and six counts, with the count of dice
+/// placed the class fold carries beside them (at 6, such tuples spilled
+/// to the heap, an allocation per new state: 30 d20 read by six counts
+/// took 7.9 s, now 4.7 s).
+pub const INLINE: usize = 8;
 
 /// A statistic tuple.
 #[derive(Clone)]

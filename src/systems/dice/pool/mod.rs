@@ -1091,9 +1091,10 @@ pub fn node_cells<W: Weight>(n: &Node, ctx: &Ctx) -> Result<Vec<(Key, W)>> {
     }
 }
 
-/// A map's entries in key order.
+/// A map's entries in key order (its keys are distinct, so an unstable
+/// sort gives the one order).
 pub fn sorted<W>(m: &Map<W>) -> Vec<(&[i64], &W)> {
     let mut v: Vec<(&[i64], &W)> = m.iter().map(|(k, w)| (&k[..], w)).collect();
-    v.sort_by(|a, b| a.0.cmp(b.0));
+    v.sort_unstable_by(|a, b| a.0.cmp(b.0));
     v
 }

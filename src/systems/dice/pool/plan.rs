@@ -204,6 +204,34 @@ pub const MAX_PRODUCT_ESTIMATE: u64 = 60_000_000;
 /// (1.9 billion).
 pub const MAX_PUSH_SPLIT_ESTIMATE: u64 = 3_000_000_000;
 
+/// Estimates of the class fold beyond this many state steps are refused
+/// before any work. Its steps range from 1–2 ns (a class's powers, a few
+/// states meeting long rows of totals) to 150–800 ns (a million states
+/// of counts, each step an insert into a map that large), and run to 0.5–
+/// 100 % of the estimate: 80 d6 read by four counts compared with each
+/// other take 3.6 s at 46 million estimated, and `200D6!` read by its
+/// sixes and ones past 100 ran for 14 s at 17 billion, under
+/// [`MAX_ESTIMATE`].
+pub const MAX_CLASS_ESTIMATE: u64 = 120_000_000;
+
+/// Estimates of the order-free combination beyond this many state steps
+/// are refused before any work: its steps (a state met by one die's
+/// distinct contribution, one insert) take 20–660 ns where the states
+/// are many or their tuples long, and run to 1–50 % of the estimate, up
+/// to 58 ns of work per step estimated (8 d20 read by eight counts and
+/// the total: 17.8 million estimated, 1.1 s); `20D6!` read by sixes
+/// against ones, the highest die and the total ran for 29 s at 20 billion.
+pub const MAX_ORDER_FREE_ESTIMATE: u64 = 150_000_000;
+
+/// Estimates of a push die by die beyond this many state steps are
+/// refused before any work: its steps (a pair of tuples, first roll and
+/// final, met by a die's pairs) take 60–600 ns and run to 4–18 % of the
+/// estimate, 11–27 ns of work per step estimated (`20D6` read by its
+/// sixes and ones against twos, pushed on its failures: 416 million
+/// estimated, 13.9 s; `1000D6` pushed for 30 sixes ran 29 s before the
+/// work limit stopped it).
+pub const MAX_PUSH_DIE_ESTIMATE: u64 = 350_000_000;
+
 /// Combinations of two parts on packed tuples beyond this many pairs of
 /// states are refused before any pair meets: a pair (a few table lookups,
 /// one add into a dense array or a map of `u64`) takes 15–100 ns, so past
@@ -233,14 +261,7 @@ impl Plan {
     /// Refuse at once a plan that could never finish, naming its size and
     /// the limit.
     pub fn check(&self, dice: i64) -> crate::error::Result<()> {
-        let most = match self.algorithm {
-            Algorithm::Fold => MAX_FOLD_ESTIMATE,
-            Algorithm::GroupProduct => MAX_PRODUCT_ESTIMATE,
-            Algorithm::PushSplit => MAX_PUSH_SPLIT_ESTIMATE,
-            Algorithm::Combine => MAX_COMBINE_ESTIMATE,
-            Algorithm::CombineTuples => MAX_COMBINE_TUPLES_ESTIMATE,
-            _ => MAX_ESTIMATE,
-        };
+        let most = self.limit();
         if self.estimate > most {
             return Err(crate::error::Error::Conflict(format!(
                 "dice: the law of {dice} dice with these statistics takes about {} state steps by the {} (at most {most}); read fewer statistics (each count, name or score multiplies the states) or roll fewer dice",
@@ -249,6 +270,26 @@ impl Plan {
             )));
         }
         Ok(())
+    }
+
+    /// Whether the plan is within its algorithm's limit.
+    pub fn within(&self) -> bool {
+        self.estimate <= self.limit()
+    }
+
+    /// The most state steps its algorithm may be estimated at.
+    pub fn limit(&self) -> u64 {
+        match self.algorithm {
+            Algorithm::Fold => MAX_FOLD_ESTIMATE,
+            Algorithm::ClassFold => MAX_CLASS_ESTIMATE,
+            Algorithm::OrderFree => MAX_ORDER_FREE_ESTIMATE,
+            Algorithm::PushDieByDie => MAX_PUSH_DIE_ESTIMATE,
+            Algorithm::GroupProduct => MAX_PRODUCT_ESTIMATE,
+            Algorithm::PushSplit => MAX_PUSH_SPLIT_ESTIMATE,
+            Algorithm::Combine => MAX_COMBINE_ESTIMATE,
+            Algorithm::CombineTuples => MAX_COMBINE_TUPLES_ESTIMATE,
+            _ => MAX_ESTIMATE,
+        }
     }
 }
 
@@ -622,33 +663,33 @@ pub fn accumulate(budgets: &[crate::rounds::Budget]) -> Plan {
     }
 }
 
-/// The class fold's steps: before class `j`, at most the placed counts
-/// and totals of the classes before it (and never more states than the
-/// engine holds); each state meets every count `m` of the class and the
-/// span of `m` dice of it (the last class: the one count left).
+/// The class fold's steps: each class's laws of the total of 0..n dice
+/// ([`super::classes::powers_work`]); then, before class `j`, at most the
+/// placed counts and totals of the classes before it (and never more
+/// states than the engine holds); each state meets every count `m` of the
+/// class and the span of `m` dice of it (the last class: the one count
+/// left).
 fn class_estimate<W: Weight>(law: &DieLaw<W>, ctx: &Ctx, n: u64) -> u64 {
-    let mut widths: Vec<(Vec<i64>, i64, i64)> = Vec::new();
+    let mut classes: Vec<(Vec<i64>, Vec<i64>)> = Vec::new();
     for (o, _) in &law.outcomes {
         let (rest, t) = super::classes::split(&o.contrib, ctx);
-        match widths.iter_mut().find(|(r, _, _)| *r == rest) {
-            Some((_, lo, hi)) => {
-                *lo = (*lo).min(t);
-                *hi = (*hi).max(t);
-            }
-            None => widths.push((rest, t, t)),
+        match classes.iter_mut().find(|(r, _)| *r == rest) {
+            Some((_, totals)) => totals.push(t),
+            None => classes.push((rest, vec![t])),
         }
     }
-    let mut spans: Vec<u64> = widths
-        .iter()
-        .map(|(_, lo, hi)| {
-            n.saturating_mul(hi.saturating_sub(*lo) as u64)
-                .saturating_add(1)
-        })
-        .collect();
+    let mut work: u64 = 0;
+    let mut spans: Vec<u64> = Vec::with_capacity(classes.len());
+    for (_, totals) in &mut classes {
+        totals.sort_unstable();
+        totals.dedup();
+        let width = (totals[totals.len() - 1].saturating_sub(totals[0])).max(0) as u64;
+        work = work.saturating_add(super::classes::powers_work(totals.len() as u64, width, n));
+        spans.push(n.saturating_mul(width).saturating_add(1));
+    }
     spans.sort_unstable();
     let last = spans.len().saturating_sub(1);
     let mut states: u64 = 1;
-    let mut work: u64 = 0;
     for (j, span) in spans.iter().enumerate() {
         let per_state = if j == last {
             *span
@@ -696,7 +737,8 @@ pub fn term<W: Weight>(t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx) -> Plan {
     // every outcome.
     if applies(Algorithm::ClassFold, t, law, ctx) {
         let classes = choose(Algorithm::ClassFold);
-        if classes.estimate < best.estimate {
+        // The least work, among the plans within their limits.
+        if classes.estimate < best.estimate && (classes.within() || !best.within()) {
             best = classes;
         }
     }

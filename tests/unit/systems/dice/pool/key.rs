@@ -11,12 +11,13 @@ fn keys_look_up_by_slice_inline_and_spilled() {
         std::hash::BuildHasherDefault<hantei::systems::dice::pool::FxHasher>,
     > = HashMap::default();
     let short = [1i64, -2, 3];
-    let long = [1i64, 2, 3, 4, 5, 6, 7, 8];
+    let long = [1i64, 2, 3, 4, 5, 6, 7, 8, 9];
     m.insert(Key::from(&short[..]), 1);
     m.insert(Key::from(&long[..]), 2);
     assert_eq!(m.get(&short[..]), Some(&1));
     assert_eq!(m.get(&long[..]), Some(&2));
-    assert_eq!(m.get(&long[..7]), None);
+    assert_eq!(m.get(&long[..8]), None);
+    assert_eq!(INLINE, 8);
     assert!(matches!(Key::from(&short[..]), Key::Inline(3, _)));
     assert!(matches!(Key::from(&long[..]), Key::Heap(_)));
     // Order is the slice order.
@@ -24,6 +25,6 @@ fn keys_look_up_by_slice_inline_and_spilled() {
     assert!(Key::from(&[1i64][..]) < Key::from(&[1i64, 0][..]));
     let collected: Key = (0..9).collect();
     assert_eq!(&collected[..], &(0..9).collect::<Vec<i64>>()[..]);
-    let collected: Key = (0..6).collect();
-    assert!(matches!(collected, Key::Inline(6, _)));
+    let collected: Key = (0..8).collect();
+    assert!(matches!(collected, Key::Inline(8, _)));
 }
