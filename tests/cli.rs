@@ -1462,8 +1462,10 @@ fn explain_names_the_passes_of_one_roll_of_until() {
 
 /// An exact group is counted before any work (its steps by the planner's
 /// estimate, weighted by the bits of its fractions' denominators, which
-/// multiply item by item): five items of ten dice keeping two ran for 10–16
-/// s and is refused at once, while a small group answers exactly (the
+/// multiply item by item, and the units grow as Karatsuba's products with
+/// their length): five items of ten dice keeping two ran for 10–16 s, the
+/// best of four items of 1,000 dice for minutes; both are refused at once,
+/// while a small group answers exactly (the
 /// best of 2D6 and 1D8 is 12 only on double six: 1/36).
 #[test]
 fn exact_groups_are_counted_before_any_work() {
@@ -1474,7 +1476,26 @@ fn exact_groups_are_counted_before_any_work() {
             "{10D6,10D8,10D10,10D12,10D20}KH2",
             "--exact",
         ],
-        &["big-fraction units", "at most 1e7", "171-bit"],
+        &["big-fraction units", "at most 2e7", "171-bit"],
+    );
+    // Long denominators: the units grow faster than their bits (refused
+    // once the items' own exact laws are known, after about two seconds).
+    let out = within(
+        &[
+            "odds",
+            "dice",
+            "{1000D6,1000D8,1000D10,1000D12}KH1",
+            "--exact",
+        ],
+        60,
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("big-fraction units")
+            && err.contains("12493-bit")
+            && err.contains("at most 2e7"),
+        "{err}"
     );
     let v = odds_json(&[
         "dice",
