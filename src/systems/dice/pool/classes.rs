@@ -138,7 +138,7 @@ fn powers<W: Weight>(c: &Class<W>, n: i64, work: &mut u64) -> Result<Vec<Vec<(i6
     Ok(out)
 }
 
-/// The work of [`powers`] for a class of `totals` distinct totals
+/// The work of `powers` for a class of `totals` distinct totals
 /// spanning `width`, to `n` dice: each power's totals times the class's.
 pub fn powers_work(totals: u64, width: u64, n: u64) -> u64 {
     // Power m spans at most m·width + 1 totals (and no more than

@@ -9,12 +9,12 @@
 //! order on every run.
 //!
 //! The pairs run on **packed tuples** wherever the answer's tuples fit one
-//! `u64` ([`Packing`]): each slot's combined values are found once from the
+//! `u64` (`Packing`): each slot's combined values are found once from the
 //! two parts' distinct values (a table of `distinct × distinct` entries, the
 //! total by its arithmetic), a pair's tuple is then a sum of table entries,
 //! and the answer accumulates in a dense array where its box is small, in a
 //! map of `u64` otherwise. Where they do not fit, the tuples themselves are
-//! combined and hashed ([`generic`]). Each cell's weight is summed in the
+//! combined and hashed ([`combine_tuples`]). Each cell's weight is summed in the
 //! same order (the pairs' order) on both paths, so the values are the same
 //! to the last bit.
 

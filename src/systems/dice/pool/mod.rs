@@ -48,9 +48,11 @@
 //! at a time, merged with one hash.
 //!
 //! Terms are independent: their laws combine pairwise along the expression
-//! ([`law`]): the totals by the expression's arithmetic, every other
-//! statistic by its own rule ([`Statistic::combine`]: counts and scores add,
-//! maxima take the max, …).
+//! ([`law`], [`mod@combine`]): the totals by the expression's arithmetic, every
+//! other statistic by its own rule ([`Statistic::combine`]: counts and
+//! scores add, maxima take the max, …), on tuples packed in one `u64`
+//! where they fit; each combination is planned (its pairs, exactly) and
+//! refused past its limit before any pair meets.
 //!
 //! # Where things go
 //!
@@ -62,8 +64,10 @@
 //! * A new **die modifier**: [`super::ast::DieMod`], its parse in
 //!   `parse.rs`, its law in [`die::die_law`], its roll in `roll.rs`.
 //! * A new **algorithm**: a variant of [`plan::Algorithm`], when it applies
-//!   and its estimate in [`plan`], its run in [`fold`]; the differential
-//!   test picks it up.
+//!   and its estimate in [`plan`] (with its own limit where its step costs
+//!   more than a few nanoseconds: [`plan::Plan::limit`]), its run in
+//!   [`fold`] (a term's or group's law) or a file of its own ([`classes`],
+//!   [`best`], [`mod@combine`], [`push`]); the differential test picks it up.
 //! * A new **kind of die** (its faces): a [`super::ast::DieFaces`]
 //!   variant with its sides and its spelling in `ast.rs`, its parse in
 //!   `parse.rs`, and, when its faces are not one die of the source

@@ -113,7 +113,7 @@ pub enum Algorithm {
     RoundChain,
     /// Two independent parts of an expression combined, every pair of
     /// their states (`1D12[hope]+1D12[fear]`, `60D10[a]+60D10[b]`), on
-    /// packed tuples ([`super::combine`]).
+    /// packed tuples ([`mod@super::combine`]).
     Combine,
     /// The same, tuple by tuple, where the answer's tuples do not fit one
     /// `u64`.
