@@ -1177,3 +1177,61 @@ fn a_long_combination_is_refused_at_once() {
         "{decisions:?}"
     );
 }
+
+/// A number added to or subtracted from a roll moves its cells in place
+/// (`node_cells`, no map): the same cells, exactly, as the law through
+/// the map (`node_law`), for numbers on either side, every statistic,
+/// saturation and the total carried or not.
+#[test]
+fn a_number_moves_cells_as_the_map_does() {
+    use hantei::systems::dice::ast::Body;
+    let exprs = [
+        "1D12[hope]+1D12[fear]+2",
+        "7-4D6KH3",
+        "2+{1D8!,1D6!}KH1",
+        "3D6[x]-5",
+        "3D6*2",
+        "-3+2D{0,1,1,2}",
+    ];
+    let layouts: Vec<Vec<&str>> = vec![
+        vec![],
+        vec!["count(6)"],
+        vec!["max", "min"],
+        vec!["doubles"],
+        vec!["x"],
+    ];
+    for text in exprs {
+        let cmd = dice::parse(text).unwrap();
+        let Body::Add(a) = &cmd.body else {
+            panic!("{text}")
+        };
+        for names in &layouts {
+            let stats = parse_stats(names);
+            let named = stats.iter().any(|s| matches!(s, Stat::Named(_)));
+            if named && !text.contains("[x]") {
+                continue;
+            }
+            for (saturated, total) in [(false, true), (true, true), (false, false)] {
+                if !total && named {
+                    continue;
+                }
+                let ctx = test_ctx_total(&stats, saturated, total);
+                let cells = pool::node_cells::<Exact>(&a.expr, &ctx).unwrap();
+                let n = cells.len();
+                let got: BTreeMap<Vec<i64>, Exact> =
+                    cells.into_iter().map(|(k, w)| (k.to_vec(), w)).collect();
+                // Distinct cells, as the map's.
+                assert_eq!(got.len(), n, "{text} {names:?}");
+                let want: BTreeMap<Vec<i64>, Exact> = pool::node_law::<Exact>(&a.expr, &ctx)
+                    .unwrap()
+                    .into_iter()
+                    .map(|(k, w)| (k.to_vec(), w))
+                    .collect();
+                assert_eq!(
+                    got, want,
+                    "{text} {names:?} saturated {saturated} total {total}"
+                );
+            }
+        }
+    }
+}

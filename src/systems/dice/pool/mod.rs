@@ -1060,7 +1060,11 @@ fn with_number<W: Weight>(op: Op, a: &Node, b: &Node, ctx: &Ctx) -> Result<Optio
     let mut out: Map<W> = Map::with_capacity_and_hasher(law.len(), Default::default());
     let mut key = vec![0i64; ctx.layout.len()];
     for (k, w) in &law {
-        let (ka, kb): (&[i64], &[i64]) = if number_left { (&num, k) } else { (k, &num) };
+        let (ka, kb): (&[i64], &[i64]) = if number_left {
+            (&num, &k[..])
+        } else {
+            (&k[..], &num)
+        };
         combine::pair_key(ctx, op, ka, kb, &mut key)?;
         match out.entry(Key::from(&key[..])) {
             std::collections::hash_map::Entry::Occupied(_) => {
@@ -1091,8 +1095,51 @@ pub fn node_cells<W: Weight>(n: &Node, ctx: &Ctx) -> Result<Vec<(Key, W)>> {
         Node::Bin(op, a, b) if !matches!((&**a, &**b), (Node::Num(_), _) | (_, Node::Num(_))) => {
             planned_pair(n, *op, a, b, ctx)
         }
+        Node::Bin(op, a, b) => match shifted_cells(*op, a, b, ctx)? {
+            Some(cells) => Ok(cells),
+            None => Ok(node_law::<W>(n, ctx)?.into_iter().collect()),
+        },
         _ => Ok(node_law::<W>(n, ctx)?.into_iter().collect()),
     }
+}
+
+/// A law's cells moved by a number added or subtracted (`X+2`, `10-X`),
+/// in place: the total moves one to one, so no two cells meet and no map
+/// is needed (the same tuples and weights as [`with_number`]). `None`
+/// where that does not hold: another operator, two numbers, or a
+/// statistic the number's neutral tuple would change.
+fn shifted_cells<W: Weight>(
+    op: Op,
+    a: &Node,
+    b: &Node,
+    ctx: &Ctx,
+) -> Result<Option<Vec<(Key, W)>>> {
+    let (x, v, number_left) = match (a, b) {
+        (Node::Num(_), Node::Num(_)) => return Ok(None),
+        (x, Node::Num(v)) => (x, *v, false),
+        (Node::Num(v), x) => (x, *v, true),
+        _ => return Ok(None),
+    };
+    if !matches!(op, Op::Add | Op::Sub) {
+        return Ok(None);
+    }
+    let mut cells = node_cells::<W>(x, ctx)?;
+    let mut num = ctx.neutral();
+    num[0] = if ctx.total { v } else { 0 };
+    let mut key = vec![0i64; ctx.layout.len()];
+    for (k, _) in cells.iter_mut() {
+        let (ka, kb): (&[i64], &[i64]) = if number_left {
+            (&num, &k[..])
+        } else {
+            (&k[..], &num)
+        };
+        combine::pair_key(ctx, op, ka, kb, &mut key)?;
+        if key[1..] != k[1..] {
+            return Ok(None);
+        }
+        k[0] = key[0];
+    }
+    Ok(Some(cells))
 }
 
 /// A map's entries in key order (its keys are distinct, so an unstable
