@@ -343,8 +343,11 @@ impl Packing {
         let ca = self.columns(sa, &self.left);
         let cb = self.columns(sb, &self.right);
         let pairs = sa.len() as u64 * sb.len() as u64;
-        // A dense array where the box is within a few times the pairs.
-        let dense = self.size <= pairs.saturating_mul(4).max(4096) && self.size <= 1 << 24;
+        // A dense array where the box is within a few times the pairs and
+        // its cells within 128 MB (fractions are 64 bytes a cell).
+        let cell = std::mem::size_of::<W>() as u64 + 1;
+        let dense = self.size <= pairs.saturating_mul(4).max(4096)
+            && self.size.saturating_mul(cell) <= 1 << 27;
         let mut acc = if dense {
             Acc::Dense {
                 cells: vec![W::zero(); self.size as usize],
