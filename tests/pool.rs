@@ -1235,3 +1235,25 @@ fn a_number_moves_cells_as_the_map_does() {
         }
     }
 }
+
+/// An exact combination of long fractions is counted before any pair
+/// meets: each pair is a product and a sum of fractions whose
+/// denominators here are 10³⁰ on each side (100 bits each), so 30 d10 a
+/// side read by `a>b` and a count is refused by its units, while the
+/// same roll in floating point answers (and agrees with itself by
+/// symmetry: P(a>b) = (1 − P(a=b)) / 2 when the count is not read).
+#[test]
+fn an_exact_combination_of_long_fractions_is_counted() {
+    let c = check("30D10[a]+30D10[b]", &["x:a>b and count(10)>=3", "y"], None);
+    let err = dice::report::<Exact>(&c).unwrap_err().to_string();
+    assert!(
+        err.contains("exact combination of two parts")
+            && err.contains("200-bit denominators")
+            && err.contains("at most 6e6"),
+        "{err}"
+    );
+    let f = check("30D10[a]+30D10[b]", &["x:a>b", "t:a==b", "y"], None);
+    let r = dice::report::<f64>(&f).unwrap();
+    let (x, t) = (*r.outcome("x").unwrap(), *r.outcome("t").unwrap());
+    assert!((x - (1.0 - t) / 2.0).abs() < 1e-12, "{x} {t}");
+}
