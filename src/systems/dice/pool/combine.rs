@@ -23,7 +23,7 @@ use std::hash::BuildHasherDefault;
 
 use super::{add_to, plan, sorted, too_many, Ctx, FxHasher, Key, Map, MAX_STATES, MAX_WORK};
 use crate::error::{Error, Result};
-use crate::systems::dice::ast::{divide, Node, Op};
+use crate::systems::dice::ast::{Node, Op};
 use crate::weight::Weight;
 
 /// Most entries of one slot's table of combined values (never more than
@@ -193,7 +193,7 @@ enum Slot {
     /// ranges are at their corners (`+`, `−`, `×`; `/` by a divisor of
     /// one sign): the digit is `op(x, y) − lo`.
     Arith { op: Op, lo: i64 },
-    /// Any other statistic (or the total by `×`, `/`): a table over the
+    /// Any other statistic (or the total by `/` through zero): a table over the
     /// parts' distinct values, `db` of them on the right, giving the digit
     /// already multiplied by the slot's place; `values` decodes the digit.
     Table {
@@ -344,13 +344,8 @@ impl Packing {
         for (((s, x), y), place) in self.slots.iter().zip(ca).zip(cb).zip(&self.place) {
             code += match s {
                 Slot::Arith { op, lo } => {
-                    // Within the range the corners bound, so no overflow.
-                    let v = match op {
-                        Op::Add => x + y,
-                        Op::Sub => x - y,
-                        Op::Mul => x * y,
-                        Op::Div(r) => divide(*x, *y, *r),
-                    };
+                    // Within the range the corners bound: never out of range.
+                    let v = op.apply(*x, *y).unwrap_or(*lo);
                     (v - lo) as u64 * place
                 }
                 Slot::Table { db, table, .. } => table[*x as usize * db + *y as usize],

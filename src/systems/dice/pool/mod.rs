@@ -337,6 +337,14 @@ impl Ctx {
         self.layout.iter().map(Stat::neutral).collect()
     }
 
+    /// The one state of the number `v`: its total `v` (0 where the total
+    /// is not carried), every other statistic neutral.
+    pub fn number(&self, v: i64) -> Vec<i64> {
+        let mut k = self.neutral();
+        k[0] = if self.total { v } else { 0 };
+        k
+    }
+
     /// Slot `i`'s value `v` after combining, saturated where it may be.
     #[inline]
     pub fn merged(&self, i: usize, v: i64) -> i64 {
@@ -1000,10 +1008,8 @@ fn too_many(states: usize) -> Error {
 pub fn node_law<W: Weight>(n: &Node, ctx: &Ctx) -> Result<Map<W>> {
     Ok(match n {
         Node::Num(v) => {
-            let mut k = ctx.neutral();
-            k[0] = if ctx.total { *v } else { 0 };
             let mut m = Map::default();
-            m.insert(k.into(), W::one());
+            m.insert(ctx.number(*v).into(), W::one());
             m
         }
         Node::Pool(t) => fold::term_law(t, ctx)?,
@@ -1039,6 +1045,41 @@ fn planned_pair<W: Weight>(
     combine::planned_cells(n, op, &la, &lb, ctx)
 }
 
+/// `a op b` with one side a number (`X+2`, `10-X`): the other side, the
+/// number's one state ([`Ctx::number`]) and which side it stands on.
+struct Beside<'a> {
+    x: &'a Node,
+    num: Vec<i64>,
+    left: bool,
+}
+
+impl<'a> Beside<'a> {
+    /// `None` for two numbers, or for no number.
+    fn of(a: &'a Node, b: &'a Node, ctx: &Ctx) -> Option<Self> {
+        let (x, v, left) = match (a, b) {
+            (Node::Num(_), Node::Num(_)) => return None,
+            (x, Node::Num(v)) => (x, *v, false),
+            (Node::Num(v), x) => (x, *v, true),
+            _ => return None,
+        };
+        Some(Beside {
+            x,
+            num: ctx.number(v),
+            left,
+        })
+    }
+
+    /// The tuple of the other side's tuple `k` joined with the number by
+    /// `op`, on its side ([`combine::pair_key`]), written into `key`.
+    fn pair(&self, ctx: &Ctx, op: Op, k: &[i64], key: &mut [i64]) -> Result<()> {
+        if self.left {
+            combine::pair_key(ctx, op, &self.num, k, key)
+        } else {
+            combine::pair_key(ctx, op, k, &self.num, key)
+        }
+    }
+}
+
 /// A law and a number (`X+2`, `10-X`) combined with the same tuples and
 /// weights as [`combine`] makes of the law and the number's one state, but
 /// each state moved straight into the answer, where [`combine`] sorted
@@ -1047,31 +1088,21 @@ fn planned_pair<W: Weight>(
 /// statistic saturating, the arithmetic folding values together), where
 /// [`combine`] takes over. `None` unless one side is a number.
 fn with_number<W: Weight>(op: Op, a: &Node, b: &Node, ctx: &Ctx) -> Result<Option<Map<W>>> {
-    let (x, v, number_left) = match (a, b) {
-        (Node::Num(_), Node::Num(_)) => return Ok(None),
-        (x, Node::Num(v)) => (x, *v, false),
-        (Node::Num(v), x) => (x, *v, true),
-        _ => return Ok(None),
+    let Some(side) = Beside::of(a, b, ctx) else {
+        return Ok(None);
     };
-    let law = node_law::<W>(x, ctx)?;
-    let mut num = ctx.neutral();
-    num[0] = if ctx.total { v } else { 0 };
+    let law = node_law::<W>(side.x, ctx)?;
     let one = W::one();
     let mut out: Map<W> = Map::with_capacity_and_hasher(law.len(), Default::default());
     let mut key = vec![0i64; ctx.layout.len()];
     for (k, w) in &law {
-        let (ka, kb): (&[i64], &[i64]) = if number_left {
-            (&num, &k[..])
-        } else {
-            (&k[..], &num)
-        };
-        combine::pair_key(ctx, op, ka, kb, &mut key)?;
+        side.pair(ctx, op, k, &mut key)?;
         match out.entry(Key::from(&key[..])) {
             std::collections::hash_map::Entry::Occupied(_) => {
                 // Two states meet: the sums' order matters, as combine fixes it.
                 let mut m: Map<W> = Map::default();
-                m.insert(num.into(), W::one());
-                return Ok(Some(if number_left {
+                m.insert(side.num.into(), W::one());
+                return Ok(Some(if side.left {
                     combine(op, &m, &law, ctx)?
                 } else {
                     combine(op, &law, &m, ctx)?
@@ -1114,26 +1145,16 @@ fn shifted_cells<W: Weight>(
     b: &Node,
     ctx: &Ctx,
 ) -> Result<Option<Vec<(Key, W)>>> {
-    let (x, v, number_left) = match (a, b) {
-        (Node::Num(_), Node::Num(_)) => return Ok(None),
-        (x, Node::Num(v)) => (x, *v, false),
-        (Node::Num(v), x) => (x, *v, true),
-        _ => return Ok(None),
+    let Some(side) = Beside::of(a, b, ctx) else {
+        return Ok(None);
     };
     if !matches!(op, Op::Add | Op::Sub) {
         return Ok(None);
     }
-    let mut cells = node_cells::<W>(x, ctx)?;
-    let mut num = ctx.neutral();
-    num[0] = if ctx.total { v } else { 0 };
+    let mut cells = node_cells::<W>(side.x, ctx)?;
     let mut key = vec![0i64; ctx.layout.len()];
     for (k, _) in cells.iter_mut() {
-        let (ka, kb): (&[i64], &[i64]) = if number_left {
-            (&num, &k[..])
-        } else {
-            (&k[..], &num)
-        };
-        combine::pair_key(ctx, op, ka, kb, &mut key)?;
+        side.pair(ctx, op, k, &mut key)?;
         if key[1..] != k[1..] {
             return Ok(None);
         }
