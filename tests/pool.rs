@@ -1257,3 +1257,93 @@ fn an_exact_combination_of_long_fractions_is_counted() {
     let (x, t) = (*r.outcome("x").unwrap(), *r.outcome("t").unwrap());
     assert!((x - (1.0 - t) / 2.0).abs() < 1e-12, "{x} {t}");
 }
+
+/// The floor on a term's states (`plan::count_states_floor`, checked
+/// before any work) is a lower bound on the states of the term's law,
+/// and where every count read is of its own faces, it is exactly the
+/// number of their vectors the fold's law shows — saturated or not, with
+/// an outcome counted by none of them or not (the sum then fixed).
+#[test]
+fn the_floor_on_states_counts_the_vectors_of_disjoint_counts() {
+    use pool::plan::Algorithm;
+    let cases: &[(&str, &[&str], bool)] = &[
+        ("5D6", &["count(6)"], true),
+        ("5D6", &["count(1)", "count(6)"], true),
+        (
+            "6D6",
+            &["count(1)", "count(2)", "count(3)", "count(4)"],
+            true,
+        ),
+        (
+            "4D6",
+            &[
+                "count(1)", "count(2)", "count(3)", "count(4)", "count(5)", "count(6)",
+            ],
+            true,
+        ),
+        ("7D4", &["count(1)", "count(>=2)"], true),
+        ("5D10", &["count(>=6)", "count(1)", "count(10)"], false),
+        ("5D10", &["count(>=6)", "count(1)", "count(2)"], true),
+        ("6D{1,1,2,3}", &["count(1)", "count(3)"], true),
+        // Overlapping counts: only a disjoint few are counted.
+        ("5D6", &["count(>=5)", "count(6)", "count(1)"], false),
+        ("6D6", &["count(>=4)", "count(>=2)"], false),
+        // Read with other statistics: still a floor.
+        ("5D6[x]", &["count(6)", "max", "x"], false),
+    ];
+    for &(text, names, exact) in cases {
+        let t = single_term(text);
+        let stats = parse_stats(names);
+        for saturated in [false, true] {
+            let ctx = test_ctx_total(&stats, saturated, true);
+            let law = pool::fold::ctx_die_law::<Exact>(&t, &ctx).unwrap();
+            let floor = pool::plan::count_states_floor(&law, &ctx, t.count);
+            let fold = pool::fold::term_law_by::<Exact>(&t, &ctx, Algorithm::Fold)
+                .unwrap()
+                .unwrap();
+            let states = sorted(&fold).len() as u64;
+            assert!(
+                floor <= states,
+                "{text} {names:?} saturated {saturated}: floor {floor} over {states} states"
+            );
+            if exact {
+                let counts: Vec<usize> = ctx
+                    .layout
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| matches!(s, Stat::Count(..)))
+                    .map(|(i, _)| i)
+                    .collect();
+                let vectors: std::collections::BTreeSet<Vec<i64>> = sorted(&fold)
+                    .keys()
+                    .map(|k| counts.iter().map(|&i| k[i]).collect())
+                    .collect();
+                assert_eq!(
+                    floor,
+                    vectors.len() as u64,
+                    "{text} {names:?} saturated {saturated}"
+                );
+            }
+        }
+    }
+    // The two refusals that came after 1.4 s, by their binomials.
+    let refused = |text: &str, names: &[&str]| {
+        let t = single_term(text);
+        let ctx = test_ctx_total(&parse_stats(names), false, true);
+        let law = pool::fold::ctx_die_law::<Exact>(&t, &ctx).unwrap();
+        pool::plan::count_states_floor(&law, &ctx, t.count)
+    };
+    // C(104, 4): four counts and the faces counted by none.
+    assert_eq!(
+        refused("100D6", &["count(1)", "count(2)", "count(3)", "count(4)"]),
+        4_598_126
+    );
+    // C(50, 5): six counts summing to 45.
+    assert_eq!(
+        refused(
+            "45D6",
+            &["count(1)", "count(2)", "count(3)", "count(4)", "count(5)", "count(6)"]
+        ),
+        2_118_760
+    );
+}

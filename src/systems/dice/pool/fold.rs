@@ -60,6 +60,15 @@ fn planned<W: Weight, R>(
     let law = ctx_die_law::<W>(t, ctx)?;
     let plan = super::plan::term(t, &law, ctx);
     plan.check(t.count)?;
+    if t.filter.is_none() {
+        let floor = super::plan::count_states_floor(&law, ctx, t.count);
+        if floor > MAX_STATES as u64 {
+            return Err(Error::Conflict(format!(
+                "dice: the statistics the conditions read take more than {MAX_STATES} states (at least {floor}: the vectors of their counts over {} dice); read fewer counts, or roll fewer dice",
+                t.count
+            )));
+        }
+    }
     super::plan::traced(|| t.to_string(), t.count, &plan, || f(plan.algorithm, law))
 }
 

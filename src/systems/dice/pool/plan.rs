@@ -1020,3 +1020,90 @@ fn product_estimate<W: Weight>(
     }
     work
 }
+
+/// Most dice [`count_states_floor`] counts the vectors of.
+const FLOOR_DICE: usize = 2000;
+
+/// A lower bound on the states of the law of `n` dice of `law` (no
+/// keep or drop), known from one die before any work: the count vectors
+/// of disjoint counts.
+///
+/// Counts read from disjoint sets of outcomes (each outcome adding 0 or 1
+/// to each, and 1 to at most one of them: `count(1)`, `count(2)`,
+/// `count(>=5)`) take, over `n` dice, every vector of counts summing to
+/// at most `n` — exactly `n` where every outcome is counted — each count
+/// capped where the conditions saturate it. Those vectors are distinct
+/// states of the answer whatever else it carries, so past
+/// [`super::MAX_STATES`] the law is refused at once (`100D6` read by four
+/// counts: C(104, 4) = 4.6 million; `45D6` by six: C(50, 5) = 2.1
+/// million), where it was refused only as its map passed the limit.
+pub fn count_states_floor<W>(law: &DieLaw<W>, ctx: &Ctx, n: i64) -> u64 {
+    let n = n.max(0) as usize;
+    let outcomes: Vec<&[i64]> = law.outcomes.iter().map(|(o, _)| &o.contrib[..]).collect();
+    // The counts chosen, with their caps.
+    let mut chosen: Vec<(usize, usize)> = Vec::new();
+    for (i, s) in ctx.layout.iter().enumerate() {
+        if !matches!(s, Stat::Count(..)) {
+            continue;
+        }
+        let cap = match ctx.merge[i] {
+            None => n,
+            Some((i64::MIN, hi)) => usize::try_from(hi).unwrap_or(0).min(n),
+            Some(_) => continue,
+        };
+        let zero_one = outcomes.iter().all(|c| c[i] == 0 || c[i] == 1);
+        let some = outcomes.iter().any(|c| c[i] == 1);
+        let disjoint = !outcomes
+            .iter()
+            .any(|c| c[i] == 1 && chosen.iter().any(|&(j, _)| c[j] == 1));
+        if zero_one && some && disjoint {
+            chosen.push((i, cap));
+        }
+    }
+    if chosen.is_empty() {
+        return 1;
+    }
+    // Whether some outcome is in none of the counts (then the counts sum
+    // to at most n, else to n exactly).
+    let free = outcomes
+        .iter()
+        .any(|c| chosen.iter().all(|&(j, _)| c[j] == 0));
+    // The count takes k·n·cap steps: past FLOOR_DICE dice it is taken for
+    // FLOOR_DICE, still a lower bound where the vectors of fewer dice are
+    // vectors of more (some outcome free, or no count capped).
+    if n > FLOOR_DICE {
+        if !free && chosen.iter().any(|&(_, cap)| cap < n) {
+            return 1;
+        }
+        for (_, cap) in &mut chosen {
+            *cap = (*cap).min(FLOOR_DICE);
+        }
+    }
+    let n = n.min(FLOOR_DICE);
+    // ways[s][g]: the vectors so far summing to s, g whether one of them
+    // is capped below n (its dice may be more, filling the sum up).
+    let mut ways = vec![[0u64; 2]; n + 1];
+    ways[0][0] = 1;
+    for &(_, cap) in &chosen {
+        let grows = cap < n;
+        let mut next = vec![[0u64; 2]; n + 1];
+        for (s, w) in ways.iter().enumerate() {
+            for y in 0..=cap.min(n - s) {
+                let g = usize::from(grows && y == cap);
+                for (from, &count) in w.iter().enumerate() {
+                    let to = &mut next[s + y][from.max(g)];
+                    *to = to.saturating_add(count);
+                }
+            }
+        }
+        ways = next;
+    }
+    ways.iter().enumerate().fold(0u64, |a, (s, w)| {
+        let count = if free || s == n {
+            w[0].saturating_add(w[1])
+        } else {
+            w[1]
+        };
+        a.saturating_add(count)
+    })
+}
