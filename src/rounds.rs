@@ -48,6 +48,7 @@ use num_traits::{One, Pow, Signed, ToPrimitive, Zero};
 
 use crate::contest::TieRule;
 use crate::error::{Error, Result};
+use crate::weight::AddWeight;
 use crate::weight::Weight;
 
 /// Most rounds (`--rounds`, and the automatic cap).
@@ -202,7 +203,7 @@ fn step_of<W: Weight>(law: &[(i64, usize, W)], effects: &[Effect], neg: Negative
             Negative::Zero => raw.max(0),
             Negative::Subtract => raw,
         };
-        *incs.entry(inc).or_insert_with(W::zero) += p;
+        incs.entry(inc).add_weight(p.clone());
     }
     Step {
         incs: incs.into_iter().collect(),

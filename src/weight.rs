@@ -636,3 +636,37 @@ pub fn parse_exact(text: &str) -> Option<Exact> {
     }
     Some(Exact::new(n, d))
 }
+
+/// A weight added into a map's entry: inserted as it is where the key is
+/// new. Adding it to zero gives the same value in both number types, but
+/// costs a fraction a gcd of its denominator: 1000 d6's law has 5,001
+/// cells on 2,585-bit denominators, and reading it by its values took
+/// 0.3 s of gcds before `1000D6 --until 20000 --exact` was refused.
+pub trait AddWeight<W> {
+    /// Add `p` here.
+    fn add_weight(self, p: W);
+}
+
+impl<K: Ord, W: Weight> AddWeight<W> for std::collections::btree_map::Entry<'_, K, W> {
+    #[inline]
+    fn add_weight(self, p: W) {
+        match self {
+            std::collections::btree_map::Entry::Vacant(e) => {
+                e.insert(p);
+            }
+            std::collections::btree_map::Entry::Occupied(mut e) => *e.get_mut() += p,
+        }
+    }
+}
+
+impl<K, W: Weight> AddWeight<W> for std::collections::hash_map::Entry<'_, K, W> {
+    #[inline]
+    fn add_weight(self, p: W) {
+        match self {
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(p);
+            }
+            std::collections::hash_map::Entry::Occupied(mut e) => *e.get_mut() += p,
+        }
+    }
+}

@@ -1478,24 +1478,29 @@ fn exact_groups_are_counted_before_any_work() {
         ],
         &["big-fraction units", "at most 2e7", "171-bit"],
     );
-    // Long denominators: the units grow faster than their bits (refused
-    // once the items' own exact laws are known, after about two seconds).
-    let out = within(
+    // Long denominators: the units grow faster than their bits. The
+    // items' own exact laws come first; their mass is no longer summed
+    // over their long fractions (`fold::item_mass`), so the refusal came
+    // after 2.4 s and 1.2 s, now at once.
+    refused_at_once(
         &[
             "odds",
             "dice",
             "{1000D6,1000D8,1000D10,1000D12}KH1",
             "--exact",
         ],
-        60,
+        &["big-fraction units", "12493-bit", "at most 2e7"],
     );
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(
-        err.contains("big-fraction units")
-            && err.contains("12493-bit")
-            && err.contains("at most 2e7"),
-        "{err}"
+    refused_at_once(
+        &["odds", "dice", "{50D10!!,50D8!!}KH1", "--exact"],
+        &["big-fraction units", "5841-bit", "at most 2e7"],
+    );
+    // A law read by its values into a map adds each cell to zero no more
+    // (a gcd of 2,585 bits each in fractions): refused after 1.0 s, now
+    // at once.
+    refused_at_once(
+        &["odds", "dice", "1000D6", "--until", "20000", "--exact"],
+        &["with --exact", "at most 20000000"],
     );
     let v = odds_json(&[
         "dice",

@@ -1347,3 +1347,40 @@ fn the_floor_on_states_counts_the_vectors_of_disjoint_counts() {
         2_118_760
     );
 }
+
+/// An exact group's items carry their mass without summing their laws'
+/// long fractions (`fold::item_mass`): the product of their dice's
+/// masses, each below 1 where its chain is cut, equals the sum of the
+/// item's law exactly — sums, differences, products, keep/drop and
+/// plain dice, cut or not.
+#[test]
+fn an_items_mass_is_its_dice_masses_multiplied() {
+    use hantei::systems::dice::ast::{Body, Node};
+    for text in [
+        "{2D6!,1D8!!}KH1",
+        "{3D6,2D4}KH1",
+        "{1D10!!+2,2D6!*1D4}KL1",
+        "{1D6!-1D4!,3D6!!KH2}KH1",
+    ] {
+        let cmd = dice::parse(text).unwrap();
+        let Body::Add(a) = &cmd.body else {
+            panic!("{text}")
+        };
+        let Node::Group(g) = &a.expr else {
+            panic!("{text}: {:?}", a.expr)
+        };
+        for stats in [vec![], parse_stats(&["max"]), parse_stats(&["count(6)"])] {
+            let ctx = pool::Ctx::new(pool::layout(&stats), 1e-6, true);
+            let mut cut = false;
+            for it in &g.items {
+                let law = pool::node_law::<Exact>(it, &ctx).unwrap();
+                let sum = law.values().fold(Exact::zero(), |a, w| a + w);
+                let mass = pool::fold::item_mass::<Exact>(it, &ctx).unwrap().unwrap();
+                assert_eq!(mass, sum, "{text} {stats:?}: {it}");
+                cut |= mass != Exact::one();
+            }
+            // The exploding items are cut (the test reads a real product).
+            assert_eq!(cut, text != "{3D6,2D4}KH1", "{text}");
+        }
+    }
+}

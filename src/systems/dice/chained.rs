@@ -36,6 +36,7 @@ use super::pool::{self, add_to, Ctx, Map, Stat};
 use super::roll::{Faces, Facts};
 use crate::error::{Error, Result};
 use crate::pmf::Pmf;
+use crate::weight::AddWeight;
 use crate::weight::Weight;
 
 /// Most distinct follow-up laws one chain computes (each a law of its own).
@@ -909,7 +910,7 @@ fn repeat_law<W: Weight>(r: &Repeat, ctx: &Ctx) -> Result<Map<W>> {
     // The weight of each number of rolls (negative counts are 0 rolls).
     let mut by_n: std::collections::BTreeMap<i64, W> = Default::default();
     for (n, p) in weights {
-        *by_n.entry(n).or_insert_with(W::zero) += p;
+        by_n.entry(n).add_weight(p);
     }
     if ctx.layout.len() == 1 && ctx.total && !body.is_empty() {
         // Only the total is read: a dense convolution, one roll at a time.

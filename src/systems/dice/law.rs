@@ -22,6 +22,7 @@ use std::collections::{BTreeMap, HashMap};
 use super::ast::*;
 use crate::error::{Error, Result};
 use crate::pmf::Pmf;
+use crate::weight::AddWeight;
 use crate::weight::Weight;
 
 /// Widest law (largest − smallest result + 1) hantei builds.
@@ -764,7 +765,7 @@ fn combine<W: Weight>(op: Op, a: &Pmf<W>, b: &Pmf<W>) -> Result<Pmf<W>> {
                         continue;
                     }
                     let v = op.apply(x, y).ok_or_else(overflow)?;
-                    *acc.entry(v).or_insert_with(W::zero) += p.clone() * q;
+                    acc.entry(v).add_weight(p.clone() * q);
                 }
             }
             let lo = acc.keys().min().copied().unwrap_or(0);
@@ -838,7 +839,7 @@ pub fn joint<W: Weight>(n: &Node) -> Result<BTreeMap<(i64, i64), W>> {
                     let v = op
                         .apply(*x, *y)
                         .ok_or_else(|| Error::Conflict("dice: a result is out of range".into()))?;
-                    *out.entry((v, nx + ny)).or_insert_with(W::zero) += p.clone() * q;
+                    out.entry((v, nx + ny)).add_weight(p.clone() * q);
                 }
             }
             out

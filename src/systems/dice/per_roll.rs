@@ -16,6 +16,7 @@ use super::pool::Stat;
 use super::roll::{Facts, Rolled};
 use super::{law, Check, Passes};
 use crate::error::{Error, Result};
+use crate::weight::AddWeight;
 use crate::weight::Weight;
 
 /// The statistic a test accumulates, roll after roll.
@@ -253,7 +254,7 @@ pub fn per_roll<W: Weight>(check: &Check, stat: &RoundStat) -> Result<Vec<(i64, 
                 RoundStat::Success => i64::from(is_success(check, get(&Stat::Total), tier)),
                 _ => get(&own),
             };
-            *out.entry((s, tier)).or_insert_with(W::zero) += p.clone();
+            out.entry((s, tier)).add_weight(p.clone());
         }
         return Ok(out.into_iter().map(|((s, t), p)| (s, t, p)).collect());
     };
@@ -282,7 +283,7 @@ pub fn per_roll<W: Weight>(check: &Check, stat: &RoundStat) -> Result<Vec<(i64, 
             RoundStat::Success => i64::from(is_success(check, v, tier)),
             RoundStat::Result | RoundStat::Stat(_) => v,
         };
-        *out.entry((s, tier)).or_insert_with(W::zero) += p;
+        out.entry((s, tier)).add_weight(p);
     }
     Ok(out.into_iter().map(|((s, t), p)| (s, t, p)).collect())
 }

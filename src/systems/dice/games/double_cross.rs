@@ -26,6 +26,7 @@ use crate::systems::dice::ast::{Cmp, DieFaces, FaceCond, PoolTerm};
 use crate::systems::dice::parse::parse_constant;
 use crate::systems::dice::pool::{self, Stat};
 use crate::systems::dice::roll::Faces;
+use crate::weight::AddWeight;
 use crate::weight::Weight;
 
 use super::{GameCmd, GameLaw, Outcome, Rolled};
@@ -252,7 +253,7 @@ impl Cmd {
             let mut stop: Vec<(i64, W)> = Vec::new();
             for (k, p) in &law.cells {
                 if k[ci] >= 1 {
-                    *go.entry(k[ci]).or_insert_with(W::zero) += p.clone();
+                    go.entry(k[ci]).add_weight(p.clone());
                 } else {
                     stop.push((k[mi], p.clone()));
                 }

@@ -53,6 +53,7 @@ use std::collections::BTreeMap;
 use crate::error::{Error, Result};
 use crate::pmf::Pmf;
 use crate::report::{Field, OutcomeRow, Report};
+use crate::weight::AddWeight;
 use crate::weight::Weight;
 
 use super::ast::{Body, Cmp, Node};
@@ -165,7 +166,7 @@ impl<W: Weight> GameLaw<W> {
             return;
         }
         let i = word.map(|w| self.index(w));
-        *self.cells.entry((value, i)).or_insert_with(W::zero) += p;
+        self.cells.entry((value, i)).add_weight(p);
     }
 
     fn index(&mut self, w: Outcome) -> usize {
@@ -196,7 +197,7 @@ impl<W: Weight> GameLaw<W> {
     pub fn value_map(&self) -> BTreeMap<i64, W> {
         let mut m: BTreeMap<i64, W> = BTreeMap::new();
         for ((v, _), p) in &self.cells {
-            *m.entry(*v).or_insert_with(W::zero) += p.clone();
+            m.entry(*v).add_weight(p.clone());
         }
         m
     }

@@ -26,6 +26,7 @@ use std::collections::BTreeMap;
 use crate::error::{Error, Result};
 use crate::systems::dice::pool::Stat;
 use crate::systems::dice::roll::Faces;
+use crate::weight::AddWeight;
 use crate::weight::Weight;
 
 use super::facts;
@@ -242,7 +243,7 @@ impl Cmd {
                 critical: c.total >= self.critical,
                 fumble: equal && high <= self.fumble,
             };
-            *steps.entry(s).or_insert_with(W::zero) += c.p;
+            steps.entry(s).add_weight(c.p);
         }
         let mut running: BTreeMap<(i64, bool), W> = BTreeMap::from([((0, false), W::one())]);
         let done = |law: &mut GameLaw<W>, n: i64, crit: bool, fumble: bool, p: W| {
@@ -264,7 +265,7 @@ impl Cmd {
                     } else if crit2 && self.stop {
                         done(&mut law, n2, true, false, pq);
                     } else {
-                        *next.entry((n2, crit2)).or_insert_with(W::zero) += pq;
+                        next.entry((n2, crit2)).add_weight(pq);
                     }
                 }
             }

@@ -24,6 +24,7 @@
 use super::{add_to, Ctx, Key, Map, Stat};
 use crate::error::{Error, Result};
 use crate::systems::dice::ast::*;
+use crate::weight::AddWeight;
 use crate::weight::Weight;
 
 /// Most dice of one exploding chain.
@@ -297,7 +298,7 @@ pub fn die_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<DieLaw<W>> {
                         } else {
                             &mut done
                         };
-                        *target.entry(sum).or_insert_with(W::zero) += w.clone() * p;
+                        target.entry(sum).add_weight(w.clone() * p);
                     }
                 }
                 active = next;
@@ -351,9 +352,16 @@ pub fn die_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<DieLaw<W>> {
             if work > super::MAX_WORK as f64 {
                 return Err(chain_work_error(t, chain_depth, work));
             }
+            let mut done: Map<W> = Map::default();
+            if going == 1 {
+                linear_chain(ctx, &steps, chain_depth, &mut done);
+                for (c, w) in done {
+                    add_to(&mut out, &keyed(c[0], &c), w);
+                }
+                return Ok(finish_die(out));
+            }
             let mut active: Map<W> = Map::default();
             active.insert(ctx.neutral().into(), W::one());
-            let mut done: Map<W> = Map::default();
             let mut depth = 0;
             while !active.is_empty() {
                 depth += 1;
@@ -379,6 +387,12 @@ pub fn die_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<DieLaw<W>> {
             }
         }
     }
+    Ok(finish_die(out))
+}
+
+/// A die's law from its outcomes keyed by [order, contribution…]: the
+/// outcomes highest first, with their mass.
+fn finish_die<W: Weight>(out: Map<W>) -> DieLaw<W> {
     let mut outcomes: Vec<(Outcome, W)> = out
         .into_iter()
         .filter(|(_, w)| !w.is_zero())
@@ -395,7 +409,42 @@ pub fn die_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<DieLaw<W>> {
         .collect();
     outcomes.sort_by(|a, b| b.0.cmp(&a.0));
     let mass = outcomes.iter().fold(W::zero(), |a, (_, w)| a + w);
-    Ok(DieLaw { outcomes, mass })
+    DieLaw { outcomes, mass }
+}
+
+/// The chain of an exploding die where one step alone goes on (a die
+/// exploding on its highest face, as most do): the chain is a single
+/// state, whose stopping steps are written at every depth, with no map of
+/// states between depths. The same sums, in the same order, as the
+/// general chain's.
+fn linear_chain<W: Weight>(
+    ctx: &Ctx,
+    steps: &[(Key, bool, W, W)],
+    depth_most: usize,
+    done: &mut Map<W>,
+) {
+    let Some((go, _, go_first, go_later)) = steps.iter().find(|x| x.1) else {
+        return;
+    };
+    let mut acc: Key = ctx.neutral().into();
+    let mut w = W::one();
+    let mut depth = 0;
+    loop {
+        depth += 1;
+        for (c, goes, first, later) in steps {
+            let p = if depth == 1 { first } else { later };
+            if *goes || p.is_zero() {
+                continue;
+            }
+            add_to(done, &join(ctx, &acc, c), w.clone() * p);
+        }
+        let p = if depth == 1 { go_first } else { go_later };
+        if p.is_zero() || depth >= depth_most {
+            return;
+        }
+        acc = join(ctx, &acc, go);
+        w = w * p;
+    }
 }
 
 /// Most multiply-adds of one compounding die's dense chain (as a sum's,
