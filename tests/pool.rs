@@ -710,6 +710,19 @@ fn single_term(text: &str) -> hantei::systems::dice::ast::PoolTerm {
     }
 }
 
+/// The one group a command of one group is.
+fn single_group(text: &str) -> hantei::systems::dice::ast::GroupTerm {
+    use hantei::systems::dice::ast::{Body, Node};
+    let cmd = dice::parse(text).unwrap();
+    let Body::Add(a) = &cmd.body else {
+        panic!("{text}")
+    };
+    match &a.expr {
+        Node::Group(g) => (**g).clone(),
+        other => panic!("{text}: not a group: {other:?}"),
+    }
+}
+
 #[test]
 fn every_algorithm_equals_the_fold() {
     use pool::plan::Algorithm;
@@ -857,7 +870,6 @@ fn a_term_is_planned_alike_alone_and_in_the_pool_engine() {
 
 #[test]
 fn every_group_algorithm_equals_the_fold() {
-    use hantei::systems::dice::ast::{Body, Node};
     use pool::plan::Algorithm;
     let groups = [
         "{1D6,1D8}KH1",
@@ -881,13 +893,7 @@ fn every_group_algorithm_equals_the_fold() {
         vec!["a", "b"],
     ];
     for text in groups {
-        let cmd = dice::parse(text).unwrap();
-        let Body::Add(a) = &cmd.body else {
-            panic!("{text}")
-        };
-        let Node::Group(g) = &a.expr else {
-            panic!("{text}: not a group")
-        };
+        let g = &single_group(text);
         for stats in &layouts {
             let stats = parse_stats(stats);
             if stats.iter().any(|s| matches!(s, Stat::Named(_))) && !text.contains("[a]") {
@@ -1355,20 +1361,13 @@ fn the_floor_on_states_counts_the_vectors_of_disjoint_counts() {
 /// plain dice, cut or not.
 #[test]
 fn an_items_mass_is_its_dice_masses_multiplied() {
-    use hantei::systems::dice::ast::{Body, Node};
     for text in [
         "{2D6!,1D8!!}KH1",
         "{3D6,2D4}KH1",
         "{1D10!!+2,2D6!*1D4}KL1",
         "{1D6!-1D4!,3D6!!KH2}KH1",
     ] {
-        let cmd = dice::parse(text).unwrap();
-        let Body::Add(a) = &cmd.body else {
-            panic!("{text}")
-        };
-        let Node::Group(g) = &a.expr else {
-            panic!("{text}: {:?}", a.expr)
-        };
+        let g = &single_group(text);
         for stats in [vec![], parse_stats(&["max"]), parse_stats(&["count(6)"])] {
             let ctx = pool::Ctx::new(pool::layout(&stats), 1e-6, true);
             let mut cut = false;

@@ -113,7 +113,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use super::ast::*;
 use crate::error::{Error, Result};
-use crate::weight::Weight;
+use crate::weight::{AddWeight, Weight};
 
 /// Words a term or a score cannot be named: the statistics' names.
 pub const RESERVED: &[&str] = &[
@@ -181,12 +181,7 @@ pub type Map<W> = HashMap<Key, W, BuildHasherDefault<FxHasher>>;
 #[inline]
 pub fn add_to<W: Weight>(map: &mut Map<W>, key: &[i64], w: W) {
     if key.len() <= key::INLINE {
-        match map.entry(Key::from(key)) {
-            std::collections::hash_map::Entry::Occupied(mut e) => *e.get_mut() += w,
-            std::collections::hash_map::Entry::Vacant(e) => {
-                e.insert(w);
-            }
-        }
+        map.entry(Key::from(key)).add_weight(w);
     } else {
         match map.get_mut(key) {
             Some(x) => *x += w,

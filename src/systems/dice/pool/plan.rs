@@ -1039,7 +1039,7 @@ const FLOOR_DICE: usize = 2000;
 /// million), where it was refused only as its map passed the limit.
 pub fn count_states_floor<W>(law: &DieLaw<W>, ctx: &Ctx, n: i64) -> u64 {
     let n = n.max(0) as usize;
-    let outcomes: Vec<&[i64]> = law.outcomes.iter().map(|(o, _)| &o.contrib[..]).collect();
+    let outcomes = || law.outcomes.iter().map(|(o, _)| &o.contrib);
     // The counts chosen, with their caps.
     let mut chosen: Vec<(usize, usize)> = Vec::new();
     for (i, s) in ctx.layout.iter().enumerate() {
@@ -1051,11 +1051,9 @@ pub fn count_states_floor<W>(law: &DieLaw<W>, ctx: &Ctx, n: i64) -> u64 {
             Some((i64::MIN, hi)) => usize::try_from(hi).unwrap_or(0).min(n),
             Some(_) => continue,
         };
-        let zero_one = outcomes.iter().all(|c| c[i] == 0 || c[i] == 1);
-        let some = outcomes.iter().any(|c| c[i] == 1);
-        let disjoint = !outcomes
-            .iter()
-            .any(|c| c[i] == 1 && chosen.iter().any(|&(j, _)| c[j] == 1));
+        let zero_one = outcomes().all(|c| c[i] == 0 || c[i] == 1);
+        let some = outcomes().any(|c| c[i] == 1);
+        let disjoint = !outcomes().any(|c| c[i] == 1 && chosen.iter().any(|&(j, _)| c[j] == 1));
         if zero_one && some && disjoint {
             chosen.push((i, cap));
         }
@@ -1065,9 +1063,7 @@ pub fn count_states_floor<W>(law: &DieLaw<W>, ctx: &Ctx, n: i64) -> u64 {
     }
     // Whether some outcome is in none of the counts (then the counts sum
     // to at most n, else to n exactly).
-    let free = outcomes
-        .iter()
-        .any(|c| chosen.iter().all(|&(j, _)| c[j] == 0));
+    let free = outcomes().any(|c| chosen.iter().all(|&(j, _)| c[j] == 0));
     // The count takes k·n·cap steps: past FLOOR_DICE dice it is taken for
     // FLOOR_DICE, still a lower bound where the vectors of fewer dice are
     // vectors of more (some outcome free, or no count capped).
