@@ -236,6 +236,14 @@ fn pair_law<W: Weight>(n: &Node, ctx: &Ctx, rules: &[PushRule], first: &[bool]) 
                 pair_law::<W>(b, ctx, rules, first)?,
             );
             let wide = ctx.doubled();
+            if *op == Op::Add {
+                // A sum's pairs are the combination of the doubled tuples
+                // (both halves' totals added, every other slot by its
+                // rule; a slot not carried is neutral on both sides and
+                // stays so), on packed tuples where they fit: the same
+                // pairs in the same order as below.
+                return super::combine::combine(*op, &la, &lb, &wide);
+            }
             let mut out: Map<W> = Map::default();
             let mut key = vec![0i64; 2 * len];
             // Sorted once (it was sorted again for every state of `la`).
