@@ -13,6 +13,10 @@
 
 use std::time::Instant;
 
+/// The allocator the `hantei` binary runs on (src/main.rs).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use hantei::contest::compare;
 use hantei::systems::d20::{self, Roll as D20Roll};
 use hantei::systems::hit_pool::{all_pools, plain_pool, pushed_pool, ExplodeGlitch, GlitchRule};
