@@ -196,6 +196,9 @@ pub fn explode_cond(t: &PoolTerm) -> Option<(FaceCond, bool)> {
 pub fn die_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<DieLaw<W>> {
     let sides = t.faces.sides();
     let weights = side_weights::<W>(t);
+    if explode_cond(t).is_none() {
+        return Ok(plain_die(t, ctx, &sides, &weights));
+    }
     // An `ri` reroll takes the initial face only: an explosion's dice roll
     // plain.
     let later = later_weights::<W>(t);
@@ -213,15 +216,7 @@ pub fn die_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<DieLaw<W>> {
         k
     };
     match explode_cond(t) {
-        None => {
-            for (s, w) in sides.iter().zip(&weights) {
-                if w.is_zero() {
-                    continue;
-                }
-                let c = contribution(layout, name, s.value, &score_of(t, s));
-                add_to(&mut out, &keyed(s.value, &c), w.clone());
-            }
-        }
+        None => unreachable!("a die that does not explode is a plain die"),
         Some((cond, true)) if sides.iter().all(|s| s.units.is_empty()) => {
             // Compounding plain numbers: the state is the face sum alone,
             // dense. With `go` and `end` the laws of one roll's faces that
@@ -352,14 +347,20 @@ pub fn die_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<DieLaw<W>> {
             if work > super::MAX_WORK as f64 {
                 return Err(chain_work_error(t, chain_depth, work));
             }
-            let mut done: Map<W> = Map::default();
             if going == 1 {
-                linear_chain(ctx, &steps, chain_depth, &mut done);
-                for (c, w) in done {
-                    add_to(&mut out, &keyed(c[0], &c), w);
-                }
-                return Ok(finish_die(out));
+                let mut written = Vec::new();
+                linear_chain(ctx, &steps, chain_depth, &mut written);
+                return Ok(written_die(
+                    written
+                        .into_iter()
+                        .map(|(contrib, w)| {
+                            let order = contrib[0];
+                            (Outcome { order, contrib }, w)
+                        })
+                        .collect(),
+                ));
             }
+            let mut done: Map<W> = Map::default();
             let mut active: Map<W> = Map::default();
             active.insert(ctx.neutral().into(), W::one());
             let mut depth = 0;
@@ -390,6 +391,49 @@ pub fn die_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<DieLaw<W>> {
     Ok(finish_die(out))
 }
 
+/// The law of a die that does not explode: one outcome per face (faces
+/// that contribute alike and sort alike merged, their weights summed in
+/// the faces' order), highest order first, with no map between. The same
+/// outcomes and sums as [`finish_die`] of the faces' map: a stable sort
+/// keeps equal outcomes in the faces' order, as the map's sums took them.
+fn plain_die<W: Weight>(t: &PoolTerm, ctx: &Ctx, sides: &[Score], weights: &[W]) -> DieLaw<W> {
+    let name = t.name.as_deref();
+    let all: Vec<(Outcome, W)> = sides
+        .iter()
+        .zip(weights)
+        .filter(|(_, w)| !w.is_zero())
+        .map(|(s, w)| {
+            let contrib = contribution(&ctx.layout, name, s.value, &score_of(t, s));
+            (
+                Outcome {
+                    order: s.value,
+                    contrib,
+                },
+                w.clone(),
+            )
+        })
+        .collect();
+    written_die(all)
+}
+
+/// A die's law from its outcomes as they were written, equal ones not
+/// yet merged: highest first, equal outcomes' weights summed in the order
+/// they were written (a stable sort keeps it: the sums a map of outcomes
+/// would have made adding each as it came), zeros dropped, with the mass.
+fn written_die<W: Weight>(mut all: Vec<(Outcome, W)>) -> DieLaw<W> {
+    all.sort_by(|a, b| b.0.cmp(&a.0));
+    let mut outcomes: Vec<(Outcome, W)> = Vec::with_capacity(all.len());
+    for (o, w) in all {
+        match outcomes.last_mut() {
+            Some((last, sum)) if *last == o => *sum += w,
+            _ => outcomes.push((o, w)),
+        }
+    }
+    outcomes.retain(|(_, w)| !w.is_zero());
+    let mass = outcomes.iter().fold(W::zero(), |a, (_, w)| a + w);
+    DieLaw { outcomes, mass }
+}
+
 /// A die's law from its outcomes keyed by [order, contribution…]: the
 /// outcomes highest first, with their mass.
 fn finish_die<W: Weight>(out: Map<W>) -> DieLaw<W> {
@@ -415,13 +459,15 @@ fn finish_die<W: Weight>(out: Map<W>) -> DieLaw<W> {
 /// The chain of an exploding die where one step alone goes on (a die
 /// exploding on its highest face, as most do): the chain is a single
 /// state, whose stopping steps are written at every depth, with no map of
-/// states between depths. The same sums, in the same order, as the
-/// general chain's.
+/// states between depths. The stopping steps go to `done` in the order
+/// they are written, equal tuples not merged ([`written_die`] merges them
+/// in that order): the same sums, in the same order, as the general
+/// chain's.
 fn linear_chain<W: Weight>(
     ctx: &Ctx,
     steps: &[(Key, bool, W, W)],
     depth_most: usize,
-    done: &mut Map<W>,
+    done: &mut Vec<(Key, W)>,
 ) {
     let Some((go, _, go_first, go_later)) = steps.iter().find(|x| x.1) else {
         return;
@@ -436,7 +482,7 @@ fn linear_chain<W: Weight>(
             if *goes || p.is_zero() {
                 continue;
             }
-            add_to(done, &join(ctx, &acc, c), w.clone() * p);
+            done.push((join(ctx, &acc, c), w.clone() * p));
         }
         let p = if depth == 1 { go_first } else { go_later };
         if p.is_zero() || depth >= depth_most {
