@@ -863,6 +863,21 @@ pub fn law<W: Weight>(cmd: &Command, tail_eps: f64) -> Result<Law<W>> {
         });
     }
     use super::pool::Stat;
+    // A name changes no total: a sum of plain dice, some named
+    // (`3D10[normal]+2D10[hunger]`), is the plain sum, by the same
+    // algorithm as its unnamed spelling (its names still checked).
+    if p.result == Stat::Total && !p.total && p.shift == 0 {
+        let bare = unnamed(&p.expr);
+        if !super::pool::uses_engine(&bare) {
+            super::pool::check_names(&p.expr)?;
+            return Ok(Law {
+                value: node(&bare)?,
+                total: None,
+                tail: W::zero(),
+                explodes,
+            });
+        }
+    }
     // A refusal names the command as typed, and the program it became.
     let about = |e: Error| match e {
         Error::Conflict(m) if !matches!(cmd.body, Body::Add(_)) => {
@@ -903,6 +918,21 @@ pub fn law<W: Weight>(cmd: &Command, tail_eps: f64) -> Result<Law<W>> {
         tail: joint.tail.clone(),
         explodes: explodes || joint.explodes,
     })
+}
+
+/// `n` with its terms' names taken off (a name changes no total).
+fn unnamed(n: &Node) -> Node {
+    match n {
+        Node::Pool(t) if t.name.is_some() => {
+            let mut t = t.clone();
+            t.name = None;
+            Node::Pool(t)
+        }
+        Node::Neg(b) => Node::Neg(Box::new(unnamed(b))),
+        Node::Paren(b) => Node::Paren(Box::new(unnamed(b))),
+        Node::Bin(op, a, b) => Node::Bin(*op, Box::new(unnamed(a)), Box::new(unnamed(b))),
+        other => other.clone(),
+    }
 }
 
 /// The work of a command's law, estimated and checked before any is done,
