@@ -527,10 +527,9 @@ pub fn item_mass<W: Weight>(n: &Node, ctx: &Ctx) -> Option<Result<W>> {
 /// times), for [`run_group`].
 pub fn group_kinds<W: Weight>(g: &GroupTerm, ctx: &Ctx) -> Result<Vec<Kind<W>>> {
     // Identical items are one kind rolled several times.
-    let mut kinds: Vec<(String, Kind<W>)> = Vec::new();
+    let mut kinds: Vec<(&Node, Kind<W>)> = Vec::new();
     for it in &g.items {
-        let key = it.to_string();
-        if let Some((_, k)) = kinds.iter_mut().find(|(s, _)| *s == key) {
+        if let Some((_, k)) = kinds.iter_mut().find(|(s, _)| *s == it) {
             k.n += 1;
             continue;
         }
@@ -574,7 +573,7 @@ pub fn group_kinds<W: Weight>(g: &GroupTerm, ctx: &Ctx) -> Result<Vec<Kind<W>>> 
             None => outcomes.iter().fold(W::zero(), |a, (_, w)| a + w),
         };
         kinds.push((
-            key,
+            it,
             Kind {
                 law: DieLaw { outcomes, mass },
                 n: 1,
