@@ -563,6 +563,11 @@ pub fn keep<W: Weight>(d: &Pmf<W>, n: i64, k: i64, high: bool) -> Result<Pmf<W>>
         let mut next: Vec<Option<Vec<W>>> = vec![None; k];
         for c in 0..k {
             let Some(cur) = &state[c] else { continue };
+            // Only the span of the sums reached is read (its zeros
+            // outside it skipped, as they always were).
+            let Some((from, src)) = support(cur) else {
+                continue;
+            };
             let r = n - c;
             let need = k - c;
             // m < need dice here: still short of k.
@@ -573,11 +578,7 @@ pub fn keep<W: Weight>(d: &Pmf<W>, n: i64, k: i64, high: bool) -> Result<Pmf<W>>
                 }
                 let shift = m as i64 * face;
                 let dst = next[c + m].get_or_insert_with(|| vec![W::zero(); width]);
-                for (j, x) in cur.iter().enumerate() {
-                    if !x.is_zero() {
-                        dst[(j as i64 + shift) as usize] += x.clone() * &w;
-                    }
-                }
+                add_scaled(dst, (from as i64 + shift) as usize, src, &w);
             }
             // m >= need: k kept (`need` of them here), the other r - m
             // dice on worse faces.
@@ -589,15 +590,33 @@ pub fn keep<W: Weight>(d: &Pmf<W>, n: i64, k: i64, high: bool) -> Result<Pmf<W>>
                 continue;
             }
             let shift = need as i64 * face;
-            for (j, x) in cur.iter().enumerate() {
-                if !x.is_zero() {
-                    done[(j as i64 + shift) as usize] += x.clone() * &w;
-                }
-            }
+            add_scaled(&mut done, (from as i64 + shift) as usize, src, &w);
         }
         state = next;
     }
     Ok(Pmf::from_weights(base, done))
+}
+
+/// The span of `v` between its first and last weight that is not zero:
+/// where it starts, and its weights. `None` if every weight is zero.
+fn support<W: Weight>(v: &[W]) -> Option<(usize, &[W])> {
+    let from = v.iter().position(|x| !x.is_zero())?;
+    let to = v.iter().rposition(|x| !x.is_zero())? + 1;
+    Some((from, &v[from..to]))
+}
+
+/// `dst[at + j] += src[j] · w` for every `j`: a loop without branches
+/// in floating point, which the compiler vectorises (a zero weight adds
+/// exactly nothing, so the sums are those of skipping it); exact weights
+/// skip their zeros, each addition of a fraction being a gcd.
+fn add_scaled<W: Weight>(dst: &mut [W], at: usize, src: &[W], w: &W) {
+    let dst = &mut dst[at..at + src.len()];
+    for (d, x) in dst.iter_mut().zip(src) {
+        if W::EXACT && x.is_zero() {
+            continue;
+        }
+        *d += x.clone() * w;
+    }
 }
 
 /// [`keep`]'s programme for exact weights on big-integer numerators: the
