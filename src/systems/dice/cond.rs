@@ -482,7 +482,9 @@ fn lex(src: &str) -> Result<Vec<(Tok, usize)>> {
             i += 1;
             continue;
         }
-        let two: String = chars[i..(i + 2).min(chars.len())].iter().collect();
+        // The next character, for the two-character tokens (no string
+        // made per character).
+        let next = chars.get(i + 1).copied();
         let tok = if c.is_ascii_digit() {
             let mut v: i64 = 0;
             while i < chars.len() && chars[i].is_ascii_digit() {
@@ -510,19 +512,19 @@ fn lex(src: &str) -> Result<Vec<(Tok, usize)>> {
             };
             out.push((t, at));
             continue;
-        } else if two == "&&" {
+        } else if c == '&' && next == Some('&') {
             i += 2;
             out.push((Tok::And, at));
             continue;
-        } else if two == "||" {
+        } else if c == '|' && next == Some('|') {
             i += 2;
             out.push((Tok::Or, at));
             continue;
-        } else if two == ".." {
+        } else if c == '.' && next == Some('.') {
             i += 2;
             out.push((Tok::DotDot, at));
             continue;
-        } else if c == '!' && two != "!=" {
+        } else if c == '!' && next != Some('=') {
             Tok::Not
         } else if matches!(c, '<' | '>' | '=' | '!') {
             let mut j = i;
