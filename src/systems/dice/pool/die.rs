@@ -196,9 +196,9 @@ pub fn explode_cond(t: &PoolTerm) -> Option<(FaceCond, bool)> {
 pub fn die_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<DieLaw<W>> {
     let sides = t.faces.sides();
     let weights = side_weights::<W>(t);
-    if explode_cond(t).is_none() {
+    let Some(explosion) = explode_cond(t) else {
         return Ok(plain_die(t, ctx, &sides, &weights));
-    }
+    };
     // An `ri` reroll takes the initial face only: an explosion's dice roll
     // plain.
     let later = later_weights::<W>(t);
@@ -215,9 +215,8 @@ pub fn die_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<DieLaw<W>> {
         k.extend_from_slice(c);
         k
     };
-    match explode_cond(t) {
-        None => unreachable!("a die that does not explode is a plain die"),
-        Some((cond, true)) if sides.iter().all(|s| s.units.is_empty()) => {
+    match explosion {
+        (cond, true) if sides.iter().all(|s| s.units.is_empty()) => {
             // Compounding plain numbers: the state is the face sum alone,
             // dense. With `go` and `end` the laws of one roll's faces that
             // compound and that stop, the chain ends after d rolls with
@@ -264,7 +263,7 @@ pub fn die_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<DieLaw<W>> {
                 add_to(&mut out, &keyed(face, &c), w.clone());
             }
         }
-        Some((cond, true)) => {
+        (cond, true) => {
             // Compounding: the state is (face sum, unit sums of the sides).
             let mut active: std::collections::BTreeMap<Score, W> =
                 std::collections::BTreeMap::from([(Score::default(), W::one())]);
@@ -312,7 +311,7 @@ pub fn die_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<DieLaw<W>> {
                 add_to(&mut out, &keyed(face, &c), w);
             }
         }
-        Some((cond, false)) => {
+        (cond, false) => {
             // Each explosion a new die: contributions join along the chain.
             // Sides that contribute alike and alike go on or stop are one
             // step of the chain (a d100 rerolling on 2+ and scoring 50+:
