@@ -697,28 +697,30 @@ fn sorted(m: &pool::Map<Exact>) -> BTreeMap<Vec<i64>, Exact> {
         .collect()
 }
 
-/// The one pool term a command of one term is.
-fn single_term(text: &str) -> hantei::systems::dice::ast::PoolTerm {
-    use hantei::systems::dice::ast::{Body, Node};
+/// The expression of a command of one expression (`xDy` notation).
+fn single_expr(text: &str) -> hantei::systems::dice::ast::Node {
+    use hantei::systems::dice::ast::Body;
     let cmd = dice::parse(text).unwrap();
-    let Body::Add(a) = &cmd.body else {
+    let Body::Add(a) = cmd.body else {
         panic!("{text}")
     };
-    match &a.expr {
-        Node::Pool(t) => (**t).clone(),
+    a.expr
+}
+
+/// The one pool term a command of one term is.
+fn single_term(text: &str) -> hantei::systems::dice::ast::PoolTerm {
+    use hantei::systems::dice::ast::Node;
+    match single_expr(text) {
+        Node::Pool(t) => *t,
         other => panic!("{text}: {other:?}"),
     }
 }
 
 /// The one group a command of one group is.
 fn single_group(text: &str) -> hantei::systems::dice::ast::GroupTerm {
-    use hantei::systems::dice::ast::{Body, Node};
-    let cmd = dice::parse(text).unwrap();
-    let Body::Add(a) = &cmd.body else {
-        panic!("{text}")
-    };
-    match &a.expr {
-        Node::Group(g) => (**g).clone(),
+    use hantei::systems::dice::ast::Node;
+    match single_expr(text) {
+        Node::Group(g) => *g,
         other => panic!("{text}: not a group: {other:?}"),
     }
 }

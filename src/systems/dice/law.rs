@@ -873,29 +873,23 @@ pub fn law<W: Weight>(cmd: &Command, tail_eps: f64) -> Result<Law<W>> {
     check_work::<W>(cmd)?;
     let p = super::lower::program(cmd)?;
     let explodes = matches!(cmd.body, Body::Reroll(_) | Body::Upper(_));
-    if !super::pool::uses_engine(&p.expr) {
-        return Ok(Law {
-            value: node(&p.expr)?,
-            total: None,
-            tail: W::zero(),
-            explodes,
-        });
-    }
     use super::pool::Stat;
     // A name changes no total: a sum of plain dice, some named
     // (`3D10[normal]+2D10[hunger]`), is the plain sum, by the same
     // algorithm as its unnamed spelling (its names still checked).
-    if p.result == Stat::Total && !p.total && p.shift == 0 {
-        let bare = unnamed(&p.expr);
-        if !super::pool::uses_engine(&bare) {
+    let total_only = p.result == Stat::Total && !p.total && p.shift == 0;
+    let bare = (total_only && super::pool::uses_engine(&p.expr)).then(|| unnamed(&p.expr));
+    let plain = bare.as_ref().unwrap_or(&p.expr);
+    if !super::pool::uses_engine(plain) {
+        if bare.is_some() {
             super::pool::check_names(&p.expr)?;
-            return Ok(Law {
-                value: node(&bare)?,
-                total: None,
-                tail: W::zero(),
-                explodes,
-            });
         }
+        return Ok(Law {
+            value: node(plain)?,
+            total: None,
+            tail: W::zero(),
+            explodes,
+        });
     }
     // A refusal names the command as typed, and the program it became.
     let about = |e: Error| match e {

@@ -436,23 +436,21 @@ fn written_die<W: Weight>(mut all: Vec<(Outcome, W)>) -> DieLaw<W> {
 /// A die's law from its outcomes keyed by [order, contribution…]: the
 /// outcomes highest first, with their mass.
 fn finish_die<W: Weight>(out: Map<W>) -> DieLaw<W> {
-    let mut outcomes: Vec<(Outcome, W)> = out
-        .into_iter()
-        .filter(|(_, w)| !w.is_zero())
-        .map(|(k, w)| {
-            let contrib: Key = k[1..].into();
-            (
-                Outcome {
-                    order: k[0],
-                    contrib,
-                },
-                w,
-            )
-        })
-        .collect();
-    outcomes.sort_by(|a, b| b.0.cmp(&a.0));
-    let mass = outcomes.iter().fold(W::zero(), |a, (_, w)| a + w);
-    DieLaw { outcomes, mass }
+    // Distinct keys: nothing for `written_die` to merge.
+    written_die(
+        out.into_iter()
+            .map(|(k, w)| {
+                let contrib: Key = k[1..].into();
+                (
+                    Outcome {
+                        order: k[0],
+                        contrib,
+                    },
+                    w,
+                )
+            })
+            .collect(),
+    )
 }
 
 /// The chain of an exploding die where one step alone goes on (a die
