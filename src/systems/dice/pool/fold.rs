@@ -15,6 +15,7 @@
 
 use super::die::{die_law, DieLaw, Outcome};
 use super::plan::Algorithm;
+use super::steps::{self, States};
 use super::{add_to, node_law, Ctx, Key, Map, Stat, MAX_STATES};
 use crate::error::{Error, Result};
 use crate::systems::dice::ast::*;
@@ -599,65 +600,65 @@ fn group_product<W: Weight>(
     // (keep the high ones, how many); keeping all is a running sum.
     let keep = filter.map(|(f, n)| f.as_keep(n, items));
     let slots = keep.map_or(1, |(_, k)| k.max(0) as usize);
+    // An empty kept slot: just below every item's total when keeping the
+    // high ones (above, the low ones), so that the slots pack tightly.
+    let orders = kinds
+        .iter()
+        .flat_map(|k| k.law.outcomes.iter().map(|(o, _)| o.order));
     let empty = match keep {
-        Some((true, _)) => i64::MIN,
-        Some((false, _)) => i64::MAX,
+        Some((true, _)) => orders.min().unwrap_or(0).saturating_sub(1),
+        Some((false, _)) => orders.max().unwrap_or(0).saturating_add(1),
         None => 0,
     };
     let mut start = ctx.neutral();
     start.extend(std::iter::repeat_n(empty, slots));
-    let mut states: Map<W> = Map::default();
-    states.insert(start.into(), W::one());
+    let mut states = States::<W>::one(&start);
     let mut key: Vec<i64> = Vec::with_capacity(len + slots);
     let mut work: u64 = 0;
     for kind in each_item(kinds) {
-        super::spend(&mut work, (states.len() * kind.law.outcomes.len()) as u64)?;
-        let room = (states.len() * kind.law.outcomes.len()).min(MAX_STATES);
-        let mut next: Map<W> = Map::with_capacity_and_hasher(room, Default::default());
-        for (state, w) in &states {
-            for (o, p) in &kind.law.outcomes {
-                key.clear();
-                key.extend_from_slice(state);
-                for (s, stat) in ctx.layout.iter().enumerate() {
-                    if !stat.kept_only() {
-                        key[s] = ctx.merged(s, stat.combine(key[s], o.contrib[s]));
+        super::spend(&mut work, (states.count() * kind.law.outcomes.len()) as u64)?;
+        states = steps::step(len + slots, |sink| {
+            for (state, w) in states.iter() {
+                for (o, p) in &kind.law.outcomes {
+                    key.clear();
+                    key.extend_from_slice(state);
+                    for (s, stat) in ctx.layout.iter().enumerate() {
+                        if !stat.kept_only() {
+                            key[s] = ctx.merged(s, stat.combine(key[s], o.contrib[s]));
+                        }
                     }
-                }
-                let kept = &mut key[len..];
-                match keep {
-                    None => kept[0] = kept[0].saturating_add(o.order),
-                    Some((high, _)) => {
-                        // Insert into the sorted best-k, dropping the worst.
-                        let mut v = o.order;
-                        for slot in kept.iter_mut() {
-                            let better = if high { v > *slot } else { v < *slot };
-                            if better {
-                                std::mem::swap(slot, &mut v);
+                    let kept = &mut key[len..];
+                    match keep {
+                        None => kept[0] = kept[0].saturating_add(o.order),
+                        Some((high, _)) => {
+                            // Insert into the sorted best-k, dropping the worst.
+                            let mut v = o.order;
+                            for slot in kept.iter_mut() {
+                                let better = if high { v > *slot } else { v < *slot };
+                                if better {
+                                    std::mem::swap(slot, &mut v);
+                                }
                             }
                         }
                     }
+                    sink.put(&key, w, p);
                 }
-                add_to(&mut next, &key, w.clone() * p);
             }
-            super::check_states(&next)?;
-        }
-        states = next;
+            Ok(())
+        })?;
     }
-    let mut out: Map<W> = Map::with_capacity_and_hasher(states.len(), Default::default());
-    for (k, w) in states {
+    Ok(states.into_map(|k, t| {
         let total = k[len..]
             .iter()
             .filter(|v| **v != empty || keep.is_none())
             .fold(0i64, |a, v| a.saturating_add(*v));
-        let mut t = k[..len].to_vec();
+        t.extend_from_slice(&k[..len]);
         for (s, stat) in ctx.layout.iter().enumerate() {
             if stat.kept_only() {
                 t[s] = total;
             }
         }
-        add_to(&mut out, &t, w);
-    }
-    Ok(out)
+    }))
 }
 
 /// How many of `m` dice placed after `before` (of `total`) are kept.
@@ -799,12 +800,11 @@ pub fn fold<W: Weight>(
     if runs {
         start.extend(std::iter::repeat_n(0, accs));
     }
-    let mut states: Map<W> = Map::default();
-    states.insert(start.into(), W::one());
+    let width = start.len();
+    let mut states = States::<W>::one(&start);
     let mut work: u64 = 0;
-    let mut key = Vec::new();
-    // Two maps, reused step after step (their tables stay allocated).
-    let mut spare: Map<W> = Map::default();
+    let mut key = Vec::with_capacity(width);
+    let one = W::one();
     for (j, &(i, g)) in steps.iter().enumerate() {
         let (o, kind) = (all[i], &kinds[g]);
         let p = &probs[g][i];
@@ -813,107 +813,102 @@ pub fn fold<W: Weight>(
         let last = below[g][i].clone() - p;
         let forced = last.is_zero() || last.to_f64() <= 0.0 && !W::EXACT;
         let mut rows: Vec<Option<Vec<W>>> = vec![None; kind.n as usize + 1];
-        let mut next: Map<W> = std::mem::take(&mut spare);
-        // The map's iteration order is fixed (FxHash, the same
-        // insertions into the same tables), so floating-point sums come
-        // in one order on every run without sorting.
-        for (state, w) in states.drain() {
-            let placed = state[g];
-            let r = kind.n - placed;
-            if r == 0 {
-                // A face's count ends with the face.
-                let state = if runs && closes && state[run_base..].iter().any(|&c| c != 0) {
-                    let mut s = state.to_vec();
-                    s[run_base..].fill(0);
-                    s.into()
-                } else {
-                    state
-                };
-                // Unchanged: moved, not copied.
-                match next.get_mut(&state) {
-                    Some(x) => *x += w,
-                    None => {
-                        next.insert(state, w);
-                        super::check_states(&next)?;
+        // A state with r dice of the kind left takes r + 1 steps.
+        let steps_here: u64 = states
+            .iter()
+            .map(|(s, _)| (kind.n - s[g]).max(0) as u64)
+            .filter(|r| *r > 0)
+            .map(|r| r + 1)
+            .sum();
+        super::spend(&mut work, steps_here)?;
+        states = steps::step(width, |sink| {
+            for (state, w) in states.iter() {
+                let placed = state[g];
+                let r = kind.n - placed;
+                if r == 0 {
+                    // Unchanged, but that a face's count ends with the face.
+                    if runs && closes && state[run_base..].iter().any(|&c| c != 0) {
+                        key.clear();
+                        key.extend_from_slice(state);
+                        key[run_base..].fill(0);
+                        sink.put(&key, w, &one);
+                    } else {
+                        sink.put(state, w, &one);
                     }
-                }
-                continue;
-            }
-            let state = &state[..];
-            let w = &w;
-            super::spend(&mut work, r as u64 + 1)?;
-            let row = rows[r as usize].get_or_insert_with(|| {
-                if forced {
-                    let mut v = vec![W::zero(); r as usize + 1];
-                    v[r as usize] = W::one();
-                    v
-                } else {
-                    binomial_row(r, &q)
-                }
-            });
-            for (m, b) in row.iter().enumerate() {
-                if b.is_zero() {
                     continue;
                 }
-                let m = m as i64;
-                key.clear();
-                key.extend_from_slice(state);
-                key[g] += m;
-                for (a, &total) in totals.iter().enumerate() {
-                    if kind.feeds & (1 << a) == 0 {
+                let row = rows[r as usize].get_or_insert_with(|| {
+                    if forced {
+                        let mut v = vec![W::zero(); r as usize + 1];
+                        v[r as usize] = W::one();
+                        v
+                    } else {
+                        binomial_row(r, &q)
+                    }
+                });
+                for (m, b) in row.iter().enumerate() {
+                    if b.is_zero() {
                         continue;
                     }
-                    let before: i64 = kinds
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, k)| k.feeds & (1 << a) != 0)
-                        .map(|(h, _)| state[h])
-                        .sum();
-                    let keep = kept(filter, total, before, m);
-                    let base = nk + a * len;
-                    let carried = |s: usize| carry.is_none_or(|c| c[a * len + s]);
-                    for (s, stat) in layout.iter().enumerate() {
-                        if !carried(s) {
+                    let m = m as i64;
+                    key.clear();
+                    key.extend_from_slice(state);
+                    key[g] += m;
+                    for (a, &total) in totals.iter().enumerate() {
+                        if kind.feeds & (1 << a) == 0 {
                             continue;
                         }
-                        let v = o.contrib[s];
-                        let slot = &mut key[base + s];
-                        match stat {
-                            s if s.kept_only() => {
-                                *slot = slot.saturating_add(v.saturating_mul(keep))
+                        let before: i64 = kinds
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, k)| k.feeds & (1 << a) != 0)
+                            .map(|(h, _)| state[h])
+                            .sum();
+                        let keep = kept(filter, total, before, m);
+                        let base = nk + a * len;
+                        let carried = |s: usize| carry.is_none_or(|c| c[a * len + s]);
+                        for (s, stat) in layout.iter().enumerate() {
+                            if !carried(s) {
+                                continue;
                             }
-                            Stat::Width | Stat::Height | Stat::Pushed => {}
-                            _ => *slot = ctx.merged(s, stat.combine(*slot, stat.times(v, m))),
-                        }
-                    }
-                    if let Some(ws) = width_slot.filter(|&ws| carried(ws)) {
-                        // The dice of this face so far, this step's with
-                        // the earlier steps' of the same face.
-                        let run = if runs && !opens {
-                            key[run_base + a] + m
-                        } else {
-                            m
-                        };
-                        if runs {
-                            key[run_base + a] = run;
-                        }
-                        if run > key[base + ws] {
-                            key[base + ws] = run;
-                            if let Some(hs) = height_slot {
-                                key[base + hs] = o.order;
+                            let v = o.contrib[s];
+                            let slot = &mut key[base + s];
+                            match stat {
+                                s if s.kept_only() => {
+                                    *slot = slot.saturating_add(v.saturating_mul(keep))
+                                }
+                                Stat::Width | Stat::Height | Stat::Pushed => {}
+                                _ => *slot = ctx.merged(s, stat.combine(*slot, stat.times(v, m))),
                             }
                         }
+                        if let Some(ws) = width_slot.filter(|&ws| carried(ws)) {
+                            // The dice of this face so far, this step's with
+                            // the earlier steps' of the same face.
+                            let run = if runs && !opens {
+                                key[run_base + a] + m
+                            } else {
+                                m
+                            };
+                            if runs {
+                                key[run_base + a] = run;
+                            }
+                            if run > key[base + ws] {
+                                key[base + ws] = run;
+                                if let Some(hs) = height_slot {
+                                    key[base + hs] = o.order;
+                                }
+                            }
+                        }
                     }
+                    if runs && closes {
+                        // A face's count ends with the face.
+                        key[run_base..].fill(0);
+                    }
+                    sink.put(&key, w, b);
                 }
-                if runs && closes {
-                    // A face's count ends with the face.
-                    key[run_base..].fill(0);
-                }
-                add_to(&mut next, &key, w.clone() * b);
             }
-            super::check_states(&next)?;
-        }
-        spare = std::mem::replace(&mut states, next);
+            Ok(())
+        })?;
     }
     let mut out: Map<W> = Map::default();
     let mut scale = W::one();
@@ -922,8 +917,8 @@ pub fn fold<W: Weight>(
             scale = scale * k.law.mass.powi(k.n as u32);
         }
     }
-    for (k, w) in states {
-        add_to(&mut out, &k[nk..nk + accs * len], w * &scale);
+    for (k, w) in states.iter() {
+        add_to(&mut out, &k[nk..nk + accs * len], w.clone() * &scale);
     }
     Ok(out)
 }

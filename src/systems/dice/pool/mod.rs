@@ -45,7 +45,11 @@
 //! carry it.
 //!
 //! States are [`Key`]s: tuples held inline (no allocation), hashed a word
-//! at a time, merged with one hash.
+//! at a time, merged with one hash. The fold and the group product go
+//! step by step on packed states instead ([`steps`]): each step's pairs
+//! packed into `u64` codes and summed in a dense array (or by sorting the
+//! codes), its states in tuple order, so that no hash decides the order of
+//! a sum.
 //!
 //! Terms are independent: their laws combine pairwise along the expression
 //! ([`law`], [`mod@combine`]): the totals by the expression's arithmetic, every
@@ -103,6 +107,7 @@ pub mod key;
 pub mod plan;
 pub mod push;
 pub mod stat;
+pub mod steps;
 
 pub use combine::combine;
 pub use key::Key;
@@ -937,7 +942,7 @@ fn sort_cells<W>(cells: &mut [(Key, W)]) {
 /// come: the positions ascend), for codes below `2^bits`: a least
 /// significant digit radix sort, 11 bits a pass, where there are many
 /// (a comparison sort where there are few).
-fn radix_sort(v: &mut Vec<(u64, u32)>, bits: u32) {
+pub(super) fn radix_sort(v: &mut Vec<(u64, u32)>, bits: u32) {
     const DIGIT: u32 = 11;
     if v.len() < 1 << 10 {
         v.sort_unstable();
@@ -985,7 +990,14 @@ pub(crate) fn spend(work: &mut u64, steps: u64) -> Result<()> {
 /// `{5D10!,5D8!,5D6!}KH3` 92 million in 205 s first.
 #[inline]
 pub(crate) fn check_states<W>(map: &Map<W>) -> Result<()> {
-    if map.len() > MAX_STATES {
+    check_count(map.len())
+}
+
+/// Refuse a step of `states` states past [`MAX_STATES`] (as
+/// [`check_states`]).
+#[inline]
+pub(crate) fn check_count(states: usize) -> Result<()> {
+    if states > MAX_STATES {
         return Err(Error::Conflict(format!(
             "dice: the statistics the conditions read take more than {MAX_STATES} states; read fewer statistics (each count, name or score multiplies the states) or roll fewer dice"
         )));

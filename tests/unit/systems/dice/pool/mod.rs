@@ -8,3 +8,4 @@ mod chain;
 mod key;
 mod plan;
 mod stat;
+mod steps;

@@ -1,0 +1,376 @@
+//! A law built step by step on packed states (the fold, the group
+//! product): each step's new states accumulated in a dense array or a map
+//! of `u64`, not in a map of tuples.
+//!
+//! A step is a generator that hands every pair (a new state's tuple, the
+//! old state's weight, the factor) to a [`Sink`], in a fixed order. The
+//! pairs go to a buffer that learns each slot's least and greatest value
+//! as they come; then they are summed:
+//!
+//! * every tuple packed into one `u64` (each slot offset by its least
+//!   value, the first slot most significant, so codes keep the tuples'
+//!   order): in a **dense array** over the box of codes where it is small,
+//!   else by sorting the codes (ties in the pairs' order) and summing runs;
+//! * the tuples themselves in a map ([`Map`]), then sorted, where codes do
+//!   not fit a `u64` or a step has too many pairs to buffer.
+//!
+//! Each state's weight is summed in the pairs' order on every path, and a
+//! step's states come out in tuple order on every path, so which path runs
+//! never changes a value, to the last bit (`tests/pool.rs` holds the paths
+//! equal), and the order of the next step's pairs is the tuples' order, not
+//! a hash's. Where a map of tuples hashed and compared every slot and
+//! copied a 72-byte key per pair, a dense step is a code and an add: the
+//! group product and the fold run 1.2–1.3× faster (benches/README).
+
+use super::{add_to, Key, Map, MAX_STATES};
+use crate::error::Result;
+use crate::weight::Weight;
+
+/// Largest box of codes summed in a dense array (a weight and a flag a
+/// code: 9 MB at most in floating point).
+const DENSE_MAX: u64 = 1 << 20;
+
+/// A step's states: flat tuples of `len` slots, in tuple order, and their
+/// weights.
+#[derive(Clone, Debug)]
+pub struct States<W> {
+    len: usize,
+    keys: Vec<i64>,
+    weights: Vec<W>,
+}
+
+impl<W: Weight> States<W> {
+    /// The one state `start` (one slot or more), of weight one.
+    pub fn one(start: &[i64]) -> Self {
+        assert!(!start.is_empty(), "a state has one slot or more");
+        States {
+            len: start.len(),
+            keys: start.to_vec(),
+            weights: vec![W::one()],
+        }
+    }
+
+    /// How many states.
+    pub fn count(&self) -> usize {
+        self.weights.len()
+    }
+
+    /// Every state's tuple and weight, in tuple order.
+    pub fn iter(&self) -> impl Iterator<Item = (&[i64], &W)> {
+        self.keys.chunks_exact(self.len).zip(&self.weights)
+    }
+
+    /// Every state moved into a map, its tuple mapped by `f` (states that
+    /// `f` makes equal summed in tuple order).
+    pub fn into_map(self, mut f: impl FnMut(&[i64], &mut Vec<i64>)) -> Map<W> {
+        let mut out: Map<W> = Map::with_capacity_and_hasher(self.count(), Default::default());
+        let mut t = Vec::with_capacity(self.len);
+        for (k, w) in self.keys.chunks_exact(self.len).zip(self.weights) {
+            t.clear();
+            f(k, &mut t);
+            add_to(&mut out, &t, w);
+        }
+        out
+    }
+}
+
+/// Where a step's generator hands its pairs: the new state `key` gets
+/// `w · p` (the old state's weight `w` times the step's factor `p`).
+pub trait Sink<W> {
+    /// One pair.
+    fn put(&mut self, key: &[i64], w: &W, p: &W);
+}
+
+/// Each slot's least and greatest value over a step's pairs, the
+/// sentinels `i64::MIN` and `i64::MAX` (an empty maximum, minimum or
+/// kept slot) apart.
+struct Bounds {
+    lo: Vec<i64>,
+    hi: Vec<i64>,
+    min: Vec<bool>,
+    max: Vec<bool>,
+}
+
+impl Bounds {
+    fn new(len: usize) -> Bounds {
+        Bounds {
+            lo: vec![i64::MAX; len],
+            hi: vec![i64::MIN; len],
+            min: vec![false; len],
+            max: vec![false; len],
+        }
+    }
+}
+
+impl<W> Sink<W> for Bounds {
+    #[inline]
+    fn put(&mut self, key: &[i64], _: &W, _: &W) {
+        for (i, &x) in key.iter().enumerate() {
+            match x {
+                i64::MIN => self.min[i] = true,
+                i64::MAX => self.max[i] = true,
+                x => {
+                    self.lo[i] = self.lo[i].min(x);
+                    self.hi[i] = self.hi[i].max(x);
+                }
+            }
+        }
+    }
+}
+
+/// Tuples packed into `u64` codes: each slot's digit its offset from
+/// the slot's least value (after `i64::MIN`, before `i64::MAX`, where
+/// they occur), scaled by the radices of the slots after it.
+struct Packing {
+    slots: Vec<Digit>,
+    size: u64,
+}
+
+/// One slot's digits.
+#[derive(Clone, Copy)]
+struct Digit {
+    /// The least ordinary value.
+    lo: i64,
+    /// Whether `i64::MIN` occurs (digit 0).
+    min: bool,
+    /// Whether `i64::MAX` occurs (the last digit).
+    max: bool,
+    radix: u64,
+}
+
+impl Packing {
+    /// `None` where the box of codes does not fit a `u64`.
+    fn new(b: &Bounds) -> Option<Packing> {
+        let mut size: u128 = 1;
+        let mut slots = Vec::with_capacity(b.lo.len());
+        for i in 0..b.lo.len() {
+            let (lo, hi) = (b.lo[i], b.hi[i]);
+            let ordinary = if lo <= hi {
+                (hi as i128 - lo as i128 + 1) as u128
+            } else {
+                0
+            };
+            let r = (ordinary + u128::from(b.min[i]) + u128::from(b.max[i])).max(1);
+            size = size.checked_mul(r)?;
+            slots.push(Digit {
+                lo,
+                min: b.min[i],
+                max: b.max[i],
+                radix: u64::try_from(r).ok()?,
+            });
+        }
+        Some(Packing {
+            slots,
+            size: u64::try_from(size).ok()?,
+        })
+    }
+
+    #[inline]
+    fn code(&self, key: &[i64]) -> u64 {
+        key.iter().zip(&self.slots).fold(0u64, |c, (&x, d)| {
+            let digit = match x {
+                i64::MIN => 0,
+                i64::MAX => d.radix - 1,
+                x => x.wrapping_sub(d.lo) as u64 + u64::from(d.min),
+            };
+            c * d.radix + digit
+        })
+    }
+
+    fn decode(&self, mut code: u64, out: &mut [i64]) {
+        for (x, d) in out.iter_mut().zip(&self.slots).rev() {
+            let digit = code % d.radix;
+            code /= d.radix;
+            *x = if d.min && digit == 0 {
+                i64::MIN
+            } else if d.max && digit + 1 == d.radix {
+                i64::MAX
+            } else {
+                d.lo.wrapping_add((digit - u64::from(d.min)) as i64)
+            };
+        }
+    }
+}
+
+/// The map of tuples, for a step too large to hold in a buffer or whose
+/// codes do not fit a `u64`; stops adding past [`MAX_STATES`] states (the
+/// step is then refused).
+struct Tuples<W> {
+    map: Map<W>,
+    full: bool,
+}
+
+impl<W: Weight> Tuples<W> {
+    #[inline]
+    fn add(&mut self, key: &[i64], w: W) {
+        if !self.full {
+            add_to(&mut self.map, key, w);
+            self.full = self.map.len() > MAX_STATES;
+        }
+    }
+}
+
+/// Most pairs of one step held in the buffer (beyond, they go to a map
+/// of tuples as they come).
+const BUFFER_MAX: usize = 1 << 18;
+
+/// The pairs of a step, in order: their tuples, their weights and the
+/// bounds of their slots, or (past [`BUFFER_MAX`] pairs) a map of tuples.
+struct Buffer<W> {
+    len: usize,
+    keys: Vec<i64>,
+    weights: Vec<W>,
+    bounds: Bounds,
+    spilled: Option<Tuples<W>>,
+}
+
+impl<W: Weight> Sink<W> for Buffer<W> {
+    #[inline]
+    fn put(&mut self, key: &[i64], w: &W, p: &W) {
+        let x = w.clone() * p;
+        if let Some(t) = &mut self.spilled {
+            t.add(key, x);
+            return;
+        }
+        Sink::<W>::put(&mut self.bounds, key, w, p);
+        self.keys.extend_from_slice(key);
+        self.weights.push(x);
+        if self.weights.len() >= BUFFER_MAX {
+            let mut t = Tuples {
+                map: Map::default(),
+                full: false,
+            };
+            for (k, w) in self.keys.chunks_exact(self.len).zip(self.weights.drain(..)) {
+                t.add(k, w);
+            }
+            self.keys = Vec::new();
+            self.spilled = Some(t);
+        }
+    }
+}
+
+/// One step: the states of `len` slots (one or more) that `gen` hands
+/// its sink, equal tuples summed in the pairs' order, in tuple order.
+/// Refused past [`MAX_STATES`] states.
+pub fn step<W: Weight>(
+    len: usize,
+    gen: impl FnOnce(&mut dyn Sink<W>) -> Result<()>,
+) -> Result<States<W>> {
+    step_by(len, Path::Auto, gen)
+}
+
+/// How a step sums its pairs: [`step`] chooses; the tests run each and
+/// hold them equal to the last bit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Path {
+    /// The dense array where the box of codes is small, else the sorted
+    /// codes, else (codes past a `u64`) the map of tuples.
+    Auto,
+    /// A dense array over the box of codes (where it fits a `u64`).
+    Dense,
+    /// The codes sorted, ties in the pairs' order (where they fit).
+    Sorted,
+    /// A map of tuples, then sorted.
+    Tuples,
+}
+
+/// [`step`] by the path `path` (a path whose codes do not fit a `u64`
+/// takes the map of tuples).
+pub fn step_by<W: Weight>(
+    len: usize,
+    path: Path,
+    gen: impl FnOnce(&mut dyn Sink<W>) -> Result<()>,
+) -> Result<States<W>> {
+    let mut buf = Buffer {
+        len,
+        keys: Vec::new(),
+        weights: Vec::new(),
+        bounds: Bounds::new(len),
+        spilled: None,
+    };
+    gen(&mut buf)?;
+    let mut out = States {
+        len,
+        keys: Vec::new(),
+        weights: Vec::new(),
+    };
+    if let Some(t) = buf.spilled {
+        return from_tuples(t, out);
+    }
+    let pairs = buf.weights.len();
+    let packing = Packing::new(&buf.bounds).filter(|_| path != Path::Tuples);
+    let Some(packing) = packing else {
+        let mut t = Tuples {
+            map: Map::default(),
+            full: false,
+        };
+        for (k, w) in buf.keys.chunks_exact(len).zip(buf.weights) {
+            t.add(k, w);
+        }
+        return from_tuples(t, out);
+    };
+    let small = packing.size <= DENSE_MAX && packing.size as usize <= (4 * pairs).max(4096);
+    if path == Path::Dense && packing.size <= DENSE_MAX || path == Path::Auto && small {
+        // A dense array over the box of codes.
+        let size = packing.size as usize;
+        let mut weights = vec![W::zero(); size];
+        let mut seen = vec![false; size];
+        for (k, w) in buf.keys.chunks_exact(len).zip(buf.weights) {
+            let c = packing.code(k) as usize;
+            weights[c] += w;
+            seen[c] = true;
+        }
+        let count = seen.iter().filter(|s| **s).count();
+        super::check_count(count)?;
+        out.keys.resize(count * len, 0);
+        out.weights.reserve(count);
+        let mut at = 0;
+        for (c, (w, seen)) in weights.into_iter().zip(seen).enumerate() {
+            if seen {
+                packing.decode(c as u64, &mut out.keys[at..at + len]);
+                at += len;
+                out.weights.push(w);
+            }
+        }
+        return Ok(out);
+    }
+    // The codes sorted (ties in the pairs' order), equal codes summed.
+    let mut codes: Vec<(u64, u32)> = buf
+        .keys
+        .chunks_exact(len)
+        .enumerate()
+        .map(|(at, k)| (packing.code(k), at as u32))
+        .collect();
+    let bits = 64 - packing.size.saturating_sub(1).leading_zeros();
+    super::radix_sort(&mut codes, bits);
+    let mut weights: Vec<Option<W>> = buf.weights.into_iter().map(Some).collect();
+    let mut last = None;
+    for (c, at) in codes {
+        let w = weights[at as usize].take().unwrap_or_else(W::zero);
+        if last == Some(c) {
+            if let Some(x) = out.weights.last_mut() {
+                *x += w;
+            }
+        } else {
+            super::check_count(out.weights.len() + 1)?;
+            let from = out.keys.len();
+            out.keys.resize(from + len, 0);
+            packing.decode(c, &mut out.keys[from..]);
+            out.weights.push(w);
+            last = Some(c);
+        }
+    }
+    Ok(out)
+}
+
+/// A map of tuples' states, in tuple order, into `out`.
+fn from_tuples<W: Weight>(t: Tuples<W>, mut out: States<W>) -> Result<States<W>> {
+    super::check_count(if t.full { MAX_STATES + 1 } else { t.map.len() })?;
+    let mut cells: Vec<(Key, W)> = t.map.into_iter().collect();
+    cells.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    for (k, w) in cells {
+        out.keys.extend_from_slice(&k);
+        out.weights.push(w);
+    }
+    Ok(out)
+}
