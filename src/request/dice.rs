@@ -348,7 +348,7 @@ impl Params {
         let check = self.check()?;
         match self.until()? {
             Some(u) => until::report(&check, &u),
-            None => dice::report(&check),
+            None => dice::report_of(check),
         }
     }
 }

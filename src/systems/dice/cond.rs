@@ -221,13 +221,27 @@ impl Expr {
             .all(|s| matches!(s, Stat::Total | Stat::Natural))
     }
 
-    /// Resolve bare names against the roll's named terms and scores.
+    /// Resolve bare names against the roll's named terms and scores
+    /// ([`Expr::check_names`], then [`Expr::mark_units`]); `text` is the
+    /// condition as errors show it.
     pub fn resolve(&mut self, terms: &[String], units: &[String], text: &str) -> Result<()> {
+        self.check_names(terms, units, &|| text.to_string())?;
+        self.mark_units(units);
+        Ok(())
+    }
+
+    /// Refuse a bare name that is no named term or score of the roll, and
+    /// a `count(…, NAME)` that names no term; `text` makes the condition as
+    /// errors show it (only for an error).
+    pub fn check_names(
+        &self,
+        terms: &[String],
+        units: &[String],
+        text: &dyn Fn() -> String,
+    ) -> Result<()> {
         match self {
             Expr::Stat(Stat::Named(n)) => {
-                if units.contains(n) {
-                    *self = Expr::Stat(Stat::Unit(n.clone()));
-                } else if !terms.contains(n) {
+                if !units.contains(n) && !terms.contains(n) {
                     let mut known: Vec<String> = super::pool::RESERVED
                         .iter()
                         .filter(|w| !matches!(**w, "and" | "or" | "not" | "result" | "all_equal"))
@@ -242,7 +256,7 @@ impl Expr {
                     };
                     return Err(Error::Conflict(format!(
                         "condition {}: {} is no statistic, named term or named score of this roll{hint} (statistics: total, natural, max, min, count(FACE), doubles, pushed, width, height; names: {})",
-                        crate::error::quote(text),
+                        crate::error::quote(&text()),
                         crate::error::quote(n),
                         if terms.is_empty() && units.is_empty() {
                             "none".to_string()
@@ -256,7 +270,7 @@ impl Expr {
             Expr::Stat(Stat::Count(_, Some(n))) if !terms.contains(n) => {
                 Err(Error::Conflict(format!(
                     "condition {}: count(…, {n}) names no term of this roll (named terms: {})",
-                    crate::error::quote(text),
+                    crate::error::quote(&text()),
                     if terms.is_empty() {
                         "none".to_string()
                     } else {
@@ -265,10 +279,25 @@ impl Expr {
                 )))
             }
             Expr::Num(_) | Expr::Stat(_) | Expr::Flag(_) => Ok(()),
-            Expr::Neg(a) | Expr::Not(a) => a.resolve(terms, units, text),
+            Expr::Neg(a) | Expr::Not(a) => a.check_names(terms, units, text),
             Expr::Arith(_, a, b) | Expr::Cmp(_, a, b, _) | Expr::And(a, b) | Expr::Or(a, b) => {
-                a.resolve(terms, units, text)?;
-                b.resolve(terms, units, text)
+                a.check_names(terms, units, text)?;
+                b.check_names(terms, units, text)
+            }
+        }
+    }
+
+    /// Read a bare name that is a named score (`units`) as the score.
+    pub fn mark_units(&mut self, units: &[String]) {
+        match self {
+            Expr::Stat(Stat::Named(n)) if units.contains(n) => {
+                *self = Expr::Stat(Stat::Unit(n.clone()));
+            }
+            Expr::Num(_) | Expr::Stat(_) | Expr::Flag(_) => {}
+            Expr::Neg(a) | Expr::Not(a) => a.mark_units(units),
+            Expr::Arith(_, a, b) | Expr::Cmp(_, a, b, _) | Expr::And(a, b) | Expr::Or(a, b) => {
+                a.mark_units(units);
+                b.mark_units(units);
             }
         }
     }

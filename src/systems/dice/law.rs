@@ -541,31 +541,32 @@ pub fn keep<W: Weight>(d: &Pmf<W>, n: i64, k: i64, high: bool) -> Result<Pmf<W>>
     // state[c] = law of the kept sum (offset base) with c < k dice placed;
     // once k are kept, the sum is final: the dice left fall on worse faces
     // (their mass to the power left), so the law goes to `done` at once.
-    let mut state: Vec<Option<Vec<W>>> = vec![None; k];
-    state[0] = Some({
-        let mut v = vec![W::zero(); width];
-        v[(-base) as usize] = W::one();
-        v
-    });
+    // Two sets of rows, reused face after face (each cleared over the span
+    // it reached).
+    let mut state: Vec<Row<W>> = (0..k).map(|_| Row::new(width)).collect();
+    let mut next: Vec<Row<W>> = (0..k).map(|_| Row::new(width)).collect();
+    state[0].add((-base) as usize, &[W::one()], &W::one());
     let mut done = vec![W::zero(); width];
+    let mut powers: Vec<W> = Vec::with_capacity(n + 1);
+    let mut rest: Vec<W> = Vec::with_capacity(n + 1);
     for (i, (face, p)) in faces.iter().enumerate() {
-        let pow = |x: &W, e: usize| -> Vec<W> {
-            let mut v = Vec::with_capacity(e + 1);
+        let pow = |v: &mut Vec<W>, x: &W| {
+            v.clear();
             let mut acc = W::one();
-            for _ in 0..=e {
+            for _ in 0..=n {
                 v.push(acc.clone());
                 acc = acc * x;
             }
-            v
         };
-        let powers = pow(p, n);
-        let rest = pow(&worse[i], n);
-        let mut next: Vec<Option<Vec<W>>> = vec![None; k];
+        pow(&mut powers, p);
+        pow(&mut rest, &worse[i]);
+        for row in next.iter_mut() {
+            row.clear();
+        }
         for c in 0..k {
-            let Some(cur) = &state[c] else { continue };
-            // Only the span of the sums reached is read (its zeros
-            // outside it skipped, as they always were).
-            let Some((from, src)) = support(cur) else {
+            let cur = &state[c];
+            // Only the span of the sums reached is read.
+            let Some((from, src)) = cur.span() else {
                 continue;
             };
             let r = n - c;
@@ -577,8 +578,7 @@ pub fn keep<W: Weight>(d: &Pmf<W>, n: i64, k: i64, high: bool) -> Result<Pmf<W>>
                     continue;
                 }
                 let shift = m as i64 * face;
-                let dst = next[c + m].get_or_insert_with(|| vec![W::zero(); width]);
-                add_scaled(dst, (from as i64 + shift) as usize, src, &w);
+                next[c + m].add((from as i64 + shift) as usize, src, &w);
             }
             // m >= need: k kept (`need` of them here), the other r - m
             // dice on worse faces.
@@ -592,17 +592,50 @@ pub fn keep<W: Weight>(d: &Pmf<W>, n: i64, k: i64, high: bool) -> Result<Pmf<W>>
             let shift = need as i64 * face;
             add_scaled(&mut done, (from as i64 + shift) as usize, src, &w);
         }
-        state = next;
+        std::mem::swap(&mut state, &mut next);
     }
     Ok(Pmf::from_weights(base, done))
 }
 
-/// The span of `v` between its first and last weight that is not zero:
-/// where it starts, and its weights. `None` if every weight is zero.
-fn support<W: Weight>(v: &[W]) -> Option<(usize, &[W])> {
-    let from = v.iter().position(|x| !x.is_zero())?;
-    let to = v.iter().rposition(|x| !x.is_zero())? + 1;
-    Some((from, &v[from..to]))
+/// One state of [`keep`]: the law of the kept sum over `width` sums, and
+/// the span `from..to` every sum it reached lies in (empty: not reached).
+/// Read over its span only, where it was scanned for its first and last
+/// weight that is not zero: a zero at the span's edge adds exactly nothing.
+struct Row<W> {
+    v: Vec<W>,
+    from: usize,
+    to: usize,
+}
+
+impl<W: Weight> Row<W> {
+    fn new(width: usize) -> Self {
+        Row {
+            v: vec![W::zero(); width],
+            from: usize::MAX,
+            to: 0,
+        }
+    }
+
+    /// Its span and weights there; `None` if not reached.
+    fn span(&self) -> Option<(usize, &[W])> {
+        (self.from < self.to).then(|| (self.from, &self.v[self.from..self.to]))
+    }
+
+    /// Back to no sum reached.
+    fn clear(&mut self) {
+        if self.from < self.to {
+            self.v[self.from..self.to].fill(W::zero());
+        }
+        self.from = usize::MAX;
+        self.to = 0;
+    }
+
+    /// `v[at + j] += src[j] · w` ([`add_scaled`]), the span widened.
+    fn add(&mut self, at: usize, src: &[W], w: &W) {
+        add_scaled(&mut self.v, at, src, w);
+        self.from = self.from.min(at);
+        self.to = self.to.max(at + src.len());
+    }
 }
 
 /// `dst[at + j] += src[j] · w` for every `j`: a loop without branches

@@ -161,7 +161,7 @@ pub fn parse_tier(text: &str) -> Result<TierSpec> {
     let norm = parse::normalize_width(text.trim());
     let (name, rest) = match norm.split_once(':') {
         Some((n, c)) => (n.trim(), Some(c)),
-        None => (norm.as_str(), None),
+        None => (&*norm, None),
     };
     if name.is_empty() {
         return Err(bad("a tier needs a name"));
@@ -222,7 +222,7 @@ pub fn parse_tier(text: &str) -> Result<TierSpec> {
                 message
             };
             return Err(Error::Notation {
-                expr: norm.clone(),
+                expr: norm.to_string(),
                 pos: offset + pos,
                 message: format!("in --tier: {message}"),
             });
@@ -251,7 +251,7 @@ pub fn parse_push_rule(text: &str) -> Result<pool::push::PushRule> {
     let norm = parse::normalize_width(text.trim());
     let (term, c) = match norm.split_once(':') {
         Some((n, c)) => (Some(n.trim().to_string()), c.trim().to_string()),
-        None => (None, norm.clone()),
+        None => (None, norm.to_string()),
     };
     let cond = cond::parse_face(&c).map_err(|m| {
         Error::param(
@@ -437,9 +437,8 @@ impl Check {
         };
         let is_add = self.expr().is_some();
         for i in 0..self.tiers.len() {
-            let shown = self.tiers[i].to_string();
             let last = i + 1 == self.tiers.len();
-            let t = &mut self.tiers[i];
+            let t = &self.tiers[i];
             if t.cond.is_none() && !last {
                 return Err(Error::param(
                     "--tier",
@@ -447,16 +446,21 @@ impl Check {
                     "a tier without a condition takes the rest, so it must be the last",
                 ));
             }
-            if let Some(c) = &mut t.cond {
-                c.resolve(&terms, &units, &shown)?;
+            // The tier as errors show it, written only for an error.
+            let shown = || t.to_string();
+            if let Some(c) = &t.cond {
+                c.check_names(&terms, &units, &shown)?;
                 let reads_more = c.stats().iter().any(|s| *s != pool::Stat::Total);
                 if reads_more && !is_add {
                     return Err(Error::param(
                         "--tier",
-                        &shown,
+                        shown(),
                         "conditions on natural dice and other statistics apply to 加算ダイス (xDy) commands: xB, xR, xU and D66 have only their result",
                     ));
                 }
+            }
+            if let Some(c) = &mut self.tiers[i].cond {
+                c.mark_units(&units);
             }
         }
         for (i, t) in self.tiers.iter().enumerate() {
@@ -1003,7 +1007,12 @@ impl Check {
 
 /// The report of a dice check.
 pub fn report<W: Weight>(check: &Check) -> Result<Report<W>> {
-    let mut owned = check.clone();
+    report_of(check.clone())
+}
+
+/// [`report`] of a check the caller gives up (validated in place, not
+/// copied first).
+pub fn report_of<W: Weight>(mut owned: Check) -> Result<Report<W>> {
     owned.validate()?;
     let check = &owned;
     let mut tier_p: Vec<W> = Vec::new();

@@ -71,7 +71,12 @@ struct Token {
 }
 
 /// Half-width ASCII for full-width input (`２Ｄ６＞＝７`), as BCDice does.
-pub fn normalize_width(s: &str) -> String {
+pub fn normalize_width(s: &str) -> std::borrow::Cow<'_, str> {
+    let wide = |c: char| matches!(c, '\u{FF01}'..='\u{FF5E}' | '\u{3000}');
+    if !s.contains(wide) {
+        // Nothing to map (nearly every command): no copy.
+        return std::borrow::Cow::Borrowed(s);
+    }
     s.chars()
         .map(|c| match c {
             '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
@@ -327,7 +332,7 @@ fn tokens(input: &str, empty: &str, what: &str) -> Result<(String, Vec<Token>)> 
         ));
     }
     let toks = lex(&src)?;
-    Ok((src, toks))
+    Ok((src.into_owned(), toks))
 }
 
 impl<'a> Parser<'a> {
