@@ -255,13 +255,22 @@ pub fn die_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<DieLaw<W>> {
                 done = done.add(&alive.convolve(&end));
                 alive = alive.convolve(&go);
             }
-            for (face, w) in done.iter() {
-                if w.is_zero() {
-                    continue;
-                }
-                let c = contribution(layout, name, face, &score_of(t, &Score::num(face)));
-                add_to(&mut out, &keyed(face, &c), w.clone());
-            }
+            // Each face once, in order: written as found, with no map.
+            let all: Vec<(Outcome, W)> = done
+                .iter()
+                .filter(|(_, w)| !w.is_zero())
+                .map(|(face, w)| {
+                    let contrib = contribution(layout, name, face, &score_of(t, &Score::num(face)));
+                    (
+                        Outcome {
+                            order: face,
+                            contrib,
+                        },
+                        w.clone(),
+                    )
+                })
+                .collect();
+            return Ok(written_die(all));
         }
         (cond, true) => {
             // Compounding: the state is (face sum, unit sums of the sides).

@@ -48,6 +48,10 @@ pub fn term_cells<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<Vec<(Key, W)>> {
             check_exact_work(&law, t.count)?;
             return super::classes::law(&law, ctx, t.count);
         }
+        if by_sum_cells(a, ctx) {
+            // Distinct tuples, straight from the sums (no map between).
+            return sum_cells(a, t, &law, ctx);
+        }
         Ok(run(a, t, law, ctx)?.into_iter().collect())
     })
 }
@@ -226,6 +230,34 @@ fn check_exact_group<W: Weight>(
 /// (the planner's [`Algorithm::PowerSum`] and [`Algorithm::KeepDp`]), or
 /// the extreme where one die of several is kept ([`Algorithm::Extreme`]).
 fn sum_law<W: Weight>(a: Algorithm, t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx) -> Result<Map<W>> {
+    let mut out: Map<W> = Map::default();
+    for (key, w) in sum_cells(a, t, law, ctx)? {
+        add_to(&mut out, &key, w);
+    }
+    Ok(out)
+}
+
+/// Whether algorithm `a` takes a term's law by [`sum_law`], whose tuples
+/// are distinct where the total is carried (a sum or kept sum each once,
+/// in the total's slot).
+fn by_sum_cells(a: Algorithm, ctx: &Ctx) -> bool {
+    ctx.total
+        && match a {
+            Algorithm::PowerSum | Algorithm::KeepDp => true,
+            Algorithm::Extreme => super::plan::extreme_slot(ctx).is_none(),
+            _ => false,
+        }
+}
+
+/// [`sum_law`]'s tuples and weights, one per sum not of weight zero, in
+/// the order of the sums (not merged: tuples that agree are summed by the
+/// caller).
+fn sum_cells<W: Weight>(
+    a: Algorithm,
+    t: &PoolTerm,
+    law: &DieLaw<W>,
+    ctx: &Ctx,
+) -> Result<Vec<(Key, W)>> {
     // A die's value in the sum: its face (or chain total), or what its face
     // scores under a score map (the contribution to the total).
     let value = |o: &super::die::Outcome| match ctx.layout.iter().position(|s| *s == Stat::Total) {
@@ -254,25 +286,24 @@ fn sum_law<W: Weight>(a: Algorithm, t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx) ->
         // Every die kept (the power sum: no filter, or one keeping all).
         _ => crate::systems::dice::law::sum_of(&die, t.count)?,
     };
-    let mut out: Map<W> = Map::default();
-    for (x, w) in kept.iter() {
-        if w.is_zero() {
-            continue;
-        }
-        let key: Vec<i64> = ctx
-            .layout
-            .iter()
-            .enumerate()
-            .map(|(i, s)| match s {
-                Stat::Total if !ctx.total => 0,
-                Stat::Total | Stat::Natural => x,
-                Stat::Named(n) if t.name.as_deref() == Some(n.as_str()) => ctx.named(i, x),
-                s => s.neutral(),
-            })
-            .collect();
-        add_to(&mut out, &key, w.clone());
-    }
-    Ok(out)
+    Ok(kept
+        .iter()
+        .filter(|(_, w)| !w.is_zero())
+        .map(|(x, w)| {
+            let key: Key = ctx
+                .layout
+                .iter()
+                .enumerate()
+                .map(|(i, s)| match s {
+                    Stat::Total if !ctx.total => 0,
+                    Stat::Total | Stat::Natural => x,
+                    Stat::Named(n) if t.name.as_deref() == Some(n.as_str()) => ctx.named(i, x),
+                    s => s.neutral(),
+                })
+                .collect();
+            (key, w.clone())
+        })
+        .collect())
 }
 
 /// Most big-fraction units of an exact extreme (`extreme_law`): values ×
