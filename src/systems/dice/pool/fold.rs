@@ -648,7 +648,8 @@ fn group_product<W: Weight>(
     let mut work: u64 = 0;
     for kind in each_item(kinds) {
         super::spend(&mut work, (states.count() * kind.law.outcomes.len()) as u64)?;
-        states = steps::step(len + slots, |sink| {
+        let pairs = states.count() * kind.law.outcomes.len();
+        states = steps::step(len + slots, pairs, |sink| {
             for (state, w) in states.iter() {
                 for (o, p) in &kind.law.outcomes {
                     key.clear();
@@ -852,7 +853,7 @@ pub fn fold<W: Weight>(
             .map(|r| r + 1)
             .sum();
         super::spend(&mut work, steps_here)?;
-        states = steps::step(width, |sink| {
+        states = steps::step(width, steps_here as usize + states.count(), |sink| {
             for (state, w) in states.iter() {
                 let placed = state[g];
                 let r = kind.n - placed;

@@ -250,13 +250,15 @@ impl<W: Weight> Sink<W> for Buffer<W> {
 }
 
 /// One step: the states of `len` slots (one or more) that `gen` hands
-/// its sink, equal tuples summed in the pairs' order, in tuple order.
-/// Refused past [`MAX_STATES`] states.
+/// its sink (about `pairs` pairs, room made for them first), equal tuples
+/// summed in the pairs' order, in tuple order. Refused past
+/// [`MAX_STATES`] states.
 pub fn step<W: Weight>(
     len: usize,
+    pairs: usize,
     gen: impl FnOnce(&mut dyn Sink<W>) -> Result<()>,
 ) -> Result<States<W>> {
-    step_by(len, Path::Auto, gen)
+    step_by(len, pairs, Path::Auto, gen)
 }
 
 /// How a step sums its pairs: [`step`] chooses; the tests run each and
@@ -278,13 +280,15 @@ pub enum Path {
 /// takes the map of tuples).
 pub fn step_by<W: Weight>(
     len: usize,
+    pairs: usize,
     path: Path,
     gen: impl FnOnce(&mut dyn Sink<W>) -> Result<()>,
 ) -> Result<States<W>> {
+    let room = pairs.min(BUFFER_MAX);
     let mut buf = Buffer {
         len,
-        keys: Vec::new(),
-        weights: Vec::new(),
+        keys: Vec::with_capacity(room * len),
+        weights: Vec::with_capacity(room),
         bounds: Bounds::new(len),
         spilled: None,
     };
@@ -311,24 +315,26 @@ pub fn step_by<W: Weight>(
     };
     let small = packing.size <= DENSE_MAX && packing.size as usize <= (4 * pairs).max(4096);
     if path == Path::Dense && packing.size <= DENSE_MAX || path == Path::Auto && small {
-        // A dense array over the box of codes.
+        // A dense array over the box of codes, with the first pair of
+        // each code (whose tuple the state takes).
         let size = packing.size as usize;
         let mut weights = vec![W::zero(); size];
-        let mut seen = vec![false; size];
-        for (k, w) in buf.keys.chunks_exact(len).zip(buf.weights) {
+        let mut first = vec![u32::MAX; size];
+        for (at, (k, w)) in buf.keys.chunks_exact(len).zip(buf.weights).enumerate() {
             let c = packing.code(k) as usize;
             weights[c] += w;
-            seen[c] = true;
+            if first[c] == u32::MAX {
+                first[c] = at as u32;
+            }
         }
-        let count = seen.iter().filter(|s| **s).count();
+        let count = first.iter().filter(|f| **f != u32::MAX).count();
         super::check_count(count)?;
-        out.keys.resize(count * len, 0);
+        out.keys.reserve(count * len);
         out.weights.reserve(count);
-        let mut at = 0;
-        for (c, (w, seen)) in weights.into_iter().zip(seen).enumerate() {
-            if seen {
-                packing.decode(c as u64, &mut out.keys[at..at + len]);
-                at += len;
+        for (w, f) in weights.into_iter().zip(first) {
+            if f != u32::MAX {
+                let at = f as usize * len;
+                out.keys.extend_from_slice(&buf.keys[at..at + len]);
                 out.weights.push(w);
             }
         }

@@ -22,7 +22,7 @@ fn reference(pairs: &[(Vec<i64>, f64, f64)]) -> Vec<(Vec<i64>, f64)> {
 }
 
 fn run(len: usize, path: Path, pairs: &[(Vec<i64>, f64, f64)]) -> Vec<(Vec<i64>, f64)> {
-    let s: States<f64> = step_by(len, path, |sink| {
+    let s: States<f64> = step_by(len, pairs.len(), path, |sink| {
         for (k, w, p) in pairs {
             sink.put(k, w, p);
         }
@@ -83,7 +83,7 @@ fn exact_weights_sum_exactly() {
     let h = Exact::new(1.into(), 2.into());
     let t = Exact::new(1.into(), 3.into());
     for path in [Path::Auto, Path::Dense, Path::Sorted, Path::Tuples] {
-        let s: States<Exact> = step_by(1, path, |sink| {
+        let s: States<Exact> = step_by(1, 3, path, |sink| {
             sink.put(&[2], &h, &t);
             sink.put(&[1], &t, &t);
             sink.put(&[2], &h, &h);
