@@ -27,8 +27,8 @@
 //! ([`roll`]) rolls the stages one after another, as a table does.
 
 use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
 use std::fmt;
+use std::hash::BuildHasherDefault;
 
 use super::ast::{Body, Command, Node};
 use super::cond;
