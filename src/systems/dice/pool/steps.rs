@@ -26,9 +26,9 @@ use super::{add_to, Key, Map, MAX_STATES};
 use crate::error::Result;
 use crate::weight::Weight;
 
-/// Largest box of codes summed in a dense array (a weight and a flag a
-/// code: 9 MB at most in floating point).
-const DENSE_MAX: u64 = 1 << 20;
+/// Most bytes of weights in a dense array (a million codes in floating
+/// point; fewer exact fractions, each larger).
+const DENSE_BYTES: usize = 8 << 20;
 
 /// A step's states: flat tuples of `len` slots, in tuple order, and their
 /// weights.
@@ -268,7 +268,8 @@ pub enum Path {
     /// The dense array where the box of codes is small, else the sorted
     /// codes, else (codes past a `u64`) the map of tuples.
     Auto,
-    /// A dense array over the box of codes (where it fits a `u64`).
+    /// A dense array over the box of codes (where it fits, else the sorted
+    /// codes).
     Dense,
     /// The codes sorted, ties in the pairs' order (where they fit).
     Sorted,
@@ -313,8 +314,10 @@ pub fn step_by<W: Weight>(
         }
         return from_tuples(t, out);
     };
-    let small = packing.size <= DENSE_MAX && packing.size as usize <= (4 * pairs).max(4096);
-    if path == Path::Dense && packing.size <= DENSE_MAX || path == Path::Auto && small {
+    let dense_max = (DENSE_BYTES / std::mem::size_of::<W>().max(1)) as u64;
+    let fits = packing.size <= dense_max;
+    let small = fits && packing.size as usize <= (4 * pairs).max(4096);
+    if path == Path::Dense && fits || path == Path::Auto && small {
         // A dense array over the box of codes, with the first pair of
         // each code (whose tuple the state takes).
         let size = packing.size as usize;
