@@ -871,9 +871,9 @@ fn finish_with<W: Weight>(
     }
 }
 
-/// Sort cells by their tuples. Where every tuple fits one `u64` (each
-/// slot offset by its least value, the first slot most significant, which
-/// keeps the tuples' order), the packed integers are sorted with their
+/// Sort cells by their tuples. Where every tuple fits one `u64`
+/// ([`steps::Packing`]: each slot offset by its least value, the first slot
+/// most significant, which keeps the tuples' order), the codes are sorted with their
 /// positions, ties (tuples that decoding made equal) in map order as a
 /// stable sort leaves them; else the tuples themselves, stably.
 fn sort_cells<W>(cells: &mut [(Key, W)]) {
@@ -881,42 +881,24 @@ fn sort_cells<W>(cells: &mut [(Key, W)]) {
         return;
     };
     let len = first.0.len();
-    let mut lo = vec![i64::MAX; len];
-    let mut hi = vec![i64::MIN; len];
+    let mut bounds = steps::Bounds::new(len);
     for (k, _) in cells.iter() {
         if k.len() != len {
             cells.sort_by(|a, b| a.0.cmp(&b.0));
             return;
         }
-        for (i, x) in k.iter().enumerate() {
-            lo[i] = lo[i].min(*x);
-            hi[i] = hi[i].max(*x);
-        }
+        bounds.see(k);
     }
-    // The radix of each slot, and whether their product fits.
-    let mut radix = Vec::with_capacity(len);
-    let mut room: u128 = 1;
-    for i in 0..len {
-        let r = (hi[i] as i128 - lo[i] as i128 + 1) as u128;
-        room = room.saturating_mul(r);
-        radix.push(r as u64);
-    }
-    if room > u128::from(u64::MAX) {
+    let Some(packing) = steps::Packing::new(&bounds) else {
         cells.sort_by(|a, b| a.0.cmp(&b.0));
         return;
-    }
+    };
     let mut packed: Vec<(u64, u32)> = cells
         .iter()
         .enumerate()
-        .map(|(at, (k, _))| {
-            let code = k
-                .iter()
-                .enumerate()
-                .fold(0u64, |c, (i, x)| c * radix[i] + (x - lo[i]) as u64);
-            (code, at as u32)
-        })
+        .map(|(at, (k, _))| (packing.code(k), at as u32))
         .collect();
-    let bits = 128 - (room - 1).leading_zeros();
+    let bits = packing.bits();
     radix_sort(&mut packed, bits);
     // Put each cell in its place by following the permutation's cycles.
     const DONE: u32 = u32::MAX;

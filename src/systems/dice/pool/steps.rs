@@ -84,7 +84,7 @@ pub trait Sink<W> {
 /// Each slot's least and greatest value over a step's pairs, the
 /// sentinels `i64::MIN` and `i64::MAX` (an empty maximum, minimum or
 /// kept slot) apart.
-struct Bounds {
+pub(super) struct Bounds {
     lo: Vec<i64>,
     hi: Vec<i64>,
     min: Vec<bool>,
@@ -92,7 +92,8 @@ struct Bounds {
 }
 
 impl Bounds {
-    fn new(len: usize) -> Bounds {
+    /// No tuple of `len` slots seen yet.
+    pub(super) fn new(len: usize) -> Bounds {
         Bounds {
             lo: vec![i64::MAX; len],
             hi: vec![i64::MIN; len],
@@ -100,11 +101,10 @@ impl Bounds {
             max: vec![false; len],
         }
     }
-}
 
-impl<W> Sink<W> for Bounds {
+    /// One more tuple seen.
     #[inline]
-    fn put(&mut self, key: &[i64], _: &W, _: &W) {
+    pub(super) fn see(&mut self, key: &[i64]) {
         for (i, &x) in key.iter().enumerate() {
             match x {
                 i64::MIN => self.min[i] = true,
@@ -118,10 +118,17 @@ impl<W> Sink<W> for Bounds {
     }
 }
 
+impl<W> Sink<W> for Bounds {
+    #[inline]
+    fn put(&mut self, key: &[i64], _: &W, _: &W) {
+        self.see(key);
+    }
+}
+
 /// Tuples packed into `u64` codes: each slot's digit its offset from
 /// the slot's least value (after `i64::MIN`, before `i64::MAX`, where
 /// they occur), scaled by the radices of the slots after it.
-struct Packing {
+pub(super) struct Packing {
     slots: Vec<Digit>,
     size: u64,
 }
@@ -131,16 +138,14 @@ struct Packing {
 struct Digit {
     /// The least ordinary value.
     lo: i64,
-    /// Whether `i64::MIN` occurs (digit 0).
+    /// Whether `i64::MIN` occurs (digit 0; `i64::MAX` takes the last).
     min: bool,
-    /// Whether `i64::MAX` occurs (the last digit).
-    max: bool,
     radix: u64,
 }
 
 impl Packing {
     /// `None` where the box of codes does not fit a `u64`.
-    fn new(b: &Bounds) -> Option<Packing> {
+    pub(super) fn new(b: &Bounds) -> Option<Packing> {
         let mut size: u128 = 1;
         let mut slots = Vec::with_capacity(b.lo.len());
         for i in 0..b.lo.len() {
@@ -155,7 +160,6 @@ impl Packing {
             slots.push(Digit {
                 lo,
                 min: b.min[i],
-                max: b.max[i],
                 radix: u64::try_from(r).ok()?,
             });
         }
@@ -165,8 +169,14 @@ impl Packing {
         })
     }
 
+    /// Bits of the largest code.
+    pub(super) fn bits(&self) -> u32 {
+        64 - self.size.saturating_sub(1).leading_zeros()
+    }
+
+    /// A tuple's code.
     #[inline]
-    fn code(&self, key: &[i64]) -> u64 {
+    pub(super) fn code(&self, key: &[i64]) -> u64 {
         key.iter().zip(&self.slots).fold(0u64, |c, (&x, d)| {
             let digit = match x {
                 i64::MIN => 0,
@@ -175,20 +185,6 @@ impl Packing {
             };
             c * d.radix + digit
         })
-    }
-
-    fn decode(&self, mut code: u64, out: &mut [i64]) {
-        for (x, d) in out.iter_mut().zip(&self.slots).rev() {
-            let digit = code % d.radix;
-            code /= d.radix;
-            *x = if d.min && digit == 0 {
-                i64::MIN
-            } else if d.max && digit + 1 == d.radix {
-                i64::MAX
-            } else {
-                d.lo.wrapping_add((digit - u64::from(d.min)) as i64)
-            };
-        }
     }
 }
 
@@ -201,6 +197,19 @@ struct Tuples<W> {
 }
 
 impl<W: Weight> Tuples<W> {
+    /// The pairs of flat tuples of `len` slots `keys`, and `weights`, in
+    /// their order.
+    fn of(len: usize, keys: &[i64], weights: impl IntoIterator<Item = W>) -> Tuples<W> {
+        let mut t = Tuples {
+            map: Map::default(),
+            full: false,
+        };
+        for (k, w) in keys.chunks_exact(len).zip(weights) {
+            t.add(k, w);
+        }
+        t
+    }
+
     #[inline]
     fn add(&mut self, key: &[i64], w: W) {
         if !self.full {
@@ -236,15 +245,9 @@ impl<W: Weight> Sink<W> for Buffer<W> {
         self.keys.extend_from_slice(key);
         self.weights.push(x);
         if self.weights.len() >= BUFFER_MAX {
-            let mut t = Tuples {
-                map: Map::default(),
-                full: false,
-            };
-            for (k, w) in self.keys.chunks_exact(self.len).zip(self.weights.drain(..)) {
-                t.add(k, w);
-            }
+            let weights = std::mem::take(&mut self.weights);
+            self.spilled = Some(Tuples::of(self.len, &self.keys, weights));
             self.keys = Vec::new();
-            self.spilled = Some(t);
         }
     }
 }
@@ -305,14 +308,7 @@ pub fn step_by<W: Weight>(
     let pairs = buf.weights.len();
     let packing = Packing::new(&buf.bounds).filter(|_| path != Path::Tuples);
     let Some(packing) = packing else {
-        let mut t = Tuples {
-            map: Map::default(),
-            full: false,
-        };
-        for (k, w) in buf.keys.chunks_exact(len).zip(buf.weights) {
-            t.add(k, w);
-        }
-        return from_tuples(t, out);
+        return from_tuples(Tuples::of(len, &buf.keys, buf.weights), out);
     };
     let dense_max = (DENSE_BYTES / std::mem::size_of::<W>().max(1)) as u64;
     let fits = packing.size <= dense_max;
@@ -350,8 +346,7 @@ pub fn step_by<W: Weight>(
         .enumerate()
         .map(|(at, k)| (packing.code(k), at as u32))
         .collect();
-    let bits = 64 - packing.size.saturating_sub(1).leading_zeros();
-    super::radix_sort(&mut codes, bits);
+    super::radix_sort(&mut codes, packing.bits());
     let mut weights: Vec<Option<W>> = buf.weights.into_iter().map(Some).collect();
     let mut last = None;
     for (c, at) in codes {
@@ -361,10 +356,11 @@ pub fn step_by<W: Weight>(
                 *x += w;
             }
         } else {
+            // A code's first pair (ties come in the pairs' order) gives
+            // the state its tuple.
             super::check_count(out.weights.len() + 1)?;
-            let from = out.keys.len();
-            out.keys.resize(from + len, 0);
-            packing.decode(c, &mut out.keys[from..]);
+            let at = at as usize * len;
+            out.keys.extend_from_slice(&buf.keys[at..at + len]);
             out.weights.push(w);
             last = Some(c);
         }
