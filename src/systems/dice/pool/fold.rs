@@ -631,14 +631,10 @@ fn group_product<W: Weight>(
     // (keep the high ones, how many); keeping all is a running sum.
     let keep = filter.map(|(f, n)| f.as_keep(n, items));
     let slots = keep.map_or(1, |(_, k)| k.max(0) as usize);
-    // An empty kept slot: just below every item's total when keeping the
-    // high ones (above, the low ones), so that the slots pack tightly.
-    let orders = kinds
-        .iter()
-        .flat_map(|k| k.law.outcomes.iter().map(|(o, _)| o.order));
+    // An empty kept slot (its own digit when the steps pack the states).
     let empty = match keep {
-        Some((true, _)) => orders.min().unwrap_or(0).saturating_sub(1),
-        Some((false, _)) => orders.max().unwrap_or(0).saturating_add(1),
+        Some((true, _)) => i64::MIN,
+        Some((false, _)) => i64::MAX,
         None => 0,
     };
     let mut start = ctx.neutral();
@@ -647,8 +643,8 @@ fn group_product<W: Weight>(
     let mut key: Vec<i64> = Vec::with_capacity(len + slots);
     let mut work: u64 = 0;
     for kind in each_item(kinds) {
-        super::spend(&mut work, (states.count() * kind.law.outcomes.len()) as u64)?;
         let pairs = states.count() * kind.law.outcomes.len();
+        super::spend(&mut work, pairs as u64)?;
         states = steps::step(len + slots, pairs, |sink| {
             for (state, w) in states.iter() {
                 for (o, p) in &kind.law.outcomes {
