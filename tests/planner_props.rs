@@ -381,7 +381,8 @@ fn layout_of(p: &Program, expr: &Node) -> (Vec<Stat>, Vec<pool::Bound>) {
 
 /// A statistic's value as a law saturated by `bounds` carries it (the
 /// rule of the tiers, stated here on its own): a count read as `>= k`
-/// stops at `k` (at 0 for a threshold below 0: every count reads alike); a maximum, minimum or named term's value clamps to the
+/// stops at `k` (at 0 for a threshold below 0: every count reads alike);
+/// a maximum, minimum, height or named term's value clamps to the
 /// thresholds' range; every other statistic is carried exactly.
 fn saturate(s: &Stat, v: i64, bounds: &[pool::Bound]) -> i64 {
     let Some((_, lo, hi)) = bounds.iter().find(|(b, _, _)| b == s) else {
@@ -390,7 +391,7 @@ fn saturate(s: &Stat, v: i64, bounds: &[pool::Bound]) -> i64 {
     match s {
         // Never below 0, a count's least value.
         Stat::Count(..) => v.min((*hi).max(0)),
-        Stat::Max | Stat::Min | Stat::Named(_) => v.clamp(*lo, *hi),
+        Stat::Max | Stat::Min | Stat::Height | Stat::Named(_) => v.clamp(*lo, *hi),
         _ => v,
     }
 }

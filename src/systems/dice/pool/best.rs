@@ -111,7 +111,7 @@ pub fn law<W: Weight>(kinds: &[Kind<W>], ctx: &Ctx, high: bool) -> Result<Map<W>
                     key[i] = if kept_slot(s) {
                         0
                     } else {
-                        ctx.merged(i, s.combine(state[i], rest[i]))
+                        ctx.combined(i, state[i], rest[i])
                     };
                 }
                 let entry = next

@@ -293,9 +293,9 @@ fn carried(ctx: &Ctx, s: &Stat) -> bool {
 fn place<W: Weight>(ctx: &Ctx, c: &Class<W>, state: &[i64], m: i64, key: &mut [i64]) {
     key.copy_from_slice(state);
     key[0] += m;
-    for (i, s) in ctx.layout.iter().enumerate() {
-        if !summed(s) {
-            key[i + 1] = ctx.merged(i, s.combine(key[i + 1], s.times(c.rest[i], m)));
+    for (i, (k, &r)) in key[1..].iter_mut().zip(&c.rest).enumerate() {
+        if !ctx.kept_only(i) {
+            *k = ctx.combined(i, *k, ctx.times(i, r, m));
         }
     }
 }

@@ -4,7 +4,7 @@
 //!
 //! Every pair of states, one from each part, meets once: the total by the
 //! expression's arithmetic, every other statistic by its own rule
-//! ([`super::Statistic::combine`]), saturated where the conditions allow.
+//! ([`super::Statistic::combining`]), saturated where the conditions allow.
 //! Both parts are sorted first, so that floating-point sums come in one
 //! order on every run.
 //!
@@ -152,8 +152,8 @@ pub(super) fn pair_key(ctx: &Ctx, op: Op, ka: &[i64], kb: &[i64], key: &mut [i64
     } else {
         0
     };
-    for (i, s) in ctx.layout.iter().enumerate().skip(1) {
-        key[i] = ctx.merged(i, s.combine(ka[i], kb[i]));
+    for (i, k) in key.iter_mut().enumerate().skip(1) {
+        *k = ctx.combined(i, ka[i], kb[i]);
     }
     Ok(())
 }
@@ -275,7 +275,7 @@ impl Packing {
                                 0
                             }
                         } else {
-                            ctx.merged(i, ctx.layout[i].combine(x, y))
+                            ctx.combined(i, x, y)
                         });
                     }
                 }

@@ -151,7 +151,7 @@ pub fn join(ctx: &Ctx, a: &[i64], b: &[i64]) -> Key {
         .enumerate()
         .map(|(i, s)| match s {
             Stat::Total => a[i].saturating_add(b[i]),
-            _ => ctx.merged(i, s.combine(a[i], b[i])),
+            _ => ctx.combined(i, a[i], b[i]),
         })
         .collect()
 }

@@ -451,11 +451,11 @@ pub fn independent_steps<W: Weight>(
         // FxHash iterates in a fixed order: the same sums on every run.
         for (s0, w) in &acc {
             for (c, p) in &die {
-                for (i, s) in ctx.layout.iter().enumerate() {
-                    key[i] = if s.kept_only() {
+                for (i, k) in key.iter_mut().enumerate() {
+                    *k = if ctx.kept_only(i) {
                         s0[i].saturating_add(c[i])
                     } else {
-                        ctx.merged(i, s.combine(s0[i], c[i]))
+                        ctx.combined(i, s0[i], c[i])
                     };
                 }
                 add_to(&mut next, &key, w.clone() * *p);
@@ -650,9 +650,9 @@ fn group_product<W: Weight>(
                 for (o, p) in &kind.law.outcomes {
                     key.clear();
                     key.extend_from_slice(state);
-                    for (s, stat) in ctx.layout.iter().enumerate() {
-                        if !stat.kept_only() {
-                            key[s] = ctx.merged(s, stat.combine(key[s], o.contrib[s]));
+                    for (s, k) in key[..len].iter_mut().enumerate() {
+                        if !ctx.kept_only(s) {
+                            *k = ctx.combined(s, *k, o.contrib[s]);
                         }
                     }
                     let kept = &mut key[len..];
@@ -805,6 +805,34 @@ pub fn fold<W: Weight>(
         .collect();
     let width_slot = layout.iter().position(|s| *s == Stat::Width);
     let height_slot = layout.iter().position(|s| *s == Stat::Height);
+    // What each accumulator's slot does as dice are placed, asked of the
+    // statistics once: (slot in the state, kept only?) for the slots
+    // carried and combined, width, height and pushed aside.
+    let slot_ops: Vec<Vec<(usize, usize, bool)>> = (0..accs)
+        .map(|a| {
+            layout
+                .iter()
+                .enumerate()
+                .filter(|&(s, stat)| {
+                    carry.is_none_or(|c| c[a * len + s])
+                        && !matches!(stat, Stat::Width | Stat::Height | Stat::Pushed)
+                })
+                .map(|(s, _)| (s, nk + a * len + s, ctx.kept_only(s)))
+                .collect()
+        })
+        .collect();
+    let width_carried: Vec<Option<usize>> = (0..accs)
+        .map(|a| width_slot.filter(|&ws| carry.is_none_or(|c| c[a * len + ws])))
+        .collect();
+    // Per accumulator, the kinds that feed it.
+    let feeders: Vec<Vec<usize>> = (0..accs)
+        .map(|a| {
+            (0..nk)
+                .filter(|&h| kinds[h].feeds & (1 << a) != 0)
+                .collect()
+        })
+        .collect();
+    let mut before = vec![0i64; accs];
     // The steps (outcome, kind) that place dice, and for each whether it
     // opens and whether it closes its face (the outcome's order): a
     // matching set is the dice of one face, whatever they contribute, so
@@ -874,6 +902,10 @@ pub fn fold<W: Weight>(
                         binomial_row(r, &q)
                     }
                 });
+                // The dice of each accumulator placed before this step.
+                for (a, b) in before.iter_mut().enumerate() {
+                    *b = feeders[a].iter().map(|&h| state[h]).sum();
+                }
                 for (m, b) in row.iter().enumerate() {
                     if b.is_zero() {
                         continue;
@@ -886,30 +918,18 @@ pub fn fold<W: Weight>(
                         if kind.feeds & (1 << a) == 0 {
                             continue;
                         }
-                        let before: i64 = kinds
-                            .iter()
-                            .enumerate()
-                            .filter(|(_, k)| k.feeds & (1 << a) != 0)
-                            .map(|(h, _)| state[h])
-                            .sum();
-                        let keep = kept(filter, total, before, m);
+                        let keep = kept(filter, total, before[a], m);
                         let base = nk + a * len;
-                        let carried = |s: usize| carry.is_none_or(|c| c[a * len + s]);
-                        for (s, stat) in layout.iter().enumerate() {
-                            if !carried(s) {
-                                continue;
-                            }
+                        for &(s, at, kept_only) in &slot_ops[a] {
                             let v = o.contrib[s];
-                            let slot = &mut key[base + s];
-                            match stat {
-                                s if s.kept_only() => {
-                                    *slot = slot.saturating_add(v.saturating_mul(keep))
-                                }
-                                Stat::Width | Stat::Height | Stat::Pushed => {}
-                                _ => *slot = ctx.merged(s, stat.combine(*slot, stat.times(v, m))),
-                            }
+                            let slot = &mut key[at];
+                            *slot = if kept_only {
+                                slot.saturating_add(v.saturating_mul(keep))
+                            } else {
+                                ctx.combined(s, *slot, ctx.times(s, v, m))
+                            };
                         }
-                        if let Some(ws) = width_slot.filter(|&ws| carried(ws)) {
+                        if let Some(ws) = width_carried[a] {
                             // The dice of this face so far, this step's with
                             // the earlier steps' of the same face.
                             let run = if runs && !opens {
@@ -923,7 +943,7 @@ pub fn fold<W: Weight>(
                             if run > key[base + ws] {
                                 key[base + ws] = run;
                                 if let Some(hs) = height_slot {
-                                    key[base + hs] = o.order;
+                                    key[base + hs] = ctx.merged(hs, o.order);
                                 }
                             }
                         }

@@ -53,7 +53,7 @@
 //!
 //! Terms are independent: their laws combine pairwise along the expression
 //! ([`law`], [`mod@combine`]): the totals by the expression's arithmetic, every
-//! other statistic by its own rule ([`Statistic::combine`]: counts and
+//! other statistic by its own rule ([`Statistic::combining`]: counts and
 //! scores add, maxima take the max, …), on tuples packed in one `u64`
 //! where they fit; each combination is planned (its pairs, exactly) and
 //! refused past its limit before any pair meets.
@@ -284,6 +284,30 @@ pub struct Ctx {
     merge: Vec<Option<(i64, i64)>>,
     /// Per slot, where setting a named term's value saturates it.
     set: Vec<Option<(i64, i64)>>,
+    /// Per slot, what its statistic answers, asked once: the engine's
+    /// inner loops read this table, not the statistic.
+    ops: Vec<SlotOp>,
+}
+
+/// What the inner loops need of one slot's statistic.
+#[derive(Clone, Copy, Debug)]
+struct SlotOp {
+    combine: stat::Combine,
+    kept_only: bool,
+    neutral: i64,
+    /// Where combining saturates it (as [`Ctx::merge`]).
+    merge: Option<(i64, i64)>,
+}
+
+impl SlotOp {
+    fn of(s: &Stat) -> SlotOp {
+        SlotOp {
+            combine: s.combining(),
+            kept_only: s.kept_only(),
+            neutral: s.neutral(),
+            merge: None,
+        }
+    }
 }
 
 impl Ctx {
@@ -291,11 +315,12 @@ impl Ctx {
     pub fn new(layout: Vec<Stat>, die_eps: f64, total: bool) -> Ctx {
         let n = layout.len();
         Ctx {
-            layout,
             die_eps,
             total,
             merge: vec![None; n],
             set: vec![None; n],
+            ops: layout.iter().map(SlotOp::of).collect(),
+            layout,
         }
     }
 
@@ -316,6 +341,7 @@ impl Ctx {
                 Saturation::Set => self.set[i] = Some((*lo, *hi)),
                 Saturation::Exact => {}
             }
+            self.ops[i].merge = self.merge[i];
         }
         self
     }
@@ -329,6 +355,7 @@ impl Ctx {
             total: true,
             merge: twice(&self.merge),
             set: twice(&self.set),
+            ops: self.ops.iter().chain(&self.ops).copied().collect(),
         }
     }
 
@@ -349,6 +376,27 @@ impl Ctx {
     #[inline]
     pub fn merged(&self, i: usize, v: i64) -> i64 {
         clamp(self.merge[i], v)
+    }
+
+    /// Slot `i`'s values `a` and `b` of two independent parts combined by
+    /// its statistic's rule, saturated where it may be.
+    #[inline]
+    pub fn combined(&self, i: usize, a: i64, b: i64) -> i64 {
+        let op = &self.ops[i];
+        clamp(op.merge, op.combine.apply(a, b))
+    }
+
+    /// `m` copies of slot `i`'s value `v` combined (not saturated).
+    #[inline]
+    pub fn times(&self, i: usize, v: i64, m: i64) -> i64 {
+        let op = &self.ops[i];
+        op.combine.times(v, m, op.neutral)
+    }
+
+    /// Whether slot `i`'s statistic reads only the kept dice.
+    #[inline]
+    pub fn kept_only(&self, i: usize) -> bool {
+        self.ops[i].kept_only
     }
 
     /// A named term's value `v` set in slot `i`, saturated where it may be.

@@ -259,7 +259,7 @@ fn pair_law<W: Weight>(n: &Node, ctx: &Ctx, rules: &[PushRule], first: &[bool]) 
                                 Error::Conflict("dice: a result is out of range".into())
                             })?
                         } else {
-                            wide.merged(i, s.combine(ka[i], kb[i]))
+                            wide.combined(i, ka[i], kb[i])
                         };
                     }
                     add_to(&mut out, &key, wa.clone() * wb);

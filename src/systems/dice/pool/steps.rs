@@ -3,7 +3,7 @@
 //! of `u64`, not in a map of tuples.
 //!
 //! A step is a generator that hands every pair (a new state's tuple, the
-//! old state's weight, the factor) to a [`Sink`], in a fixed order. The
+//! old state's weight, the factor) to a [`Buffer`], in a fixed order. The
 //! pairs go to a buffer that learns each slot's least and greatest value
 //! as they come; then they are summed:
 //!
@@ -74,13 +74,6 @@ impl<W: Weight> States<W> {
     }
 }
 
-/// Where a step's generator hands its pairs: the new state `key` gets
-/// `w · p` (the old state's weight `w` times the step's factor `p`).
-pub trait Sink<W> {
-    /// One pair.
-    fn put(&mut self, key: &[i64], w: &W, p: &W);
-}
-
 /// Each slot's least and greatest value over a step's pairs, the
 /// sentinels `i64::MIN` and `i64::MAX` (an empty maximum, minimum or
 /// kept slot) apart.
@@ -115,13 +108,6 @@ impl Bounds {
                 }
             }
         }
-    }
-}
-
-impl<W> Sink<W> for Bounds {
-    #[inline]
-    fn put(&mut self, key: &[i64], _: &W, _: &W) {
-        self.see(key);
     }
 }
 
@@ -223,9 +209,11 @@ impl<W: Weight> Tuples<W> {
 /// of tuples as they come).
 const BUFFER_MAX: usize = 1 << 18;
 
-/// The pairs of a step, in order: their tuples, their weights and the
-/// bounds of their slots, or (past [`BUFFER_MAX`] pairs) a map of tuples.
-struct Buffer<W> {
+/// Where a step's generator hands its pairs, in order: their tuples,
+/// their weights and the bounds of their slots, or (past [`BUFFER_MAX`]
+/// pairs) a map of tuples. A concrete type, not a trait object, so that
+/// [`Buffer::put`] inlines into the generator's loop.
+pub struct Buffer<W> {
     len: usize,
     keys: Vec<i64>,
     weights: Vec<W>,
@@ -233,15 +221,17 @@ struct Buffer<W> {
     spilled: Option<Tuples<W>>,
 }
 
-impl<W: Weight> Sink<W> for Buffer<W> {
+impl<W: Weight> Buffer<W> {
+    /// One pair: the new state `key` gets `w · p` (the old state's weight
+    /// `w` times the step's factor `p`).
     #[inline]
-    fn put(&mut self, key: &[i64], w: &W, p: &W) {
+    pub fn put(&mut self, key: &[i64], w: &W, p: &W) {
         let x = w.clone() * p;
         if let Some(t) = &mut self.spilled {
             t.add(key, x);
             return;
         }
-        Sink::<W>::put(&mut self.bounds, key, w, p);
+        self.bounds.see(key);
         self.keys.extend_from_slice(key);
         self.weights.push(x);
         if self.weights.len() >= BUFFER_MAX {
@@ -253,13 +243,13 @@ impl<W: Weight> Sink<W> for Buffer<W> {
 }
 
 /// One step: the states of `len` slots (one or more) that `gen` hands
-/// its sink (about `pairs` pairs, room made for them first), equal tuples
+/// its buffer (about `pairs` pairs, room made for them first), equal tuples
 /// summed in the pairs' order, in tuple order. Refused past
 /// [`MAX_STATES`] states.
 pub fn step<W: Weight>(
     len: usize,
     pairs: usize,
-    gen: impl FnOnce(&mut dyn Sink<W>) -> Result<()>,
+    gen: impl FnOnce(&mut Buffer<W>) -> Result<()>,
 ) -> Result<States<W>> {
     step_by(len, pairs, Path::Auto, gen)
 }
@@ -286,7 +276,7 @@ pub fn step_by<W: Weight>(
     len: usize,
     pairs: usize,
     path: Path,
-    gen: impl FnOnce(&mut dyn Sink<W>) -> Result<()>,
+    gen: impl FnOnce(&mut Buffer<W>) -> Result<()>,
 ) -> Result<States<W>> {
     let room = pairs.min(BUFFER_MAX);
     let mut buf = Buffer {

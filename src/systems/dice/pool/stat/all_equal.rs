@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::{faces, idempotent, Span, Statistic, NONE_HIGH, NONE_LOW};
+use super::{faces, Combine, Span, Statistic, NONE_HIGH, NONE_LOW};
 use crate::systems::dice::roll::Facts;
 
 /// 1 when every die shows one face (and there is a die), else 0. Carried
@@ -25,17 +25,8 @@ impl Statistic for AllEqual {
     fn neutral(&self) -> i64 {
         NONE_LOW
     }
-    fn combine(&self, a: i64, b: i64) -> i64 {
-        if a == NONE_LOW {
-            b
-        } else if b == NONE_LOW || a == b {
-            a
-        } else {
-            NONE_HIGH
-        }
-    }
-    fn times(&self, v: i64, m: i64) -> i64 {
-        idempotent(self, v, m)
+    fn combining(&self) -> Combine {
+        Combine::AllEqual
     }
     fn finish(&self, v: i64) -> i64 {
         i64::from(v != NONE_HIGH && v != NONE_LOW)

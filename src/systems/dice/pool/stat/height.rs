@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::{one_pool, widest, Max, Program, Span, Statistic};
+use super::{one_pool, widest, Combine, Max, Program, Saturation, Span, Statistic};
 use crate::error::Result;
 use crate::systems::dice::roll::Facts;
 
@@ -23,17 +23,21 @@ impl Statistic for Height {
     fn neutral(&self) -> i64 {
         Max.neutral()
     }
-    fn combine(&self, a: i64, b: i64) -> i64 {
-        Max.combine(a, b)
-    }
-    fn times(&self, v: i64, m: i64) -> i64 {
-        Max.times(v, m)
+    fn combining(&self) -> Combine {
+        Max.combining()
     }
     fn finish(&self, v: i64) -> i64 {
         Max.finish(v)
     }
     fn values(&self, span: &Span) -> u64 {
         Max.values(span)
+    }
+    // Set, never compared with another height (the fold places faces
+    // highest first, so a later set as wide keeps the earlier face): read
+    // only against numbers, every face beyond the thresholds reads alike
+    // (`height>=8` carries 7 or 8, not ten faces).
+    fn saturation(&self) -> Saturation {
+        Saturation::Both
     }
     fn order_free(&self) -> bool {
         false

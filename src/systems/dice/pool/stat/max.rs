@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::{faces, idempotent, Saturation, Span, Statistic, NONE_HIGH, NONE_LOW};
+use super::{faces, Combine, Saturation, Span, Statistic, NONE_HIGH, NONE_LOW};
 use crate::systems::dice::roll::Facts;
 
 /// The highest face (0 with no dice).
@@ -22,11 +22,8 @@ impl Statistic for Max {
     fn neutral(&self) -> i64 {
         NONE_LOW
     }
-    fn combine(&self, a: i64, b: i64) -> i64 {
-        a.max(b)
-    }
-    fn times(&self, v: i64, m: i64) -> i64 {
-        idempotent(self, v, m)
+    fn combining(&self) -> Combine {
+        Combine::Max
     }
     fn finish(&self, v: i64) -> i64 {
         if v == NONE_LOW || v == NONE_HIGH {

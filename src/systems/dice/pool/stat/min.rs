@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::{faces, idempotent, Saturation, Span, Statistic, NONE_HIGH};
+use super::{faces, Combine, Saturation, Span, Statistic, NONE_HIGH};
 use crate::systems::dice::roll::Facts;
 
 /// The lowest face (0 with no dice).
@@ -22,11 +22,8 @@ impl Statistic for Min {
     fn neutral(&self) -> i64 {
         NONE_HIGH
     }
-    fn combine(&self, a: i64, b: i64) -> i64 {
-        a.min(b)
-    }
-    fn times(&self, v: i64, m: i64) -> i64 {
-        idempotent(self, v, m)
+    fn combining(&self) -> Combine {
+        Combine::Min
     }
     fn finish(&self, v: i64) -> i64 {
         super::max::Max.finish(v)

@@ -3,7 +3,7 @@
 //!
 //! icepool's evaluators, for dice laws: what a statistic does with one die
 //! ([`Statistic::contribution`]), how two independent parts combine
-//! ([`Statistic::combine`], [`Statistic::times`]), its value with no dice
+//! ([`Statistic::combining`], one of the rules of [`Combine`]), its value with no dice
 //! ([`Statistic::neutral`]), what a condition reads
 //! ([`Statistic::finish`]) — and what the planner asks of it before
 //! choosing an algorithm: does it combine without order
@@ -127,14 +127,9 @@ pub trait Statistic {
         0
     }
 
-    /// Two independent parts' values combined.
-    fn combine(&self, a: i64, b: i64) -> i64 {
-        a.saturating_add(b)
-    }
-
-    /// `m` copies of one part's value combined.
-    fn times(&self, v: i64, m: i64) -> i64 {
-        v.saturating_mul(m)
+    /// How two independent parts' values combine (a sum, by default).
+    fn combining(&self) -> Combine {
+        Combine::Add
     }
 
     /// The value a condition reads, from the engine's encoding.
@@ -177,6 +172,61 @@ pub trait Statistic {
     fn check(&self, program: &Program<'_>) -> Result<()> {
         let _ = program;
         Ok(())
+    }
+}
+
+/// How two independent parts' values of a statistic combine
+/// ([`Statistic::combining`]). A closed set of rules, so the engine's inner
+/// loops read each slot's rule from a table of these ([`super::Ctx`])
+/// rather than through the statistic: a statistic that combines in a new
+/// way adds its rule here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Combine {
+    /// Summed, saturating at the ends of `i64`: the total, counts, scores.
+    Add,
+    /// The greater: the maximum, the width, the height.
+    Max,
+    /// The lesser: the minimum.
+    Min,
+    /// The common value while every part shows the same ([`NONE_LOW`]
+    /// for no part yet), [`NONE_HIGH`] once two differ.
+    AllEqual,
+}
+
+impl Combine {
+    /// Two independent parts' values combined.
+    #[inline]
+    pub fn apply(self, a: i64, b: i64) -> i64 {
+        match self {
+            Combine::Add => a.saturating_add(b),
+            Combine::Max => a.max(b),
+            Combine::Min => a.min(b),
+            Combine::AllEqual => {
+                if a == NONE_LOW {
+                    b
+                } else if b == NONE_LOW || a == b {
+                    a
+                } else {
+                    NONE_HIGH
+                }
+            }
+        }
+    }
+
+    /// `m` copies of one part's value `v` combined (`neutral` for none).
+    #[inline]
+    pub fn times(self, v: i64, m: i64, neutral: i64) -> i64 {
+        match self {
+            Combine::Add => v.saturating_mul(m),
+            // Idempotent: one copy or many read alike.
+            Combine::Max | Combine::Min | Combine::AllEqual => {
+                if m > 0 {
+                    v
+                } else {
+                    neutral
+                }
+            }
+        }
     }
 }
 
@@ -290,13 +340,19 @@ impl Stat {
     /// of an expression, which follows its arithmetic).
     #[inline]
     pub fn combine(&self, a: i64, b: i64) -> i64 {
-        self.rule(|r| r.combine(a, b))
+        self.combining().apply(a, b)
+    }
+
+    /// How two independent parts' values combine.
+    #[inline]
+    pub fn combining(&self) -> Combine {
+        self.rule(|r| r.combining())
     }
 
     /// `m` copies of one part's value combined.
     #[inline]
     pub fn times(&self, v: i64, m: i64) -> i64 {
-        self.rule(|r| r.times(v, m))
+        self.rule(|r| r.combining().times(v, m, r.neutral()))
     }
 
     /// The value a condition reads, from the engine's encoding.
@@ -355,14 +411,6 @@ fn faces(facts: &Facts) -> impl Iterator<Item = i64> + Clone + '_ {
 
 /// `v` if any part was combined, else the neutral value (extremes, flags:
 /// `m` copies of a value are the value).
-fn idempotent(s: &dyn Statistic, v: i64, m: i64) -> i64 {
-    if m > 0 {
-        v
-    } else {
-        s.neutral()
-    }
-}
-
 /// The widest set of equal faces, the highest face on ties: `(face, size)`.
 fn widest(facts: &Facts) -> Option<(i64, i64)> {
     let mut counts: std::collections::BTreeMap<i64, i64> = Default::default();

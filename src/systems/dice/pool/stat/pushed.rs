@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::{idempotent, Span, Statistic};
+use super::{Combine, Span, Statistic};
 use crate::systems::dice::roll::Facts;
 
 /// 1 when the check was pushed, else 0 (set by the push, not by dice).
@@ -16,11 +16,8 @@ impl Statistic for Pushed {
     fn of_roll(&self, facts: &Facts) -> i64 {
         i64::from(facts.pushed)
     }
-    fn combine(&self, a: i64, b: i64) -> i64 {
-        a.max(b)
-    }
-    fn times(&self, v: i64, m: i64) -> i64 {
-        idempotent(self, v, m)
+    fn combining(&self) -> Combine {
+        Combine::Max
     }
     fn values(&self, _: &Span) -> u64 {
         2

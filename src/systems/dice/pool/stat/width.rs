@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::{idempotent, one_pool, widest, Program, Span, Statistic};
+use super::{one_pool, widest, Combine, Program, Span, Statistic};
 use crate::error::Result;
 use crate::systems::dice::roll::Facts;
 
@@ -18,11 +18,8 @@ impl Statistic for Width {
     fn of_roll(&self, facts: &Facts) -> i64 {
         widest(facts).map_or(0, |(_, c)| c)
     }
-    fn combine(&self, a: i64, b: i64) -> i64 {
-        a.max(b)
-    }
-    fn times(&self, v: i64, m: i64) -> i64 {
-        idempotent(self, v, m)
+    fn combining(&self) -> Combine {
+        Combine::Max
     }
     fn order_free(&self) -> bool {
         false
