@@ -62,9 +62,11 @@
 //!
 //! * A new **statistic** (a fact a condition can read): one file in
 //!   [`stat`] implementing [`Statistic`] (its per-die contribution, how
-//!   parts combine, its plain rule on rolled dice, what the planner may
-//!   assume of it), a [`Stat`] variant with its arm in [`Stat::rule`],
-//!   and its word in [`stat::WORDS`] if conditions read it by one.
+//!   parts combine — one rule of [`stat::Combine`], a new rule added
+//!   there —, its plain rule on rolled dice, what the planner may assume
+//!   of it), a [`Stat`] variant with its arm in [`Stat::rule`], and its
+//!   word in [`stat::WORDS`] if conditions read it by one. The inner
+//!   loops read each slot's rule from [`Ctx`]'s table, asked once.
 //! * A new **die modifier**: [`super::ast::DieMod`], its parse in
 //!   `parse.rs`, its law in [`die::die_law`], its roll in `roll.rs`.
 //! * A new **algorithm**: a variant of [`plan::Algorithm`], when it applies
