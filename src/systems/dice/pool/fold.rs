@@ -640,7 +640,7 @@ fn group_product<W: Weight>(
     let mut start = ctx.neutral();
     start.extend(std::iter::repeat_n(empty, slots));
     let mut states = States::<W>::one(&start);
-    let mut key: Vec<i64> = Vec::with_capacity(len + slots);
+
     let mut work: u64 = 0;
     for kind in each_item(kinds) {
         let pairs = states.count() * kind.law.outcomes.len();
@@ -648,28 +648,27 @@ fn group_product<W: Weight>(
         states = steps::step(len + slots, pairs, |sink| {
             for (state, w) in states.iter() {
                 for (o, p) in &kind.law.outcomes {
-                    key.clear();
-                    key.extend_from_slice(state);
-                    for (s, k) in key[..len].iter_mut().enumerate() {
-                        if !ctx.kept_only(s) {
-                            *k = ctx.combined(s, *k, o.contrib[s]);
+                    sink.put_edit(state, w, p, |key| {
+                        for (s, k) in key[..len].iter_mut().enumerate() {
+                            if !ctx.kept_only(s) {
+                                *k = ctx.combined(s, *k, o.contrib[s]);
+                            }
                         }
-                    }
-                    let kept = &mut key[len..];
-                    match keep {
-                        None => kept[0] = kept[0].saturating_add(o.order),
-                        Some((high, _)) => {
-                            // Insert into the sorted best-k, dropping the worst.
-                            let mut v = o.order;
-                            for slot in kept.iter_mut() {
-                                let better = if high { v > *slot } else { v < *slot };
-                                if better {
-                                    std::mem::swap(slot, &mut v);
+                        let kept = &mut key[len..];
+                        match keep {
+                            None => kept[0] = kept[0].saturating_add(o.order),
+                            Some((high, _)) => {
+                                // Insert into the sorted best-k, dropping the worst.
+                                let mut v = o.order;
+                                for slot in kept.iter_mut() {
+                                    let better = if high { v > *slot } else { v < *slot };
+                                    if better {
+                                        std::mem::swap(slot, &mut v);
+                                    }
                                 }
                             }
                         }
-                    }
-                    sink.put(&key, w, p);
+                    });
                 }
             }
             Ok(())
@@ -859,7 +858,6 @@ pub fn fold<W: Weight>(
     let width = start.len();
     let mut states = States::<W>::one(&start);
     let mut work: u64 = 0;
-    let mut key = Vec::with_capacity(width);
     let one = W::one();
     for (j, &(i, g)) in steps.iter().enumerate() {
         let (o, kind) = (all[i], &kinds[g]);
@@ -884,10 +882,7 @@ pub fn fold<W: Weight>(
                 if r == 0 {
                     // Unchanged, but that a face's count ends with the face.
                     if runs && closes && state[run_base..].iter().any(|&c| c != 0) {
-                        key.clear();
-                        key.extend_from_slice(state);
-                        key[run_base..].fill(0);
-                        sink.put(&key, w, &one);
+                        sink.put_edit(state, w, &one, |key| key[run_base..].fill(0));
                     } else {
                         sink.put(state, w, &one);
                     }
@@ -911,48 +906,47 @@ pub fn fold<W: Weight>(
                         continue;
                     }
                     let m = m as i64;
-                    key.clear();
-                    key.extend_from_slice(state);
-                    key[g] += m;
-                    for (a, &total) in totals.iter().enumerate() {
-                        if kind.feeds & (1 << a) == 0 {
-                            continue;
-                        }
-                        let keep = kept(filter, total, before[a], m);
-                        let base = nk + a * len;
-                        for &(s, at, kept_only) in &slot_ops[a] {
-                            let v = o.contrib[s];
-                            let slot = &mut key[at];
-                            *slot = if kept_only {
-                                slot.saturating_add(v.saturating_mul(keep))
-                            } else {
-                                ctx.combined(s, *slot, ctx.times(s, v, m))
-                            };
-                        }
-                        if let Some(ws) = width_carried[a] {
-                            // The dice of this face so far, this step's with
-                            // the earlier steps' of the same face.
-                            let run = if runs && !opens {
-                                key[run_base + a] + m
-                            } else {
-                                m
-                            };
-                            if runs {
-                                key[run_base + a] = run;
+                    sink.put_edit(state, w, b, |key| {
+                        key[g] += m;
+                        for (a, &total) in totals.iter().enumerate() {
+                            if kind.feeds & (1 << a) == 0 {
+                                continue;
                             }
-                            if run > key[base + ws] {
-                                key[base + ws] = run;
-                                if let Some(hs) = height_slot {
-                                    key[base + hs] = ctx.merged(hs, o.order);
+                            let keep = kept(filter, total, before[a], m);
+                            let base = nk + a * len;
+                            for &(s, at, kept_only) in &slot_ops[a] {
+                                let v = o.contrib[s];
+                                let slot = &mut key[at];
+                                *slot = if kept_only {
+                                    slot.saturating_add(v.saturating_mul(keep))
+                                } else {
+                                    ctx.combined(s, *slot, ctx.times(s, v, m))
+                                };
+                            }
+                            if let Some(ws) = width_carried[a] {
+                                // The dice of this face so far, this step's with
+                                // the earlier steps' of the same face.
+                                let run = if runs && !opens {
+                                    key[run_base + a] + m
+                                } else {
+                                    m
+                                };
+                                if runs {
+                                    key[run_base + a] = run;
+                                }
+                                if run > key[base + ws] {
+                                    key[base + ws] = run;
+                                    if let Some(hs) = height_slot {
+                                        key[base + hs] = ctx.merged(hs, o.order);
+                                    }
                                 }
                             }
                         }
-                    }
-                    if runs && closes {
-                        // A face's count ends with the face.
-                        key[run_base..].fill(0);
-                    }
-                    sink.put(&key, w, b);
+                        if runs && closes {
+                            // A face's count ends with the face.
+                            key[run_base..].fill(0);
+                        }
+                    });
                 }
             }
             Ok(())

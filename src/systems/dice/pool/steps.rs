@@ -99,13 +99,19 @@ impl Bounds {
     #[inline]
     pub(super) fn see(&mut self, key: &[i64]) {
         for (i, &x) in key.iter().enumerate() {
-            match x {
-                i64::MIN => self.min[i] = true,
-                i64::MAX => self.max[i] = true,
-                x => {
-                    self.lo[i] = self.lo[i].min(x);
-                    self.hi[i] = self.hi[i].max(x);
-                }
+            self.see_slot(i, x);
+        }
+    }
+
+    /// Slot `i`'s value `x` seen.
+    #[inline]
+    fn see_slot(&mut self, i: usize, x: i64) {
+        match x {
+            i64::MIN => self.min[i] = true,
+            i64::MAX => self.max[i] = true,
+            x => {
+                self.lo[i] = self.lo[i].min(x);
+                self.hi[i] = self.hi[i].max(x);
             }
         }
     }
@@ -217,7 +223,11 @@ pub struct Buffer<W> {
     len: usize,
     keys: Vec<i64>,
     weights: Vec<W>,
-    bounds: Bounds,
+    /// Each slot's least and greatest value, the sentinels included
+    /// (two branch-free comparisons a slot; [`Buffer::bounds`] sets the
+    /// sentinels apart after the step).
+    lo: Vec<i64>,
+    hi: Vec<i64>,
     spilled: Option<Tuples<W>>,
 }
 
@@ -231,14 +241,70 @@ impl<W: Weight> Buffer<W> {
             t.add(key, x);
             return;
         }
-        self.bounds.see(key);
+        for ((l, h), &x) in self.lo.iter_mut().zip(self.hi.iter_mut()).zip(key) {
+            *l = (*l).min(x);
+            *h = (*h).max(x);
+        }
         self.keys.extend_from_slice(key);
         self.weights.push(x);
         if self.weights.len() >= BUFFER_MAX {
-            let weights = std::mem::take(&mut self.weights);
-            self.spilled = Some(Tuples::of(self.len, &self.keys, weights));
-            self.keys = Vec::new();
+            self.spill();
         }
+    }
+}
+
+impl<W: Weight> Buffer<W> {
+    /// One pair whose tuple is `from` changed in place by `edit`, of weight
+    /// `w · p` ([`Buffer::put`] without a tuple built apart and copied).
+    #[inline]
+    pub fn put_edit(&mut self, from: &[i64], w: &W, p: &W, edit: impl FnOnce(&mut [i64])) {
+        if self.spilled.is_some() {
+            let mut key = from.to_vec();
+            edit(&mut key);
+            self.put(&key, w, p);
+            return;
+        }
+        let at = self.keys.len();
+        self.keys.extend(from.iter().copied());
+        let key = &mut self.keys[at..];
+        edit(key);
+        for ((l, h), &x) in self.lo.iter_mut().zip(self.hi.iter_mut()).zip(&*key) {
+            *l = (*l).min(x);
+            *h = (*h).max(x);
+        }
+        self.weights.push(w.clone() * p);
+        if self.weights.len() >= BUFFER_MAX {
+            self.spill();
+        }
+    }
+
+    /// Past [`BUFFER_MAX`] pairs: the pairs so far into a map of tuples,
+    /// and every pair after them.
+    #[cold]
+    fn spill(&mut self) {
+        let weights = std::mem::take(&mut self.weights);
+        self.spilled = Some(Tuples::of(self.len, &self.keys, weights));
+        self.keys = Vec::new();
+    }
+}
+
+impl<W> Buffer<W> {
+    /// The bounds of the buffered pairs' slots, the sentinels apart: a
+    /// slot whose least value is `i64::MIN` or greatest `i64::MAX` is
+    /// read again without them.
+    fn bounds(&self) -> Bounds {
+        let mut b = Bounds::new(self.len);
+        for i in 0..self.len {
+            if self.lo[i] != i64::MIN && self.hi[i] != i64::MAX {
+                b.lo[i] = self.lo[i];
+                b.hi[i] = self.hi[i];
+                continue;
+            }
+            for k in self.keys.chunks_exact(self.len) {
+                b.see_slot(i, k[i]);
+            }
+        }
+        b
     }
 }
 
@@ -283,7 +349,8 @@ pub fn step_by<W: Weight>(
         len,
         keys: Vec::with_capacity(room * len),
         weights: Vec::with_capacity(room),
-        bounds: Bounds::new(len),
+        lo: vec![i64::MAX; len],
+        hi: vec![i64::MIN; len],
         spilled: None,
     };
     gen(&mut buf)?;
@@ -296,7 +363,7 @@ pub fn step_by<W: Weight>(
         return from_tuples(t, out);
     }
     let pairs = buf.weights.len();
-    let packing = Packing::new(&buf.bounds).filter(|_| path != Path::Tuples);
+    let packing = Packing::new(&buf.bounds()).filter(|_| path != Path::Tuples);
     let Some(packing) = packing else {
         return from_tuples(Tuples::of(len, &buf.keys, buf.weights), out);
     };
