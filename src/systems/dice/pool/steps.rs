@@ -123,6 +123,9 @@ impl Bounds {
 pub(super) struct Packing {
     slots: Vec<Digit>,
     size: u64,
+    /// No slot holds a sentinel: every digit is the offset from the least
+    /// value.
+    plain: bool,
 }
 
 /// One slot's digits.
@@ -132,6 +135,8 @@ struct Digit {
     lo: i64,
     /// Whether `i64::MIN` occurs (digit 0; `i64::MAX` takes the last).
     min: bool,
+    /// Whether `i64::MAX` occurs.
+    max: bool,
     radix: u64,
 }
 
@@ -152,13 +157,48 @@ impl Packing {
             slots.push(Digit {
                 lo,
                 min: b.min[i],
+                max: b.max[i],
                 radix: u64::try_from(r).ok()?,
             });
         }
         Some(Packing {
+            plain: slots.iter().all(|d| !d.min && !d.max),
             slots,
             size: u64::try_from(size).ok()?,
         })
+    }
+
+    /// The tuple of the digits `digits`, written into `key` (the inverse
+    /// of [`Packing::code`] on the box).
+    fn decode(&self, digits: &[u64], key: &mut [i64]) {
+        for ((x, d), &digit) in key.iter_mut().zip(&self.slots).zip(digits) {
+            *x = if d.min && digit == 0 {
+                i64::MIN
+            } else if d.max && digit == d.radix - 1 {
+                i64::MAX
+            } else {
+                d.lo.wrapping_add((digit - u64::from(d.min)) as i64)
+            };
+        }
+    }
+
+    /// The digits of the code `k` after the one of `digits` (the last
+    /// slot turning fastest, as an odometer: a division a slot the
+    /// carry reaches).
+    #[inline]
+    fn advance(&self, digits: &mut [u64], mut k: u64) {
+        for (x, d) in digits.iter_mut().zip(&self.slots).rev() {
+            if k == 0 {
+                return;
+            }
+            let v = *x + k;
+            if v < d.radix {
+                *x = v;
+                return;
+            }
+            *x = v % d.radix;
+            k = v / d.radix;
+        }
     }
 
     /// Bits of the largest code.
@@ -169,6 +209,12 @@ impl Packing {
     /// A tuple's code.
     #[inline]
     pub(super) fn code(&self, key: &[i64]) -> u64 {
+        if self.plain {
+            return key
+                .iter()
+                .zip(&self.slots)
+                .fold(0u64, |c, (&x, d)| c * d.radix + x.wrapping_sub(d.lo) as u64);
+        }
         key.iter().zip(&self.slots).fold(0u64, |c, (&x, d)| {
             let digit = match x {
                 i64::MIN => 0,
@@ -371,27 +417,30 @@ pub fn step_by<W: Weight>(
     let fits = packing.size <= dense_max;
     let small = fits && packing.size as usize <= (4 * pairs).max(4096);
     if path == Path::Dense && fits || path == Path::Auto && small {
-        // A dense array over the box of codes, with the first pair of
-        // each code (whose tuple the state takes).
+        // A dense array over the box of codes, and which codes a pair met
+        // (each such code's tuple decoded from it).
         let size = packing.size as usize;
         let mut weights = vec![W::zero(); size];
-        let mut first = vec![u32::MAX; size];
-        for (at, (k, w)) in buf.keys.chunks_exact(len).zip(buf.weights).enumerate() {
+        let mut met = vec![false; size];
+        for (k, w) in buf.keys.chunks_exact(len).zip(buf.weights) {
             let c = packing.code(k) as usize;
             weights[c] += w;
-            if first[c] == u32::MAX {
-                first[c] = at as u32;
-            }
+            met[c] = true;
         }
-        let count = first.iter().filter(|f| **f != u32::MAX).count();
+        let count = met.iter().filter(|m| **m).count();
         super::check_count(count)?;
-        out.keys.reserve(count * len);
+        out.keys.resize(count * len, 0);
         out.weights.reserve(count);
-        for (w, f) in weights.into_iter().zip(first) {
-            if f != u32::MAX {
-                let at = f as usize * len;
-                out.keys.extend_from_slice(&buf.keys[at..at + len]);
+        // The codes met in order, their digits turned as an odometer.
+        let mut digits = vec![0u64; len];
+        let (mut at, mut last) = (0, 0);
+        for (c, (w, m)) in weights.into_iter().zip(met).enumerate() {
+            if m {
+                packing.advance(&mut digits, (c - last) as u64);
+                last = c;
+                packing.decode(&digits, &mut out.keys[at..at + len]);
                 out.weights.push(w);
+                at += len;
             }
         }
         return Ok(out);
