@@ -642,33 +642,40 @@ fn group_product<W: Weight>(
     let mut states = States::<W>::one(&start);
 
     let mut work: u64 = 0;
+    // The slots combined item by item (the kept-only ones are read from
+    // the kept slots at the end).
+    let combined: Vec<usize> = (0..len).filter(|&s| !ctx.kept_only(s)).collect();
     for kind in each_item(kinds) {
         let pairs = states.count() * kind.law.outcomes.len();
         super::spend(&mut work, pairs as u64)?;
         states = steps::step(len + slots, pairs, |sink| {
             for (state, w) in states.iter() {
                 for (o, p) in &kind.law.outcomes {
-                    sink.put_edit(state, w, p, |key| {
-                        for (s, k) in key[..len].iter_mut().enumerate() {
-                            if !ctx.kept_only(s) {
-                                *k = ctx.combined(s, *k, o.contrib[s]);
+                    sink.put_edit(
+                        state,
+                        w,
+                        p,
+                        #[inline(always)]
+                        |key| {
+                            for &s in &combined {
+                                key[s] = ctx.combined(s, key[s], o.contrib[s]);
                             }
-                        }
-                        let kept = &mut key[len..];
-                        match keep {
-                            None => kept[0] = kept[0].saturating_add(o.order),
-                            Some((high, _)) => {
-                                // Insert into the sorted best-k, dropping the worst.
-                                let mut v = o.order;
-                                for slot in kept.iter_mut() {
-                                    let better = if high { v > *slot } else { v < *slot };
-                                    if better {
-                                        std::mem::swap(slot, &mut v);
+                            let kept = &mut key[len..];
+                            match keep {
+                                None => kept[0] = kept[0].saturating_add(o.order),
+                                Some((high, _)) => {
+                                    // Insert into the sorted best-k, dropping the worst.
+                                    let mut v = o.order;
+                                    for slot in kept.iter_mut() {
+                                        let better = if high { v > *slot } else { v < *slot };
+                                        if better {
+                                            std::mem::swap(slot, &mut v);
+                                        }
                                     }
                                 }
                             }
-                        }
-                    });
+                        },
+                    );
                 }
             }
             Ok(())
@@ -906,47 +913,53 @@ pub fn fold<W: Weight>(
                         continue;
                     }
                     let m = m as i64;
-                    sink.put_edit(state, w, b, |key| {
-                        key[g] += m;
-                        for (a, &total) in totals.iter().enumerate() {
-                            if kind.feeds & (1 << a) == 0 {
-                                continue;
-                            }
-                            let keep = kept(filter, total, before[a], m);
-                            let base = nk + a * len;
-                            for &(s, at, kept_only) in &slot_ops[a] {
-                                let v = o.contrib[s];
-                                let slot = &mut key[at];
-                                *slot = if kept_only {
-                                    slot.saturating_add(v.saturating_mul(keep))
-                                } else {
-                                    ctx.combined(s, *slot, ctx.times(s, v, m))
-                                };
-                            }
-                            if let Some(ws) = width_carried[a] {
-                                // The dice of this face so far, this step's with
-                                // the earlier steps' of the same face.
-                                let run = if runs && !opens {
-                                    key[run_base + a] + m
-                                } else {
-                                    m
-                                };
-                                if runs {
-                                    key[run_base + a] = run;
+                    sink.put_edit(
+                        state,
+                        w,
+                        b,
+                        #[inline(always)]
+                        |key| {
+                            key[g] += m;
+                            for (a, &total) in totals.iter().enumerate() {
+                                if kind.feeds & (1 << a) == 0 {
+                                    continue;
                                 }
-                                if run > key[base + ws] {
-                                    key[base + ws] = run;
-                                    if let Some(hs) = height_slot {
-                                        key[base + hs] = ctx.merged(hs, o.order);
+                                let keep = kept(filter, total, before[a], m);
+                                let base = nk + a * len;
+                                for &(s, at, kept_only) in &slot_ops[a] {
+                                    let v = o.contrib[s];
+                                    let slot = &mut key[at];
+                                    *slot = if kept_only {
+                                        slot.saturating_add(v.saturating_mul(keep))
+                                    } else {
+                                        ctx.combined(s, *slot, ctx.times(s, v, m))
+                                    };
+                                }
+                                if let Some(ws) = width_carried[a] {
+                                    // The dice of this face so far, this step's with
+                                    // the earlier steps' of the same face.
+                                    let run = if runs && !opens {
+                                        key[run_base + a] + m
+                                    } else {
+                                        m
+                                    };
+                                    if runs {
+                                        key[run_base + a] = run;
+                                    }
+                                    if run > key[base + ws] {
+                                        key[base + ws] = run;
+                                        if let Some(hs) = height_slot {
+                                            key[base + hs] = ctx.merged(hs, o.order);
+                                        }
                                     }
                                 }
                             }
-                        }
-                        if runs && closes {
-                            // A face's count ends with the face.
-                            key[run_base..].fill(0);
-                        }
-                    });
+                            if runs && closes {
+                                // A face's count ends with the face.
+                                key[run_base..].fill(0);
+                            }
+                        },
+                    );
                 }
             }
             Ok(())
