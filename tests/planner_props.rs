@@ -1015,6 +1015,74 @@ fn a_push_read_by_height_carries_the_width() {
     assert_eq!(total.p(4), Exact::ratio(5, 16));
 }
 
+/// The height (the face of the widest set, the higher on ties) read only
+/// against numbers is carried saturated (`height>=4` carries 3 or 4, not
+/// six faces): One-Roll Engine tiers on 5D6 equal, exactly, the tiers of
+/// every one of the 6⁵ rolls read by the plain rule, written here.
+#[test]
+fn a_saturated_height_reads_as_the_whole_height() {
+    let tiers = [
+        "wide:width>=4",
+        "tall 3:width==3 and height>=4",
+        "set of 3:width==3",
+        "tall pair:width==2 and height>=4",
+        "pair:width==2",
+        "none",
+    ];
+    let c = hantei::verify::notation::check_with_push("5D6", &tiers, None);
+    let r = dice::report::<Exact>(&c).unwrap();
+    // The law the tiers read carries the height as 3 (below 4) or 4.
+    let bounds = c.bounds();
+    assert_eq!(bounds, [(Stat::Height, 3, 4)]);
+    let law = pool::facts_bounded::<Exact>(
+        c.expr().unwrap(),
+        &[Stat::Width, Stat::Height],
+        &bounds,
+        1e-15,
+    )
+    .unwrap();
+    let height = law.marginal(&Stat::Height);
+    let shown: Vec<i64> = height
+        .iter()
+        .filter(|(_, w)| !w.is_zero())
+        .map(|(v, _)| v)
+        .collect();
+    assert_eq!(shown, [3, 4]);
+    let mut want = [0u64; 6];
+    for roll in 0..6u32.pow(5) {
+        let mut counts = [0u32; 7];
+        let mut x = roll;
+        for _ in 0..5 {
+            counts[(x % 6 + 1) as usize] += 1;
+            x /= 6;
+        }
+        // Widest set, the higher face on ties.
+        let (mut width, mut height) = (0, 0);
+        for face in 1..=6 {
+            if counts[face] >= width {
+                (width, height) = (counts[face], face);
+            }
+        }
+        let tier = match (width, height >= 4) {
+            (4.., _) => 0,
+            (3, true) => 1,
+            (3, false) => 2,
+            (2, true) => 3,
+            (2, false) => 4,
+            _ => 5,
+        };
+        want[tier] += 1;
+    }
+    for (t, n) in tiers.iter().zip(want) {
+        let name = t.split(':').next().unwrap();
+        assert_eq!(
+            r.outcome(name),
+            Some(&Exact::ratio(n as i64, 6i64.pow(5))),
+            "{name}"
+        );
+    }
+}
+
 /// Found by the differential test: a count read against a threshold
 /// below 0 was capped there, and parts capped at -1 summed below it (a
 /// group's items, then the term beside it: -2, -3), so `count(1)>=-1`,
