@@ -1058,9 +1058,9 @@ fn a_saturated_height_reads_as_the_whole_height() {
         }
         // Widest set, the higher face on ties.
         let (mut width, mut height) = (0, 0);
-        for face in 1..=6 {
-            if counts[face] >= width {
-                (width, height) = (counts[face], face);
+        for (face, &n) in counts.iter().enumerate().skip(1) {
+            if n >= width {
+                (width, height) = (n, face);
             }
         }
         let tier = match (width, height >= 4) {
