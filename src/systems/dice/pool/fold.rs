@@ -640,7 +640,6 @@ fn group_product<W: Weight>(
     let mut start = ctx.neutral();
     start.extend(std::iter::repeat_n(empty, slots));
     let mut states = States::<W>::one(&start);
-
     let mut work: u64 = 0;
     // The slots combined item by item (the kept-only ones are read from
     // the kept slots at the end).
@@ -811,9 +810,9 @@ pub fn fold<W: Weight>(
         .collect();
     let width_slot = layout.iter().position(|s| *s == Stat::Width);
     let height_slot = layout.iter().position(|s| *s == Stat::Height);
-    // What each accumulator's slot does as dice are placed, asked of the
-    // statistics once: (slot in the state, kept only?) for the slots
-    // carried and combined, width, height and pushed aside.
+    // What each accumulator's slots do as dice are placed, asked of the
+    // statistics once: (slot, its place in the state, kept only?) for the
+    // slots carried and combined, width, height and pushed aside.
     let slot_ops: Vec<Vec<(usize, usize, bool)>> = (0..accs)
         .map(|a| {
             layout

@@ -262,7 +262,7 @@ impl<W: Weight> Tuples<W> {
 const BUFFER_MAX: usize = 1 << 18;
 
 /// Where a step's generator hands its pairs, in order: their tuples,
-/// their weights and the bounds of their slots, or (past [`BUFFER_MAX`]
+/// their weights and the bounds of their slots, or (past `BUFFER_MAX`
 /// pairs) a map of tuples. A concrete type, not a trait object, so that
 /// [`Buffer::put`] inlines into the generator's loop.
 pub struct Buffer<W> {
@@ -297,9 +297,7 @@ impl<W: Weight> Buffer<W> {
             self.spill();
         }
     }
-}
 
-impl<W: Weight> Buffer<W> {
     /// One pair whose tuple is `from` changed in place by `edit`, of weight
     /// `w · p` ([`Buffer::put`] without a tuple built apart and copied).
     #[inline]
