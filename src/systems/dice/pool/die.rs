@@ -256,20 +256,17 @@ pub fn die_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<DieLaw<W>> {
                 alive = alive.convolve(&go);
             }
             // Each face once, in order: written as found, with no map.
-            let all: Vec<(Outcome, W)> = done
-                .iter()
-                .filter(|(_, w)| !w.is_zero())
-                .map(|(face, w)| {
-                    let contrib = contribution(layout, name, face, &score_of(t, &Score::num(face)));
-                    (
-                        Outcome {
-                            order: face,
-                            contrib,
-                        },
-                        w.clone(),
-                    )
-                })
-                .collect();
+            let mut all: Vec<(Outcome, W)> = Vec::with_capacity(done.weights().len());
+            all.extend(done.iter().filter(|(_, w)| !w.is_zero()).map(|(face, w)| {
+                let contrib = contribution(layout, name, face, &score_of(t, &Score::num(face)));
+                (
+                    Outcome {
+                        order: face,
+                        contrib,
+                    },
+                    w.clone(),
+                )
+            }));
             return Ok(written_die(all));
         }
         (cond, true) => {
