@@ -275,6 +275,8 @@ pub struct Buffer<W> {
     lo: Vec<i64>,
     hi: Vec<i64>,
     spilled: Option<Tuples<W>>,
+    /// The tuple a pair past the buffer is edited in.
+    scratch: Vec<i64>,
 }
 
 impl<W: Weight> Buffer<W> {
@@ -282,41 +284,31 @@ impl<W: Weight> Buffer<W> {
     /// `w` times the step's factor `p`).
     #[inline]
     pub fn put(&mut self, key: &[i64], w: &W, p: &W) {
-        let x = w.clone() * p;
-        if let Some(t) = &mut self.spilled {
-            t.add(key, x);
-            return;
-        }
-        for ((l, h), &x) in self.lo.iter_mut().zip(self.hi.iter_mut()).zip(key) {
-            *l = (*l).min(x);
-            *h = (*h).max(x);
-        }
-        self.keys.extend_from_slice(key);
-        self.weights.push(x);
-        if self.weights.len() >= BUFFER_MAX {
-            self.spill();
-        }
+        self.put_edit(key, w, p, |_| {});
     }
 
     /// One pair whose tuple is `from` changed in place by `edit`, of weight
     /// `w · p` ([`Buffer::put`] without a tuple built apart and copied).
     #[inline]
     pub fn put_edit(&mut self, from: &[i64], w: &W, p: &W, edit: impl FnOnce(&mut [i64])) {
-        if self.spilled.is_some() {
-            let mut key = from.to_vec();
-            edit(&mut key);
-            self.put(&key, w, p);
+        let x = w.clone() * p;
+        if let Some(t) = &mut self.spilled {
+            // Past the buffer: edited in one reused tuple, into the map.
+            self.scratch.clear();
+            self.scratch.extend_from_slice(from);
+            edit(&mut self.scratch);
+            t.add(&self.scratch, x);
             return;
         }
         let at = self.keys.len();
         self.keys.extend(from.iter().copied());
         let key = &mut self.keys[at..];
         edit(key);
-        for ((l, h), &x) in self.lo.iter_mut().zip(self.hi.iter_mut()).zip(&*key) {
-            *l = (*l).min(x);
-            *h = (*h).max(x);
+        for ((l, h), &v) in self.lo.iter_mut().zip(self.hi.iter_mut()).zip(&*key) {
+            *l = (*l).min(v);
+            *h = (*h).max(v);
         }
-        self.weights.push(w.clone() * p);
+        self.weights.push(x);
         if self.weights.len() >= BUFFER_MAX {
             self.spill();
         }
@@ -396,6 +388,7 @@ pub fn step_by<W: Weight>(
         lo: vec![i64::MAX; len],
         hi: vec![i64::MIN; len],
         spilled: None,
+        scratch: Vec::with_capacity(len),
     };
     gen(&mut buf)?;
     let mut out = States {
