@@ -28,7 +28,6 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::hash::BuildHasherDefault;
 
 use super::ast::{Body, Command, Node};
 use super::cond;
@@ -647,8 +646,7 @@ fn branch_law<W: Weight>(b: &Branching, ctx: &Ctx) -> Result<Map<W>> {
     // The first roll's mass per follow-up (a branch, or a branch with the
     // first roll's values put in), in order of first appearance; each
     // follow-up's law is then computed and weighted once.
-    let mut keys: HashMap<(usize, String), usize, BuildHasherDefault<pool::FxHasher>> =
-        HashMap::default();
+    let mut keys: HashMap<(usize, String), usize, pool::FxBuild> = HashMap::default();
     let mut groups: Vec<(Option<Node>, usize, W)> = Vec::new();
     let mut none = W::zero();
     let substituted: Vec<bool> = b.branches.iter().map(|br| reads_facts(&br.then)).collect();
@@ -763,8 +761,7 @@ fn follow_ups_bound(b: &Branching, eps: f64, exact: bool) -> Result<()> {
     }
     let reads_word = |c: &cond::Expr| c.stats().iter().any(|s| matches!(s, Stat::Named(_)));
     let substituted: Vec<bool> = b.branches.iter().map(|br| reads_facts(&br.then)).collect();
-    let mut keys: std::collections::HashSet<(usize, String), BuildHasherDefault<pool::FxHasher>> =
-        Default::default();
+    let mut keys: std::collections::HashSet<(usize, String), pool::FxBuild> = Default::default();
     let mut work = 0.0;
     for v in lo..=hi {
         // A game's first roll gives its value as result and natural.

@@ -85,7 +85,7 @@ pub fn law<W: Weight>(kinds: &[Kind<W>], ctx: &Ctx, high: bool) -> Result<Map<W>
         values.reverse();
     }
     let n = values.len();
-    let pos: std::collections::HashMap<i64, usize, std::hash::BuildHasherDefault<super::FxHasher>> =
+    let pos: std::collections::HashMap<i64, usize, super::FxBuild> =
         values.iter().enumerate().map(|(j, v)| (*v, j)).collect();
     let index = |v: i64| -> usize { pos[&v] };
     let len = ctx.layout.len();

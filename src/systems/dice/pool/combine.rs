@@ -19,9 +19,8 @@
 //! to the last bit.
 
 use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
 
-use super::{add_to, plan, sorted, too_many, Ctx, FxHasher, Key, Map, MAX_STATES, MAX_WORK};
+use super::{add_to, plan, sorted, too_many, Ctx, FxBuild, Key, Map, MAX_STATES, MAX_WORK};
 use crate::error::{Error, Result};
 use crate::systems::dice::ast::{Node, Op};
 use crate::weight::Weight;
@@ -431,7 +430,7 @@ enum Acc<W> {
         /// Codes in the order first met.
         order: Vec<u64>,
     },
-    Sparse(HashMap<u64, W, BuildHasherDefault<FxHasher>>),
+    Sparse(HashMap<u64, W, FxBuild>),
 }
 
 impl<W: Weight> Acc<W> {

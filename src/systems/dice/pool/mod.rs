@@ -182,7 +182,11 @@ impl Hasher for FxHasher {
 }
 
 /// A map from statistic tuples to weights.
-pub type Map<W> = HashMap<Key, W, BuildHasherDefault<FxHasher>>;
+pub type Map<W> = HashMap<Key, W, FxBuild>;
+
+/// Maps and sets of the engine hashed by [`FxHasher`] (one multiply a
+/// word, where the standard SipHash costs several).
+pub type FxBuild = BuildHasherDefault<FxHasher>;
 
 /// Add `w` at `key`: one hash, and no allocation for a short tuple.
 #[inline]
@@ -282,12 +286,11 @@ pub struct Ctx {
     /// Whether the total is carried (false: its slot stays 0, for a caller
     /// that reads only other statistics — see [`facts`]).
     pub total: bool,
-    /// Per slot, where combining saturates it (counts, maxima, minima).
-    merge: Vec<Option<(i64, i64)>>,
     /// Per slot, where setting a named term's value saturates it.
     set: Vec<Option<(i64, i64)>>,
-    /// Per slot, what its statistic answers, asked once: the engine's
-    /// inner loops read this table, not the statistic.
+    /// Per slot, what its statistic answers, asked once, and where
+    /// combining saturates it: the engine's inner loops read this table,
+    /// not the statistic.
     ops: Vec<SlotOp>,
 }
 
@@ -297,7 +300,7 @@ struct SlotOp {
     combine: stat::Combine,
     kept_only: bool,
     neutral: i64,
-    /// Where combining saturates it (as [`Ctx::merge`]).
+    /// Where combining saturates it (counts, maxima, minima).
     merge: Option<(i64, i64)>,
 }
 
@@ -319,7 +322,6 @@ impl Ctx {
         Ctx {
             die_eps,
             total,
-            merge: vec![None; n],
             set: vec![None; n],
             ops: layout.iter().map(SlotOp::of).collect(),
             layout,
@@ -338,32 +340,29 @@ impl Ctx {
                 // A count is never below 0: past a threshold below that,
                 // every count reads alike at 0 (capped at a negative
                 // threshold, sums of capped parts fell below it).
-                Saturation::Upper => self.merge[i] = Some((i64::MIN, (*hi).max(0))),
-                Saturation::Both => self.merge[i] = Some((*lo, *hi)),
+                Saturation::Upper => self.ops[i].merge = Some((i64::MIN, (*hi).max(0))),
+                Saturation::Both => self.ops[i].merge = Some((*lo, *hi)),
                 Saturation::Set => self.set[i] = Some((*lo, *hi)),
                 Saturation::Exact => {}
             }
-            self.ops[i].merge = self.merge[i];
         }
         self
     }
 
     /// This context over a pair of tuples (a push's first and final roll).
     pub fn doubled(&self) -> Ctx {
-        let twice = |v: &[Option<(i64, i64)>]| v.iter().chain(v).copied().collect();
         Ctx {
             layout: self.layout.iter().chain(&self.layout).cloned().collect(),
             die_eps: self.die_eps,
             total: true,
-            merge: twice(&self.merge),
-            set: twice(&self.set),
+            set: self.set.iter().chain(&self.set).copied().collect(),
             ops: self.ops.iter().chain(&self.ops).copied().collect(),
         }
     }
 
     /// The neutral tuple (no dice, total 0).
     pub fn neutral(&self) -> Vec<i64> {
-        self.layout.iter().map(Stat::neutral).collect()
+        self.ops.iter().map(|op| op.neutral).collect()
     }
 
     /// The one state of the number `v`: its total `v` (0 where the total
@@ -377,7 +376,7 @@ impl Ctx {
     /// Slot `i`'s value `v` after combining, saturated where it may be.
     #[inline]
     pub fn merged(&self, i: usize, v: i64) -> i64 {
-        clamp(self.merge[i], v)
+        clamp(self.ops[i].merge, v)
     }
 
     /// Slot `i`'s values `a` and `b` of two independent parts combined by
@@ -409,7 +408,7 @@ impl Ctx {
 
     /// Whether any slot saturates.
     pub fn saturates(&self) -> bool {
-        self.merge.iter().chain(&self.set).any(Option::is_some)
+        self.ops.iter().any(|op| op.merge.is_some()) || self.set.iter().any(Option::is_some)
     }
 }
 

@@ -1046,7 +1046,7 @@ pub fn count_states_floor<W>(law: &DieLaw<W>, ctx: &Ctx, n: i64) -> u64 {
         if !matches!(s, Stat::Count(..)) {
             continue;
         }
-        let cap = match ctx.merge[i] {
+        let cap = match ctx.ops[i].merge {
             None => n,
             Some((i64::MIN, hi)) => usize::try_from(hi).unwrap_or(0).min(n),
             Some(_) => continue,
