@@ -436,36 +436,45 @@ pub fn independent_steps<W: Weight>(
     die: &Map<W>,
     ctx: &Ctx,
     n: i64,
-    mut each: impl FnMut(i64, &Map<W>),
+    mut each: impl FnMut(i64, &States<W>),
 ) -> Result<Map<W>> {
     // In a fixed order, so the sums come in one order on every run.
     let die = super::sorted(die);
-    let mut acc: Map<W> = Map::default();
-    acc.insert(ctx.neutral().into(), W::one());
-    each(0, &acc);
-    let mut key = vec![0i64; ctx.layout.len()];
+    let len = ctx.layout.len();
+    let mut states = States::<W>::one(&ctx.neutral());
+    each(0, &states);
+    let slot_ops: Vec<(bool, usize)> = (0..len).map(|i| (ctx.kept_only(i), i)).collect();
     let mut work: u64 = 0;
     for k in 1..=n {
-        super::spend(&mut work, acc.len() as u64 * die.len() as u64)?;
-        let mut next: Map<W> = Map::default();
-        // FxHash iterates in a fixed order: the same sums on every run.
-        for (s0, w) in &acc {
-            for (c, p) in &die {
-                for (i, k) in key.iter_mut().enumerate() {
-                    *k = if ctx.kept_only(i) {
-                        s0[i].saturating_add(c[i])
-                    } else {
-                        ctx.combined(i, s0[i], c[i])
-                    };
+        let pairs = states.count() * die.len();
+        super::spend(&mut work, pairs as u64)?;
+        // Each step's states in tuple order (`steps`), so its sums come
+        // in one order on every run.
+        states = steps::step(len, pairs, |sink| {
+            for (s0, w) in states.iter() {
+                for (c, p) in &die {
+                    sink.put_edit(
+                        s0,
+                        w,
+                        p,
+                        #[inline(always)]
+                        |key| {
+                            for &(kept_only, i) in &slot_ops {
+                                key[i] = if kept_only {
+                                    key[i].saturating_add(c[i])
+                                } else {
+                                    ctx.combined(i, key[i], c[i])
+                                };
+                            }
+                        },
+                    );
                 }
-                add_to(&mut next, &key, w.clone() * *p);
             }
-            super::check_states(&next)?;
-        }
-        acc = next;
-        each(k, &acc);
+            Ok(())
+        })?;
+        each(k, &states);
     }
-    Ok(acc)
+    Ok(states.into_map(|k, t| t.extend_from_slice(k)))
 }
 
 /// Copy each tuple's total into the slot of `name`.

@@ -801,7 +801,8 @@ pub fn facts_by_size<W: Weight>(
             fold::independent_steps(&fold::contributions(&law), &ctx, n, |k, m| {
                 // k dice's tail from one die's cut.
                 let tail = explodes.then(|| tail_of_parts(&[(k, cut.clone())]));
-                out.push(finish_with(&ctx, m.clone(), explodes, tail));
+                let m: Map<W> = m.iter().map(|(k, w)| (Key::from(k), w.clone())).collect();
+                out.push(finish_with(&ctx, m, explodes, tail));
             })
         },
     )?;
