@@ -69,10 +69,13 @@ fn planned<W: Weight, R>(
     if t.filter.is_none() {
         let floor = super::plan::count_states_floor(&law, ctx, t.count);
         if floor > MAX_STATES as u64 {
-            return Err(Error::Conflict(format!(
-                "dice: the statistics the conditions read take more than {MAX_STATES} states (at least {floor}: the vectors of their counts over {} dice); read fewer counts, or roll fewer dice",
-                t.count
-            )));
+            return Err(super::states_refused(
+                Some(floor),
+                Some(&format!(
+                    "the vectors of their counts over {} dice",
+                    t.count
+                )),
+            ));
         }
     }
     super::plan::traced(|| t.to_string(), t.count, &plan, || f(plan.algorithm, law))
@@ -109,7 +112,7 @@ fn run<W: Weight>(a: Algorithm, t: &PoolTerm, law: DieLaw<W>, ctx: &Ctx) -> Resu
         Algorithm::OrderFree => {
             check_exact_work(&law, t.count)?;
             let die = contributions(&law);
-            independent_steps(&die, ctx, t.count, |_, _| {})?
+            independent(&die, ctx, t.count)?
         }
         Algorithm::Fold => {
             check_exact_work(&law, t.count)?;
@@ -425,6 +428,34 @@ pub fn contributions<W: Weight>(law: &DieLaw<W>) -> Map<W> {
         W::add_compensated(sum, carry, p.clone());
     }
     sums.into_iter().map(|(k, s, c)| (k, s + c)).collect()
+}
+
+/// The law of `n` independent dice of the law `die`
+/// ([`independent_steps`] without the laws on the way): one die is its
+/// contributions met once from the neutral tuple, summed in the order
+/// the one step would sum them, with no step's buffer between.
+pub fn independent<W: Weight>(die: &Map<W>, ctx: &Ctx, n: i64) -> Result<Map<W>> {
+    if n != 1 {
+        return independent_steps(die, ctx, n, |_, _| {});
+    }
+    let die = super::sorted(die);
+    let mut work: u64 = 0;
+    super::spend(&mut work, die.len() as u64)?;
+    let neutral = ctx.neutral();
+    let mut out: Map<W> = Map::with_capacity_and_hasher(die.len(), Default::default());
+    let mut key = neutral.clone();
+    let one = W::one();
+    for (c, p) in &die {
+        for (i, k) in key.iter_mut().enumerate() {
+            *k = if ctx.kept_only(i) {
+                neutral[i].saturating_add(c[i])
+            } else {
+                ctx.combined(i, neutral[i], c[i])
+            };
+        }
+        add_to(&mut out, &key, one.clone() * *p);
+    }
+    Ok(out)
 }
 
 /// The law of 0, 1, …, `n` independent dice of the law `die` (by

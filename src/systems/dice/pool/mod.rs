@@ -696,9 +696,10 @@ fn check_named_states<W: Weight>(expr: &Node, ctx: &Ctx) -> Result<()> {
         }
         states = states.saturating_mul(seen.len() as u64);
         if states > MAX_STATES as u64 {
-            return Err(Error::Conflict(format!(
-                "dice: the named terms' values and counts alone take more than {MAX_STATES} states (at least {states} by the terms read so far); read fewer named terms, or compare their sum instead of each"
-            )));
+            return Err(states_refused(
+                Some(states),
+                Some("the named terms' values and counts alone, by the terms read so far; compare their sum instead of each"),
+            ));
         }
     }
     Ok(())
@@ -1030,16 +1031,28 @@ pub(crate) fn check_states<W>(map: &Map<W>) -> Result<()> {
 #[inline]
 pub(crate) fn check_count(states: usize) -> Result<()> {
     if states > MAX_STATES {
-        return Err(Error::Conflict(format!(
-            "dice: the statistics the conditions read take more than {MAX_STATES} states; read fewer statistics (each count, name or score multiplies the states) or roll fewer dice"
-        )));
+        return Err(states_refused(None, None));
     }
     Ok(())
 }
 
 fn too_many(states: usize) -> Error {
+    states_refused(Some(states as u64), None)
+}
+
+/// The one refusal of a law past [`MAX_STATES`] states, whichever step
+/// finds it: `at_least` the states it has or must have, where known, and
+/// `why` how that is known before any work (the vectors of a term's
+/// counts, the named terms' values).
+pub(crate) fn states_refused(at_least: Option<u64>, why: Option<&str>) -> Error {
+    let known = match (at_least, why) {
+        (Some(n), Some(why)) => format!(" (at least {n}: {why})"),
+        (Some(n), None) => format!(" (at least {n})"),
+        (None, Some(why)) => format!(" ({why})"),
+        (None, None) => String::new(),
+    };
     Error::Conflict(format!(
-        "dice: the statistics the conditions read take {states} states (at most {MAX_STATES}); read fewer statistics (each count, name or score multiplies the states) or roll fewer dice"
+        "dice: the statistics the conditions read take more than {MAX_STATES} states{known}; read fewer statistics (each count, name or score multiplies the states) or roll fewer dice"
     ))
 }
 

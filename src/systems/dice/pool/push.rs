@@ -437,7 +437,7 @@ fn die_by_die_pairs<W: Weight>(
             add_to(&mut die, &k, p.clone() * p2);
         }
     }
-    super::fold::independent_steps(&die, &ctx.doubled(), n, |_, _| {})
+    super::fold::independent(&die, &ctx.doubled(), n)
 }
 
 fn set_one(k: &[i64], ctx: &Ctx, name: &str) -> Vec<i64> {
