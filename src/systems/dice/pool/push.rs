@@ -159,12 +159,13 @@ pub fn law_each<W: Weight>(
             (last, keep)
         })
         .collect();
-    for (_, keep) in &keeps {
-        check_plans::<W>(expr, &ctx, rules, keep)?;
-    }
+    let plans: Vec<Plans<'_, '_, W>> = keeps
+        .iter()
+        .map(|(_, keep)| term_plans::<W>(expr, &ctx, rules, keep))
+        .collect::<Result<_>>()?;
     let mut laws = Vec::with_capacity(carries.len());
     let mut key: Vec<i64> = Vec::with_capacity(len);
-    for (last, keep) in &keeps {
+    for ((last, keep), plans) in keeps.iter().zip(plans) {
         let mut out: Map<W> = Map::default();
         for &(k, w, pushed) in &plain {
             if !pushed {
@@ -181,7 +182,7 @@ pub fn law_each<W: Weight>(
         }
         // Pushed: the pairs (first roll, pushed roll), the first roll cut
         // to what the decision reads, the pushed roll to what is carried.
-        let pairs = pair_law::<W>(expr, &ctx, rules, keep)?;
+        let pairs = pair_law::<W>(expr, &ctx, &plans, keep)?;
         for (k, w) in super::sorted(&pairs) {
             if decided(&k[..len]) {
                 key.clear();
@@ -206,11 +207,16 @@ fn reads_stat(list: &[Stat], s: &Stat) -> bool {
     list.contains(s) || (*s == Stat::Width && list.contains(&Stat::Height))
 }
 
-fn pair_law<W: Weight>(n: &Node, ctx: &Ctx, rules: &[PushRule], first: &[bool]) -> Result<Map<W>> {
+fn pair_law<W: Weight>(
+    n: &Node,
+    ctx: &Ctx,
+    plans: &Plans<'_, '_, W>,
+    first: &[bool],
+) -> Result<Map<W>> {
     let len = ctx.layout.len();
     Ok(match n {
         Node::Num(_) => prune(double(super::node_law::<W>(n, ctx)?), ctx, first),
-        Node::Pool(t) => prune(term_pairs(t, ctx, rules, first)?, ctx, first),
+        Node::Pool(t) => prune(term_pairs(t, ctx, plans)?, ctx, first),
         Node::Group(_) => {
             return Err(Error::Conflict(
                 "dice: a push rerolls dice of pool terms; a group ({…}) cannot be pushed".into(),
@@ -221,7 +227,7 @@ fn pair_law<W: Weight>(n: &Node, ctx: &Ctx, rules: &[PushRule], first: &[bool]) 
                 "dice: a push rerolls dice of pool terms; a chained roll (A -> B, (N)D6, 3D(…)) cannot be pushed".into(),
             ))
         }
-        Node::Neg(b) => pair_law::<W>(b, ctx, rules, first)?
+        Node::Neg(b) => pair_law::<W>(b, ctx, plans, first)?
             .into_iter()
             .map(|(mut k, w)| {
                 k[0] = -k[0];
@@ -229,11 +235,11 @@ fn pair_law<W: Weight>(n: &Node, ctx: &Ctx, rules: &[PushRule], first: &[bool]) 
                 (k, w)
             })
             .collect(),
-        Node::Paren(b) => pair_law(b, ctx, rules, first)?,
+        Node::Paren(b) => pair_law(b, ctx, plans, first)?,
         Node::Bin(op, a, b) => {
             let (la, lb) = (
-                pair_law::<W>(a, ctx, rules, first)?,
-                pair_law::<W>(b, ctx, rules, first)?,
+                pair_law::<W>(a, ctx, plans, first)?,
+                pair_law::<W>(b, ctx, plans, first)?,
             );
             let wide = ctx.doubled();
             if *op == Op::Add {
@@ -310,13 +316,12 @@ fn double<W: Weight>(m: Map<W>) -> Map<W> {
 /// total: carried wherever the name is), its rule, one die's law and the
 /// planner's plan, checked against its limit; `None` for a term no rule
 /// pushes.
-#[allow(clippy::type_complexity)]
 fn term_plan<'r, W: Weight>(
     t: &PoolTerm,
     ctx: &Ctx,
     rules: &'r [PushRule],
     keep: &[bool],
-) -> Result<Option<(Vec<bool>, &'r PushRule, DieLaw<W>, super::plan::Plan)>> {
+) -> Result<TermPlan<'r, W>> {
     let len = ctx.layout.len();
     let mut keep = keep.to_vec();
     for half in 0..2 {
@@ -349,41 +354,65 @@ fn term_plan<'r, W: Weight>(
     Ok(Some((keep, rule, full, plan)))
 }
 
+/// A pushed term's plan ([`term_plan`]), `None` for a term no rule
+/// pushes.
+type TermPlan<'r, W> = Option<(Vec<bool>, &'r PushRule, DieLaw<W>, super::plan::Plan)>;
+
+/// Every term's plan for one pass, by the term (its address in the
+/// roll's tree): made once, before any pass runs, and read by the pass.
+type Plans<'t, 'r, W> = Vec<(&'t PoolTerm, TermPlan<'r, W>)>;
+
 /// Every pushed term's plan for the pairs keeping `keep`, checked before
 /// any pass runs: a check's passes (its tiers, then its total) plan
 /// apart, and a later pass past its limit was refused only after the
-/// first had run (`20D10` read by width and pushed: 4.8 s).
-fn check_plans<W: Weight>(n: &Node, ctx: &Ctx, rules: &[PushRule], keep: &[bool]) -> Result<()> {
-    let mut result = Ok(());
-    super::visit(n, &mut |node| {
-        if let (Node::Pool(t), Ok(())) = (node, &result) {
-            if let Err(e) = term_plan::<W>(t, ctx, rules, keep) {
-                result = Err(e);
-            }
-        }
-    });
-    result
+/// first had run (`20D10` read by width and pushed: 4.8 s). The pass then
+/// runs these plans, where it made each again.
+fn term_plans<'t, 'r, W: Weight>(
+    n: &'t Node,
+    ctx: &Ctx,
+    rules: &'r [PushRule],
+    keep: &[bool],
+) -> Result<Plans<'t, 'r, W>> {
+    let mut terms: Vec<&'t PoolTerm> = Vec::new();
+    visit_terms(n, &mut terms);
+    terms
+        .into_iter()
+        .map(|t| Ok((t, term_plan::<W>(t, ctx, rules, keep)?)))
+        .collect()
 }
 
-fn term_pairs<W: Weight>(
-    t: &PoolTerm,
-    ctx: &Ctx,
-    rules: &[PushRule],
-    keep: &[bool],
-) -> Result<Map<W>> {
-    let Some((keep, rule, full, plan)) = term_plan::<W>(t, ctx, rules, keep)? else {
+/// The pool terms of `n`, in the tree's order.
+fn visit_terms<'t>(n: &'t Node, out: &mut Vec<&'t PoolTerm>) {
+    match n {
+        Node::Pool(t) => out.push(t),
+        Node::Neg(b) | Node::Paren(b) => visit_terms(b, out),
+        Node::Bin(_, a, b) => {
+            visit_terms(a, out);
+            visit_terms(b, out);
+        }
+        Node::Num(_) | Node::Group(_) | Node::Chain(_) => {}
+    }
+}
+
+fn term_pairs<W: Weight>(t: &PoolTerm, ctx: &Ctx, plans: &Plans<'_, '_, W>) -> Result<Map<W>> {
+    let plan = plans
+        .iter()
+        .find(|(u, _)| std::ptr::eq(*u, t))
+        .map(|(_, p)| p)
+        .ok_or_else(|| Error::Conflict("dice: a pushed term was not planned".into()))?;
+    let Some((keep, rule, full, plan)) = plan else {
         return Ok(double(super::fold::term_law::<W>(t, ctx)?));
     };
     let keep = &keep[..];
     let n = t.count;
     let run = || {
         if plan.algorithm == super::plan::Algorithm::PushDieByDie {
-            die_by_die_pairs(n, ctx, &full, rule, keep)
+            die_by_die_pairs(n, ctx, full, rule, keep)
         } else {
-            binomial_pairs(t, ctx, &full, rule, keep)
+            binomial_pairs(t, ctx, full, rule, keep)
         }
     };
-    let mut out = super::plan::traced(|| format!("{t} pushed"), n, &plan, run)?;
+    let mut out = super::plan::traced(|| format!("{t} pushed"), n, plan, run)?;
 
     if let Some(name) = &t.name {
         let len = ctx.layout.len();
