@@ -928,6 +928,11 @@ fn finish_with<W: Weight>(
 /// positions, ties (tuples that decoding made equal) in map order as a
 /// stable sort leaves them; else the tuples themselves, stably.
 fn sort_cells<W>(cells: &mut [(Key, W)]) {
+    // Cells that come in order (a dense array's, read in its codes'
+    // order) stay as they are.
+    if cells.windows(2).all(|w| w[0].0 < w[1].0) {
+        return;
+    }
     let Some(first) = cells.first() else {
         return;
     };
