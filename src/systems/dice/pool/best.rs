@@ -21,7 +21,7 @@
 
 use super::die::DieLaw;
 use super::fold::Kind;
-use super::{add_to, Ctx, Map, Stat};
+use super::{Ctx, Key, Map, Stat};
 use crate::error::Result;
 use crate::weight::Weight;
 
@@ -79,6 +79,17 @@ fn classes<W: Weight>(
 /// The law of a group keeping its best item (`high`: the highest total;
 /// else the lowest), with the statistics of `ctx`.
 pub fn law<W: Weight>(kinds: &[Kind<W>], ctx: &Ctx, high: bool) -> Result<Map<W>> {
+    let cells = cells(kinds, ctx, high)?;
+    let mut out: Map<W> = Map::with_capacity_and_hasher(cells.len(), Default::default());
+    out.extend(cells);
+    Ok(out)
+}
+
+/// [`law`] as distinct cells, in the order of the states' tuples and then
+/// of the values: each state (its tuple with the kept slots 0) gives one
+/// cell per value of the kept total, so no two cells meet and no map is
+/// needed between.
+pub fn cells<W: Weight>(kinds: &[Kind<W>], ctx: &Ctx, high: bool) -> Result<Vec<(Key, W)>> {
     // The values, best last.
     let mut values = values(kinds);
     if !high {
@@ -137,7 +148,7 @@ pub fn law<W: Weight>(kinds: &[Kind<W>], ctx: &Ctx, high: bool) -> Result<Map<W>
         states = next;
         met += 1;
     }
-    let mut out: Map<W> = Map::default();
+    let mut out: Vec<(Key, W)> = Vec::with_capacity(states.len() * n);
     for (state, (_, b)) in super::sorted(&states) {
         for (j, w) in b.iter().enumerate() {
             if w.is_zero() {
@@ -146,11 +157,11 @@ pub fn law<W: Weight>(kinds: &[Kind<W>], ctx: &Ctx, high: bool) -> Result<Map<W>
             for (i, s) in ctx.layout.iter().enumerate() {
                 key[i] = if kept_slot(s) { values[j] } else { state[i] };
             }
-            add_to(&mut out, &key, w.clone());
+            out.push((Key::from(&key[..]), w.clone()));
         }
     }
     if met == 0 {
-        add_to(&mut out, &ctx.neutral(), W::one());
+        out.push((ctx.neutral().into(), W::one()));
     }
     Ok(out)
 }

@@ -16,7 +16,7 @@
 use super::die::{die_law, DieLaw, Outcome};
 use super::plan::Algorithm;
 use super::steps::{self, States};
-use super::{add_to, node_law, Ctx, Key, Map, Stat, MAX_STATES};
+use super::{add_to, Ctx, Key, Map, Stat, MAX_STATES};
 use crate::error::{Error, Result};
 use crate::systems::dice::ast::*;
 use crate::weight::AddWeight;
@@ -508,13 +508,16 @@ pub fn independent_steps<W: Weight>(
     Ok(states.into_map(|k, t| t.extend_from_slice(k)))
 }
 
-/// Copy each tuple's total into the slot of `name`.
-pub fn set_name<W: Weight>(m: Map<W>, ctx: &Ctx, name: &str) -> Map<W> {
-    let Some(i) = ctx
-        .layout
+/// The slot of the value named `name`, where the layout reads it.
+fn name_slot(ctx: &Ctx, name: &str) -> Option<usize> {
+    ctx.layout
         .iter()
         .position(|s| matches!(s, Stat::Named(n) if n == name))
-    else {
+}
+
+/// Copy each tuple's total into the slot of `name`.
+pub fn set_name<W: Weight>(m: Map<W>, ctx: &Ctx, name: &str) -> Map<W> {
+    let Some(i) = name_slot(ctx, name) else {
         return m;
     };
     let mut out = Map::default();
@@ -528,21 +531,46 @@ pub fn set_name<W: Weight>(m: Map<W>, ctx: &Ctx, name: &str) -> Map<W> {
 /// The law of a group: the planner's choice between the fold of its
 /// items by their totals and the product of its items, one at a time.
 pub fn group_law<W: Weight>(g: &GroupTerm, ctx: &Ctx) -> Result<Map<W>> {
+    let mut m = planned_group(g, ctx, |a, kinds| run_group(a, kinds, ctx, g.filter))?;
+    if let Some(name) = &g.name {
+        m = set_name(m, ctx, name);
+    }
+    Ok(m)
+}
+
+/// [`group_law`] as distinct cells: the best item's law written as it is
+/// found ([`super::best::cells`]), with no map between; the other
+/// algorithms' laws as cells of their maps.
+pub fn group_cells<W: Weight>(g: &GroupTerm, ctx: &Ctx) -> Result<Vec<(Key, W)>> {
+    let mut cells = planned_group(g, ctx, |a, kinds| {
+        match (a, g.filter.map(|(f, n)| f.as_keep(n, item_count(kinds)))) {
+            (Algorithm::GroupBest, Some((high, 1))) => super::best::cells(kinds, ctx, high),
+            _ => Ok(run_group(a, kinds, ctx, g.filter)?.into_iter().collect()),
+        }
+    })?;
+    if let Some(i) = g.name.as_deref().and_then(|name| name_slot(ctx, name)) {
+        // Each cell's value set from its total: the cells differ in the
+        // total wherever they differ in the value, so none meet.
+        for (k, _) in cells.iter_mut() {
+            k[i] = ctx.named(i, k[0]);
+        }
+    }
+    Ok(cells)
+}
+
+/// Plan group `g` (its items' kinds), refuse a plan past the limit, and
+/// run `f` with the algorithm chosen, traced for `--explain`.
+fn planned_group<W: Weight, R>(
+    g: &GroupTerm,
+    ctx: &Ctx,
+    f: impl FnOnce(Algorithm, &[Kind<W>]) -> Result<R>,
+) -> Result<R> {
     let kinds = group_kinds::<W>(g, ctx)?;
     let plan = super::plan::group(&kinds, ctx, g.filter);
     let items = item_count(&kinds);
     plan.check(items)?;
     check_exact_group(&kinds, &plan, items)?;
-    let mut m = super::plan::traced(
-        || g.to_string(),
-        items,
-        &plan,
-        || run_group(plan.algorithm, &kinds, ctx, g.filter),
-    )?;
-    if let Some(name) = &g.name {
-        m = set_name(m, ctx, name);
-    }
-    Ok(m)
+    super::plan::traced(|| g.to_string(), items, &plan, || f(plan.algorithm, &kinds))
 }
 
 /// A group's law by the algorithm `a` (the fold or the product of its
@@ -605,7 +633,9 @@ pub fn group_kinds<W: Weight>(g: &GroupTerm, ctx: &Ctx) -> Result<Vec<Kind<W>>> 
             k.n += 1;
             continue;
         }
-        let law = node_law::<W>(it, ctx)?;
+        // Distinct cells, with no map between (a term's sums straight
+        // from its algorithm).
+        let law = super::node_cells::<W>(it, ctx)?;
         // A group's natural is its kept items' total.
         let natural = ctx.layout.iter().position(|s| *s == Stat::Natural);
         let mut outcomes: Vec<(Outcome, W)> = law

@@ -1179,6 +1179,7 @@ fn with_number<W: Weight>(op: Op, a: &Node, b: &Node, ctx: &Ctx) -> Result<Optio
 pub fn node_cells<W: Weight>(n: &Node, ctx: &Ctx) -> Result<Vec<(Key, W)>> {
     match n {
         Node::Pool(t) => fold::term_cells(t, ctx),
+        Node::Group(g) => fold::group_cells(g, ctx),
         Node::Paren(b) => node_cells(b, ctx),
         Node::Bin(op, a, b) if !matches!((&**a, &**b), (Node::Num(_), _) | (_, Node::Num(_))) => {
             planned_pair(n, *op, a, b, ctx)
