@@ -714,46 +714,197 @@ fn group_product<W: Weight>(
     // The slots combined item by item (the kept-only ones are read from
     // the kept slots at the end).
     let combined: Vec<usize> = (0..len).filter(|&s| !ctx.kept_only(s)).collect();
-    for kind in each_item(kinds) {
-        let pairs = states.count() * kind.law.outcomes.len();
-        super::spend(&mut work, pairs as u64)?;
-        states = steps::step(len + slots, pairs, |sink| {
-            for (state, w) in states.iter() {
-                for (o, p) in &kind.law.outcomes {
-                    sink.put_edit(
-                        state,
-                        w,
-                        p,
-                        #[inline(always)]
-                        |key| {
-                            for &s in &combined {
-                                key[s] = ctx.combined(s, key[s], o.contrib[s]);
-                            }
-                            let kept = &mut key[len..];
-                            match keep {
-                                None => kept[0] = kept[0].saturating_add(o.order),
-                                Some((high, _)) => {
-                                    // Insert into the sorted best-k, dropping the worst.
-                                    let mut v = o.order;
-                                    for slot in kept.iter_mut() {
-                                        let better = if high { v > *slot } else { v < *slot };
-                                        if better {
-                                            std::mem::swap(slot, &mut v);
-                                        }
+    let Some((high, _)) = keep else {
+        // Keeping all: every outcome moves the running sum.
+        for kind in each_item(kinds) {
+            let pairs = states.count() * kind.law.outcomes.len();
+            super::spend(&mut work, pairs as u64)?;
+            states = steps::step(len + slots, pairs, |sink| {
+                for (state, w) in states.iter() {
+                    for (o, p) in &kind.law.outcomes {
+                        sink.put_edit(
+                            state,
+                            w,
+                            p,
+                            #[inline(always)]
+                            |key| {
+                                for &s in &combined {
+                                    key[s] = ctx.combined(s, key[s], o.contrib[s]);
+                                }
+                                key[len] = key[len].saturating_add(o.order);
+                            },
+                        );
+                    }
+                }
+                Ok(())
+            })?;
+        }
+        return Ok(finish_product(states, ctx, len, empty, false));
+    };
+    // Each kind's outcomes as the product meets them (`Entering`): an
+    // outcome that cannot enter a state's kept totals changes only the
+    // combined slots, so those alike there meet the state as one pair.
+    let met: Vec<Entering<'_, W>> = kinds
+        .iter()
+        .map(|k| Entering::of(&k.law, &combined, high))
+        .collect();
+    for (kind, met) in kinds.iter().zip(&met) {
+        for _ in 0..kind.n.max(0) {
+            // The worst kept total of a state: an outcome enters only
+            // past it (none where nothing is kept).
+            let worst = |state: &[i64]| match (slots, high) {
+                (0, true) => i64::MAX,
+                (0, false) => i64::MIN,
+                _ => state[len + slots - 1],
+            };
+            let pairs: usize = states.iter().map(|(k, _)| met.pairs(worst(k))).sum();
+            super::spend(&mut work, pairs as u64)?;
+            states = steps::step(len + slots, pairs, |sink| {
+                for (state, w) in states.iter() {
+                    let (enter, rest) = met.split(worst(state));
+                    for (o, p) in enter {
+                        sink.put_edit(
+                            state,
+                            w,
+                            p,
+                            #[inline(always)]
+                            |key| {
+                                for &s in &combined {
+                                    key[s] = ctx.combined(s, key[s], o.contrib[s]);
+                                }
+                                // Insert into the sorted best-k, dropping the worst.
+                                let mut v = o.order;
+                                for slot in key[len..].iter_mut() {
+                                    let better = if high { v > *slot } else { v < *slot };
+                                    if better {
+                                        std::mem::swap(slot, &mut v);
                                     }
                                 }
-                            }
-                        },
-                    );
+                            },
+                        );
+                    }
+                    for (o, p) in rest {
+                        sink.put_edit(
+                            state,
+                            w,
+                            p,
+                            #[inline(always)]
+                            |key| {
+                                for &s in &combined {
+                                    key[s] = ctx.combined(s, key[s], o.contrib[s]);
+                                }
+                            },
+                        );
+                    }
                 }
-            }
-            Ok(())
-        })?;
+                Ok(())
+            })?;
+        }
     }
-    Ok(states.into_map(|k, t| {
+    Ok(finish_product(states, ctx, len, empty, true))
+}
+
+/// Outcomes with their masses, as an item meets a state.
+type Met<'a, W> = [(&'a Outcome, W)];
+
+/// One item's outcomes as a group keeping its best (worst) totals meets
+/// them. Outcomes are in order of their totals, best first. For a state
+/// whose worst kept total is `t`, the outcomes better than `t` enter the
+/// kept totals, each by itself; every other outcome changes only the
+/// combined slots (its counts, maxima, names), so per class of outcomes
+/// alike there one pair carries their whole mass, known from sums over
+/// the outcomes that do not enter. The pairs per state fall from every
+/// outcome to those that enter and the classes (Cortex Prime's d10 with a
+/// state keeping 8 and 6: four that enter and two classes, hitch or not,
+/// where there were ten).
+struct Entering<'a, W> {
+    /// The outcomes, best first.
+    best: Vec<(&'a Outcome, W)>,
+    /// `mass[s]`: per class (its index and mass, none of mass zero), the
+    /// mass of the outcomes that do not enter when the first `s` are
+    /// better than the worst kept (keeping the highest: those from `s` on;
+    /// keeping the lowest, best first is lowest first).
+    mass: Vec<Vec<(&'a Outcome, W)>>,
+    high: bool,
+}
+
+impl<'a, W: Weight> Entering<'a, W> {
+    fn of(law: &'a DieLaw<W>, combined: &[usize], high: bool) -> Self {
+        let mut best: Vec<(&Outcome, W)> =
+            law.outcomes.iter().map(|(o, p)| (o, p.clone())).collect();
+        // Best first, ties in the law's order.
+        best.sort_by(|a, b| {
+            if high {
+                b.0.order.cmp(&a.0.order)
+            } else {
+                a.0.order.cmp(&b.0.order)
+            }
+        });
+        let alike =
+            |a: &Outcome, b: &Outcome| combined.iter().all(|&s| a.contrib[s] == b.contrib[s]);
+        let mut class: Vec<&Outcome> = Vec::new();
+        let of: Vec<usize> = best
+            .iter()
+            .map(|(o, _)| match class.iter().position(|c| alike(c, o)) {
+                Some(i) => i,
+                None => {
+                    class.push(o);
+                    class.len() - 1
+                }
+            })
+            .collect();
+        // Sums from the worst outcome up, each class's in the same order.
+        let m = best.len();
+        let mut sums: Vec<W> = vec![W::zero(); class.len()];
+        let mut mass: Vec<Vec<(&Outcome, W)>> = vec![Vec::new(); m + 1];
+        for s in (0..m).rev() {
+            sums[of[s]] += &best[s].1;
+            mass[s] = class
+                .iter()
+                .zip(&sums)
+                .filter(|(_, w)| !w.is_zero())
+                .map(|(c, w)| (*c, w.clone()))
+                .collect();
+        }
+        Entering { best, mass, high }
+    }
+
+    /// How many outcomes are better than the worst kept total `t`.
+    fn better(&self, t: i64) -> usize {
+        if self.high {
+            self.best.partition_point(|(o, _)| o.order > t)
+        } else {
+            self.best.partition_point(|(o, _)| o.order < t)
+        }
+    }
+
+    /// The outcomes that enter past `t`, and the classes of the rest with
+    /// their mass.
+    fn split(&self, t: i64) -> (&Met<'a, W>, &Met<'a, W>) {
+        let s = self.better(t);
+        (&self.best[..s], &self.mass[s])
+    }
+
+    /// The pairs a state whose worst kept total is `t` meets.
+    fn pairs(&self, t: i64) -> usize {
+        let s = self.better(t);
+        s + self.mass[s].len()
+    }
+}
+
+/// The product's states as a law: the kept totals summed into every
+/// kept-only slot (the total, the natural dice).
+fn finish_product<W: Weight>(
+    states: States<W>,
+    ctx: &Ctx,
+    len: usize,
+    empty: i64,
+    keeps: bool,
+) -> Map<W> {
+    states.into_map(|k, t| {
         let total = k[len..]
             .iter()
-            .filter(|v| **v != empty || keep.is_none())
+            .filter(|v| **v != empty || !keeps)
             .fold(0i64, |a, v| a.saturating_add(*v));
         t.extend_from_slice(&k[..len]);
         for (s, stat) in ctx.layout.iter().enumerate() {
@@ -761,7 +912,7 @@ fn group_product<W: Weight>(
                 t[s] = total;
             }
         }
-    }))
+    })
 }
 
 /// How many of `m` dice placed after `before` (of `total`) are kept.
