@@ -757,11 +757,14 @@ fn group_product<W: Weight>(
                 (0, false) => i64::MIN,
                 _ => state[len + slots - 1],
             };
-            let pairs: usize = states.iter().map(|(k, _)| met.pairs(worst(k))).sum();
+            // Per state, how many outcomes enter (found once, for the
+            // count of pairs and for the step).
+            let cut: Vec<usize> = states.iter().map(|(k, _)| met.better(worst(k))).collect();
+            let pairs: usize = cut.iter().map(|&c| c + met.mass[c].len()).sum();
             super::spend(&mut work, pairs as u64)?;
             states = steps::step(len + slots, pairs, |sink| {
-                for (state, w) in states.iter() {
-                    let (enter, rest) = met.split(worst(state));
+                for ((state, w), &c) in states.iter().zip(&cut) {
+                    let (enter, rest) = (&met.best[..c], &met.mass[c][..]);
                     for (o, p) in enter {
                         sink.put_edit(
                             state,
@@ -803,9 +806,6 @@ fn group_product<W: Weight>(
     }
     Ok(finish_product(states, ctx, len, empty, true))
 }
-
-/// Outcomes with their masses, as an item meets a state.
-type Met<'a, W> = [(&'a Outcome, W)];
 
 /// One item's outcomes as a group keeping its best (worst) totals meets
 /// them. Outcomes are in order of their totals, best first. For a state
@@ -876,19 +876,6 @@ impl<'a, W: Weight> Entering<'a, W> {
         } else {
             self.best.partition_point(|(o, _)| o.order < t)
         }
-    }
-
-    /// The outcomes that enter past `t`, and the classes of the rest with
-    /// their mass.
-    fn split(&self, t: i64) -> (&Met<'a, W>, &Met<'a, W>) {
-        let s = self.better(t);
-        (&self.best[..s], &self.mass[s])
-    }
-
-    /// The pairs a state whose worst kept total is `t` meets.
-    fn pairs(&self, t: i64) -> usize {
-        let s = self.better(t);
-        s + self.mass[s].len()
     }
 }
 
