@@ -19,7 +19,7 @@
 //! | [`Algorithm::ClassFold`] | many dice whose outcomes differ, for every statistic but the total, in few classes (n d6 read by total, sixes and ones) | states of the classes before the last × the last class's span; the last class adds into dense rows |
 //! | [`Algorithm::Fold`] | anything (keep/drop with counts, matching sets) | outcomes × states × dice |
 //! | [`Algorithm::GroupBest`] | a group keeping one item (`{…}KH1`, `{…}KL1`) | items × tuples of the other statistics × classes × values |
-//! | [`Algorithm::GroupProduct`] | a group, item by item, carrying the best `k` totals (Savage Worlds' two named chains, Cortex's mixed dice) | items × states × outcomes, the states capped by the best-`k` multisets |
+//! | [`Algorithm::GroupProduct`] | a group, item by item, carrying the best `k` totals (Savage Worlds' two named chains, Cortex's mixed dice) | items × states × outcomes, the states capped by the best-`k` multisets (an upper bound: per state, the outcomes that cannot enter its best `k` meet it as one pair per class of what else they change) |
 //! | [`Algorithm::PushDieByDie`] | a push of dice with no keep/drop whose statistics combine without order | pairs of tuples (each roll's states over the slots the push carries) × the die's pairs, per die |
 //! | [`Algorithm::PushSplit`] | any other push | for each number of dice rerolled, the fold of the dice that stay, those rerolled and their fresh faces |
 //! | [`Algorithm::HitsBinomial`] | d6 counted for hits and a glitch score, none exploding (hit-pool, seed 004: `nD6{1:g,2..4:-g,>=5:1-g}`, plain or second chance) | the hits' binomial and the ones' tails: `3(n+1)` |
