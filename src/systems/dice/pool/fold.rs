@@ -713,7 +713,11 @@ fn group_product<W: Weight>(
     let mut work: u64 = 0;
     // The slots combined item by item (the kept-only ones are read from
     // the kept slots at the end).
-    let combined: Vec<usize> = (0..len).filter(|&s| !ctx.kept_only(s)).collect();
+    let meet = Meet {
+        ctx,
+        combined: (0..len).filter(|&s| !ctx.kept_only(s)).collect(),
+        len,
+    };
     let Some((high, _)) = keep else {
         // Keeping all: every outcome moves the running sum.
         for kind in each_item(kinds) {
@@ -722,18 +726,9 @@ fn group_product<W: Weight>(
             states = steps::step(len + slots, pairs, |sink| {
                 for (state, w) in states.iter() {
                     for (o, p) in &kind.law.outcomes {
-                        sink.put_edit(
-                            state,
-                            w,
-                            p,
-                            #[inline(always)]
-                            |key| {
-                                for &s in &combined {
-                                    key[s] = ctx.combined(s, key[s], o.contrib[s]);
-                                }
-                                key[len] = key[len].saturating_add(o.order);
-                            },
-                        );
+                        meet.put(sink, (state, w), (o, p), |k| {
+                            k[0] = k[0].saturating_add(o.order)
+                        });
                     }
                 }
                 Ok(())
@@ -746,7 +741,7 @@ fn group_product<W: Weight>(
     // combined slots, so those alike there meet the state as one pair.
     let met: Vec<Entering<'_, W>> = kinds
         .iter()
-        .map(|k| Entering::of(&k.law, &combined, high))
+        .map(|k| Entering::of(&k.law, &meet.combined, high))
         .collect();
     for (kind, met) in kinds.iter().zip(&met) {
         for _ in 0..kind.n.max(0) {
@@ -764,40 +759,11 @@ fn group_product<W: Weight>(
             super::spend(&mut work, pairs as u64)?;
             states = steps::step(len + slots, pairs, |sink| {
                 for ((state, w), &c) in states.iter().zip(&cut) {
-                    let (enter, rest) = (&met.best[..c], &met.mass[c][..]);
-                    for (o, p) in enter {
-                        sink.put_edit(
-                            state,
-                            w,
-                            p,
-                            #[inline(always)]
-                            |key| {
-                                for &s in &combined {
-                                    key[s] = ctx.combined(s, key[s], o.contrib[s]);
-                                }
-                                // Insert into the sorted best-k, dropping the worst.
-                                let mut v = o.order;
-                                for slot in key[len..].iter_mut() {
-                                    let better = if high { v > *slot } else { v < *slot };
-                                    if better {
-                                        std::mem::swap(slot, &mut v);
-                                    }
-                                }
-                            },
-                        );
+                    for (o, p) in &met.best[..c] {
+                        meet.put(sink, (state, w), (o, p), |k| insert_kept(k, o.order, high));
                     }
-                    for (o, p) in rest {
-                        sink.put_edit(
-                            state,
-                            w,
-                            p,
-                            #[inline(always)]
-                            |key| {
-                                for &s in &combined {
-                                    key[s] = ctx.combined(s, key[s], o.contrib[s]);
-                                }
-                            },
-                        );
+                    for (o, p) in &met.mass[c] {
+                        meet.put(sink, (state, w), (o, p), |_| {});
                     }
                 }
                 Ok(())
@@ -805,6 +771,55 @@ fn group_product<W: Weight>(
         }
     }
     Ok(finish_product(states, ctx, len, empty, true))
+}
+
+/// What the group product needs to meet a state with an outcome.
+struct Meet<'a> {
+    ctx: &'a Ctx,
+    /// The slots combined item by item (the kept-only ones are read from
+    /// the kept slots at the end).
+    combined: Vec<usize>,
+    /// Where the kept slots start.
+    len: usize,
+}
+
+impl Meet<'_> {
+    /// The pair of `state` (weight `w`) and outcome `o` (mass `p`): the
+    /// combined slots by their rules, the kept slots by `kept`.
+    #[inline(always)]
+    fn put<W: Weight>(
+        &self,
+        sink: &mut steps::Buffer<W>,
+        (state, w): (&[i64], &W),
+        (o, p): (&Outcome, &W),
+        kept: impl FnOnce(&mut [i64]),
+    ) {
+        let (combined, len) = (&self.combined[..], self.len);
+        sink.put_edit(
+            state,
+            w,
+            p,
+            #[inline(always)]
+            |key| {
+                for &s in combined {
+                    key[s] = self.ctx.combined(s, key[s], o.contrib[s]);
+                }
+                kept(&mut key[len..]);
+            },
+        );
+    }
+}
+
+/// Insert the total `v` into the sorted best `k` (`high`: the highest),
+/// dropping the worst.
+#[inline(always)]
+fn insert_kept(kept: &mut [i64], mut v: i64, high: bool) {
+    for slot in kept.iter_mut() {
+        let better = if high { v > *slot } else { v < *slot };
+        if better {
+            std::mem::swap(slot, &mut v);
+        }
+    }
 }
 
 /// One item's outcomes as a group keeping its best (worst) totals meets

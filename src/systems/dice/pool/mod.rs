@@ -493,7 +493,7 @@ fn single_pool(expr: &Node) -> bool {
 }
 
 /// Visit every node (groups' items included).
-pub fn visit(n: &Node, f: &mut dyn FnMut(&Node)) {
+pub fn visit<'a>(n: &'a Node, f: &mut dyn FnMut(&'a Node)) {
     f(n);
     match n {
         Node::Neg(b) | Node::Paren(b) => visit(b, f),

@@ -374,24 +374,15 @@ fn term_plans<'t, 'r, W: Weight>(
     keep: &[bool],
 ) -> Result<Plans<'t, 'r, W>> {
     let mut terms: Vec<&'t PoolTerm> = Vec::new();
-    visit_terms(n, &mut terms);
+    super::visit(n, &mut |node| {
+        if let Node::Pool(t) = node {
+            terms.push(t);
+        }
+    });
     terms
         .into_iter()
         .map(|t| Ok((t, term_plan::<W>(t, ctx, rules, keep)?)))
         .collect()
-}
-
-/// The pool terms of `n`, in the tree's order.
-fn visit_terms<'t>(n: &'t Node, out: &mut Vec<&'t PoolTerm>) {
-    match n {
-        Node::Pool(t) => out.push(t),
-        Node::Neg(b) | Node::Paren(b) => visit_terms(b, out),
-        Node::Bin(_, a, b) => {
-            visit_terms(a, out);
-            visit_terms(b, out);
-        }
-        Node::Num(_) | Node::Group(_) | Node::Chain(_) => {}
-    }
 }
 
 fn term_pairs<W: Weight>(t: &PoolTerm, ctx: &Ctx, plans: &Plans<'_, '_, W>) -> Result<Map<W>> {
