@@ -670,9 +670,11 @@ impl Check {
         let Some(p) = &self.push else {
             return false;
         };
-        let names = self.tier_names();
+        // The tier's name, without building every name (this is read for
+        // every simulated roll of a pushed check).
         let t = self.tier_of_stats(get);
-        p.tiers.iter().any(|n| *n == names[t])
+        let name = self.tiers.get(t).map_or(OTHER, |x| x.name.as_str());
+        p.tiers.iter().any(|n| n == name)
     }
 
     /// The joint law of the statistics the tiers read, by the pool engine.
