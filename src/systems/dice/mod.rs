@@ -558,13 +558,24 @@ impl Check {
         {
             return m;
         }
-        // The last of [`Check::tier_names`], without building them.
-        let last = match self.tiers.last() {
-            Some(t) if t.cond.is_none() => t.name.as_str(),
-            Some(_) => OTHER,
-            None => return true,
-        };
-        last != name
+        match self.tier_count() {
+            0 => true,
+            n => self.tier_name(n - 1) != name,
+        }
+    }
+
+    /// How many names [`Check::tier_names`] holds, without building them.
+    pub fn tier_count(&self) -> usize {
+        match self.tiers.len() {
+            0 => 0,
+            n => n + usize::from(!self.has_catch_all()),
+        }
+    }
+
+    /// The name of tier `t` (an index into [`Check::tier_names`]), without
+    /// building them: past the tiers given, the implicit `other`.
+    pub fn tier_name(&self, t: usize) -> &str {
+        self.tiers.get(t).map_or(OTHER, |x| x.name.as_str())
     }
 
     /// The check's own request fields in a report's params: the command,
@@ -670,10 +681,8 @@ impl Check {
         let Some(p) = &self.push else {
             return false;
         };
-        // The tier's name, without building every name (this is read for
-        // every simulated roll of a pushed check).
-        let t = self.tier_of_stats(get);
-        let name = self.tiers.get(t).map_or(OTHER, |x| x.name.as_str());
+        // Read for every simulated roll of a pushed check: the one name.
+        let name = self.tier_name(self.tier_of_stats(get));
         p.tiers.iter().any(|n| n == name)
     }
 
@@ -779,7 +788,7 @@ impl Check {
         if self.tiers.is_empty() {
             return Vec::new();
         }
-        let mut out = vec![W::zero(); self.tier_names().len()];
+        let mut out = vec![W::zero(); self.tier_count()];
         let program = self.tier_program(&law.layout);
         for (k, p) in &law.cells {
             out[program.tier_of(k)] += p.clone();
@@ -1066,8 +1075,7 @@ pub fn report_of<W: Weight>(mut owned: Check) -> Result<Report<W>> {
         Passes::Plain { natural } => {
             let law = law::law::<W>(&check.command, check.tail_eps)?;
             if !check.tiers.is_empty() {
-                let names = check.tier_names();
-                tier_p = vec![W::zero(); names.len()];
+                tier_p = vec![W::zero(); check.tier_count()];
                 match (&check.command.body, natural) {
                     (Body::Add(a), true) => {
                         // Ordered, so the f64 sums are the same on every run.

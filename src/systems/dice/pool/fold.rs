@@ -444,16 +444,11 @@ pub fn independent<W: Weight>(die: &Map<W>, ctx: &Ctx, n: i64) -> Result<Map<W>>
     let neutral = ctx.neutral();
     let mut out: Map<W> = Map::with_capacity_and_hasher(die.len(), Default::default());
     let mut key = neutral.clone();
-    let one = W::one();
     for (c, p) in &die {
         for (i, k) in key.iter_mut().enumerate() {
-            *k = if ctx.kept_only(i) {
-                neutral[i].saturating_add(c[i])
-            } else {
-                ctx.combined(i, neutral[i], c[i])
-            };
+            *k = ctx.added(i, neutral[i], c[i]);
         }
-        add_to(&mut out, &key, one.clone() * *p);
+        add_to(&mut out, &key, (*p).clone());
     }
     Ok(out)
 }
@@ -474,7 +469,6 @@ pub fn independent_steps<W: Weight>(
     let len = ctx.layout.len();
     let mut states = States::<W>::one(&ctx.neutral());
     each(0, &states);
-    let slot_ops: Vec<(bool, usize)> = (0..len).map(|i| (ctx.kept_only(i), i)).collect();
     let mut work: u64 = 0;
     for k in 1..=n {
         let pairs = states.count() * die.len();
@@ -490,12 +484,8 @@ pub fn independent_steps<W: Weight>(
                         p,
                         #[inline(always)]
                         |key| {
-                            for &(kept_only, i) in &slot_ops {
-                                key[i] = if kept_only {
-                                    key[i].saturating_add(c[i])
-                                } else {
-                                    ctx.combined(i, key[i], c[i])
-                                };
+                            for (i, k) in key.iter_mut().enumerate() {
+                                *k = ctx.added(i, *k, c[i]);
                             }
                         },
                     );
@@ -542,11 +532,9 @@ pub fn group_law<W: Weight>(g: &GroupTerm, ctx: &Ctx) -> Result<Map<W>> {
 /// found ([`super::best::cells`]), with no map between; the other
 /// algorithms' laws as cells of their maps.
 pub fn group_cells<W: Weight>(g: &GroupTerm, ctx: &Ctx) -> Result<Vec<(Key, W)>> {
-    let mut cells = planned_group(g, ctx, |a, kinds| {
-        match (a, g.filter.map(|(f, n)| f.as_keep(n, item_count(kinds)))) {
-            (Algorithm::GroupBest, Some((high, 1))) => super::best::cells(kinds, ctx, high),
-            _ => Ok(run_group(a, kinds, ctx, g.filter)?.into_iter().collect()),
-        }
+    let mut cells = planned_group(g, ctx, |a, kinds| match a {
+        Algorithm::GroupBest => super::best::cells(kinds, ctx, keeps_one(kinds, g.filter)?),
+        _ => Ok(run_group(a, kinds, ctx, g.filter)?.into_iter().collect()),
     })?;
     if let Some(i) = g.name.as_deref().and_then(|name| name_slot(ctx, name)) {
         // Each cell's value set from its total: the cells differ in the
@@ -583,13 +571,20 @@ pub fn run_group<W: Weight>(
 ) -> Result<Map<W>> {
     match a {
         Algorithm::GroupProduct => group_product(kinds, ctx, filter),
-        Algorithm::GroupBest => match filter.map(|(f, n)| f.as_keep(n, item_count(kinds))) {
-            Some((high, 1)) => super::best::law(kinds, ctx, high),
-            _ => Err(Error::Conflict(
-                "dice: the best item of a group is for a group keeping one item".into(),
-            )),
-        },
+        Algorithm::GroupBest => super::best::law(kinds, ctx, keeps_one(kinds, filter)?),
         _ => fold(kinds, ctx, filter, 1, None),
+    }
+}
+
+/// Whether a group of `kinds` under `filter` keeps its highest item
+/// (else its lowest), for the best item's algorithm; refused unless it
+/// keeps exactly one.
+fn keeps_one<W>(kinds: &[Kind<W>], filter: Option<(Filter, i64)>) -> Result<bool> {
+    match filter.map(|(f, n)| f.as_keep(n, item_count(kinds))) {
+        Some((high, 1)) => Ok(high),
+        _ => Err(Error::Conflict(
+            "dice: the best item of a group is for a group keeping one item".into(),
+        )),
     }
 }
 

@@ -387,6 +387,18 @@ impl Ctx {
         clamp(op.merge, op.combine.apply(a, b))
     }
 
+    /// Slot `i`'s value `a` with one more die's contribution `c`: a
+    /// kept-only slot's sum (the order-free combination keeps every die),
+    /// any other slot combined by its rule.
+    #[inline]
+    pub fn added(&self, i: usize, a: i64, c: i64) -> i64 {
+        if self.ops[i].kept_only {
+            a.saturating_add(c)
+        } else {
+            self.combined(i, a, c)
+        }
+    }
+
     /// `m` copies of slot `i`'s value `v` combined (not saturated).
     #[inline]
     pub fn times(&self, i: usize, v: i64, m: i64) -> i64 {
