@@ -353,14 +353,15 @@ impl Packing {
         code
     }
 
-    /// The tuple a code stands for.
+    /// The tuple a code stands for: its digits from the most significant,
+    /// one division each (none for the last, whose place is one).
     fn decode(&self, code: u64, key: &mut [i64]) {
-        for (i, s) in self.slots.iter().enumerate() {
-            let digit = (code / self.place[i]) % self.radix[i];
-            key[i] = match s {
-                Slot::Arith { lo, .. } => lo + digit as i64,
-                Slot::Table { values, .. } => values[digit as usize],
-            };
+        let mut rest = code;
+        for (i, k) in key.iter_mut().enumerate() {
+            let place = self.place[i];
+            let digit = if place == 1 { rest } else { rest / place };
+            rest -= digit * place;
+            *k = self.value(i, digit);
         }
     }
 
@@ -395,30 +396,84 @@ impl Packing {
                 return Err(too_many(acc.len()));
             }
         }
+        // The cells in code order, which is the tuples' order (the first
+        // slot most significant, each digit a rank): sorted as they leave.
         let mut out: Vec<(Key, W)> = Vec::with_capacity(acc.len());
-        let mut key = vec![0i64; n];
-        let mut put = |code: u64, w: W| {
-            self.decode(code, &mut key);
-            out.push((Key::from(&key[..]), w));
-        };
         match acc {
             Acc::Dense {
-                mut cells, order, ..
-            } => {
+                mut cells,
+                seen,
+                mut order,
+                ..
+            } if order.len() * 4 < cells.len() => {
+                // Few codes met of the box: those, sorted.
+                order.sort_unstable();
+                let mut key = vec![0i64; n];
                 for code in order {
-                    put(
-                        code,
-                        std::mem::replace(&mut cells[code as usize], W::zero()),
-                    );
+                    self.decode(code, &mut key);
+                    let w = std::mem::replace(&mut cells[code as usize], W::zero());
+                    debug_assert!(seen[code as usize]);
+                    out.push((Key::from(&key[..]), w));
+                }
+            }
+            Acc::Dense {
+                mut cells, seen, ..
+            } => {
+                // Every code of the box in turn, its digits kept as an
+                // odometer (no division per cell).
+                let mut digit = vec![0u64; n];
+                let mut key = self.key_of(&digit);
+                for (code, cell) in cells.iter_mut().enumerate() {
+                    if seen[code] {
+                        out.push((Key::from(&key[..]), std::mem::replace(cell, W::zero())));
+                    }
+                    self.next(&mut digit, &mut key);
                 }
             }
             Acc::Sparse(m) => {
-                for (code, w) in m {
-                    put(code, w);
+                let mut codes: Vec<(u64, W)> = m.into_iter().collect();
+                codes.sort_unstable_by_key(|(c, _)| *c);
+                let mut key = vec![0i64; n];
+                for (code, w) in codes {
+                    self.decode(code, &mut key);
+                    out.push((Key::from(&key[..]), w));
                 }
             }
         }
         Ok(out)
+    }
+
+    /// The value of slot `i` at digit `d`.
+    #[inline]
+    fn value(&self, i: usize, d: u64) -> i64 {
+        match &self.slots[i] {
+            Slot::Arith { lo, .. } => lo + d as i64,
+            Slot::Table { values, .. } => values[d as usize],
+        }
+    }
+
+    /// The tuple of the digits `digit`.
+    fn key_of(&self, digit: &[u64]) -> Vec<i64> {
+        digit
+            .iter()
+            .enumerate()
+            .map(|(i, d)| self.value(i, *d))
+            .collect()
+    }
+
+    /// Step the digits (and their tuple) to the next code, the last slot
+    /// fastest; past the last code they wrap to zero.
+    #[inline]
+    fn next(&self, digit: &mut [u64], key: &mut [i64]) {
+        for i in (0..digit.len()).rev() {
+            digit[i] += 1;
+            if digit[i] < self.radix[i] {
+                key[i] = self.value(i, digit[i]);
+                return;
+            }
+            digit[i] = 0;
+            key[i] = self.value(i, 0);
+        }
     }
 }
 

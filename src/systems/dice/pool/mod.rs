@@ -888,18 +888,17 @@ fn finish_with<W: Weight>(
         .layout
         .iter()
         .any(|s| matches!(s, Stat::Max | Stat::Min | Stat::Height | Stat::AllEqual));
-    let mut cells: Vec<(Key, W)> = cells
-        .into_iter()
-        .filter(|(_, w)| !w.is_zero())
-        .map(|(mut k, w)| {
-            if decode {
-                for (x, s) in k.iter_mut().zip(&ctx.layout) {
-                    *x = s.finish(*x);
-                }
+    // In place: a vector of cells (the usual case) is neither moved nor
+    // copied where no weight is zero and nothing is decoded.
+    let mut cells: Vec<(Key, W)> = cells.into_iter().collect();
+    cells.retain(|(_, w)| !w.is_zero());
+    if decode {
+        for (k, _) in cells.iter_mut() {
+            for (x, s) in k.iter_mut().zip(&ctx.layout) {
+                *x = s.finish(*x);
             }
-            (k, w)
-        })
-        .collect();
+        }
+    }
     sort_cells(&mut cells);
     let merged: Vec<(Key, W)> = if decode {
         let mut merged: Vec<(Key, W)> = Vec::with_capacity(cells.len());
