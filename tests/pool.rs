@@ -741,6 +741,11 @@ fn every_algorithm_equals_the_fold() {
         "2D{1,1,3}!",
         "3D4r<2",
         "1D20",
+        // One die (the order-free combination's single step), named, and
+        // with faces that contribute alike.
+        "1D6[x]",
+        "1D{0,1,1,2}",
+        "1D6![x]",
         // One die kept of several (the extreme where the total is read),
         // and a filter that keeps every die (the sum).
         "3D{0,1,1,2}KH1",

@@ -85,8 +85,7 @@ pub fn law<W: Weight>(kinds: &[Kind<W>], ctx: &Ctx, high: bool) -> Result<Map<W>
     Ok(out)
 }
 
-/// [`law`] as distinct cells, in the order of the states' tuples and then
-/// of the values: each state (its tuple with the kept slots 0) gives one
+/// [`law`] as distinct cells, in the order of their tuples: each state (its tuple with the kept slots 0) gives one
 /// cell per value of the kept total, so no two cells meet and no map is
 /// needed between.
 pub fn cells<W: Weight>(kinds: &[Kind<W>], ctx: &Ctx, high: bool) -> Result<Vec<(Key, W)>> {
@@ -148,9 +147,20 @@ pub fn cells<W: Weight>(kinds: &[Kind<W>], ctx: &Ctx, high: bool) -> Result<Vec<
         states = next;
         met += 1;
     }
+    // In the tuples' order: the kept total (slot 0) first, by value
+    // ascending, then the states in their tuples' order (equal in the kept
+    // slots, which read 0 in a state), so the roll's sort finds them in
+    // order.
+    let states = super::sorted(&states);
     let mut out: Vec<(Key, W)> = Vec::with_capacity(states.len() * n);
-    for (state, (_, b)) in super::sorted(&states) {
-        for (j, w) in b.iter().enumerate() {
+    let ascending: Vec<usize> = if high {
+        (0..n).collect()
+    } else {
+        (0..n).rev().collect()
+    };
+    for j in ascending {
+        for (state, (_, b)) in &states {
+            let w = &b[j];
             if w.is_zero() {
                 continue;
             }

@@ -109,6 +109,8 @@ fn run<W: Weight>(a: Algorithm, t: &PoolTerm, law: DieLaw<W>, ctx: &Ctx) -> Resu
                 .into_iter()
                 .collect()
         }
+        // One die: its outcomes, the name set as they are met.
+        Algorithm::OrderFree if t.count == 1 => return Ok(one_die(&law, ctx, t.name.as_deref())),
         Algorithm::OrderFree => {
             check_exact_work(&law, t.count)?;
             let die = contributions(&law);
@@ -451,6 +453,29 @@ pub fn independent<W: Weight>(die: &Map<W>, ctx: &Ctx, n: i64) -> Result<Map<W>>
         add_to(&mut out, &key, (*p).clone());
     }
     Ok(out)
+}
+
+/// The law of one die of the law `law` named `name` (statistics
+/// [`order_free`]): each outcome met once from the neutral tuple, as
+/// [`independent`] meets one die, and the named slot set from the total
+/// as it is written (where [`set_name`] copied the map again). Outcomes
+/// that contribute alike are summed in the die's order.
+pub fn one_die<W: Weight>(law: &DieLaw<W>, ctx: &Ctx, name: Option<&str>) -> Map<W> {
+    super::plan::count(law.outcomes.len() as u64);
+    let neutral = ctx.neutral();
+    let named = name.and_then(|n| name_slot(ctx, n));
+    let mut out: Map<W> = Map::with_capacity_and_hasher(law.outcomes.len(), Default::default());
+    let mut key = neutral.clone();
+    for (o, p) in &law.outcomes {
+        for (i, k) in key.iter_mut().enumerate() {
+            *k = ctx.added(i, neutral[i], o.contrib[i]);
+        }
+        if let Some(i) = named {
+            key[i] = ctx.named(i, key[0]);
+        }
+        add_to(&mut out, &key, p.clone());
+    }
+    out
 }
 
 /// The law of 0, 1, …, `n` independent dice of the law `die` (by

@@ -475,6 +475,8 @@ pub fn estimate<W: Weight>(a: Algorithm, t: &PoolTerm, law: &DieLaw<W>, ctx: &Ct
         Algorithm::PowerSum | Algorithm::KeepDp => total_estimate::<W>(a, n, values),
         // Each distinct contribution's cdf raised to the power n by squaring.
         Algorithm::Extreme => distinct_contributions(law).saturating_mul(squarings(n)),
+        // One die: each outcome met once.
+        Algorithm::OrderFree if n == 1 => m,
         Algorithm::OrderFree => {
             let distinct = distinct_contributions(law);
             (0..n).fold(0u64, |w, k| {
@@ -724,6 +726,11 @@ pub fn term<W: Weight>(t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx) -> Plan {
     }
     if applies(Algorithm::KeepDp, t, law, ctx) {
         return choose(Algorithm::KeepDp);
+    }
+    // One die: its outcomes met once from the neutral tuple, the least
+    // work there is (no class or fold can do with fewer steps).
+    if t.count == 1 && applies(Algorithm::OrderFree, t, law, ctx) {
+        return choose(Algorithm::OrderFree);
     }
     let mut best = if applies(Algorithm::OrderFree, t, law, ctx)
         && distinct_contributions(law) as i64 * 2 > t.count
