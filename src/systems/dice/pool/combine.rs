@@ -216,6 +216,9 @@ struct Packing {
     right: Vec<Vec<i64>>,
     /// Number of codes (the product of the radices).
     size: u64,
+    /// The slots that take more than one value (the others add nothing
+    /// to any code: a statistic not carried, neutral on both sides).
+    active: Vec<usize>,
 }
 
 impl Packing {
@@ -310,6 +313,7 @@ impl Packing {
                 }
             }
         }
+        let active = (0..n).filter(|&i| radix[i] > 1).collect();
         Some(Packing {
             slots,
             place,
@@ -317,6 +321,7 @@ impl Packing {
             left,
             right,
             size,
+            active,
         })
     }
 
@@ -324,10 +329,10 @@ impl Packing {
     /// value among that part's distinct values (the total's value itself
     /// for an arithmetic slot).
     fn columns<W>(&self, side: &[(&[i64], &W)], values: &[Vec<i64>]) -> Vec<i64> {
-        let mut out = Vec::with_capacity(side.len() * self.slots.len());
+        let mut out = Vec::with_capacity(side.len() * self.active.len());
         for (k, _) in side {
-            for (i, s) in self.slots.iter().enumerate() {
-                out.push(match s {
+            for &i in &self.active {
+                out.push(match &self.slots[i] {
                     Slot::Arith { .. } => k[i],
                     Slot::Table { .. } => values[i].binary_search(&k[i]).unwrap_or(0) as i64,
                 });
@@ -340,8 +345,9 @@ impl Packing {
     #[inline]
     fn code(&self, ca: &[i64], cb: &[i64]) -> u64 {
         let mut code = 0u64;
-        for (((s, x), y), place) in self.slots.iter().zip(ca).zip(cb).zip(&self.place) {
-            code += match s {
+        for ((&i, x), y) in self.active.iter().zip(ca).zip(cb) {
+            let place = self.place[i];
+            code += match &self.slots[i] {
                 Slot::Arith { op, lo } => {
                     // Within the range the corners bound: never out of range.
                     let v = op.apply(*x, *y).unwrap_or(*lo);
@@ -368,6 +374,7 @@ impl Packing {
     /// Every pair, into the answer.
     fn run<W: Weight>(&self, sa: &[(&[i64], &W)], sb: &[(&[i64], &W)]) -> Result<Vec<(Key, W)>> {
         let n = self.slots.len();
+        let m = self.active.len().max(1);
         let ca = self.columns(sa, &self.left);
         let cb = self.columns(sb, &self.right);
         let pairs = sa.len() as u64 * sb.len() as u64;
@@ -388,8 +395,14 @@ impl Packing {
                 Default::default(),
             ))
         };
-        for (x, (_, wa)) in ca.chunks_exact(n).zip(sa) {
-            for (y, (_, wb)) in cb.chunks_exact(n).zip(sb) {
+        // With no slot varying, every pair's code is 0 (columns of none).
+        let (ca, cb) = if self.active.is_empty() {
+            (vec![0; sa.len()], vec![0; sb.len()])
+        } else {
+            (ca, cb)
+        };
+        for (x, (_, wa)) in ca.chunks_exact(m).zip(sa) {
+            for (y, (_, wb)) in cb.chunks_exact(m).zip(sb) {
                 acc.add(self.code(x, y), (*wa).clone() * *wb);
             }
             if acc.len() > MAX_STATES {
