@@ -438,7 +438,40 @@ pub fn contributions<W: Weight>(law: &DieLaw<W>) -> Map<W> {
 /// the one step would sum them, with no step's buffer between.
 pub fn independent<W: Weight>(die: &Map<W>, ctx: &Ctx, n: i64) -> Result<Map<W>> {
     if n != 1 {
-        return independent_steps(die, ctx, n, |_, _| {});
+        // A slot that every contribution leaves neutral stays neutral
+        // (a statistic a push's pairs do not carry): the steps run on the
+        // other slots alone, in the same order, and it is put back as the
+        // law is written.
+        let neutral = ctx.neutral();
+        let keep: Vec<usize> = (0..neutral.len())
+            .filter(|&i| {
+                i == 0
+                    || ctx.added(i, neutral[i], neutral[i]) != neutral[i]
+                    || die.keys().any(|c| c[i] != neutral[i])
+            })
+            .collect();
+        let die = super::sorted(die);
+        if keep.len() == neutral.len() {
+            return steps_of(&die, ctx, n, |_, _| {}, |k, t| t.extend_from_slice(k));
+        }
+        let sub = ctx.project(&keep);
+        let parts: Vec<(Key, &W)> = die
+            .iter()
+            .map(|(k, w)| (keep.iter().map(|&i| k[i]).collect(), *w))
+            .collect();
+        let parts: Vec<(&[i64], &W)> = parts.iter().map(|(k, w)| (&k[..], *w)).collect();
+        return steps_of(
+            &parts,
+            &sub,
+            n,
+            |_, _| {},
+            |k, t| {
+                t.extend_from_slice(&neutral);
+                for (j, &i) in keep.iter().enumerate() {
+                    t[i] = k[j];
+                }
+            },
+        );
     }
     let die = super::sorted(die);
     let mut work: u64 = 0;
@@ -487,10 +520,22 @@ pub fn independent_steps<W: Weight>(
     die: &Map<W>,
     ctx: &Ctx,
     n: i64,
-    mut each: impl FnMut(i64, &States<W>),
+    each: impl FnMut(i64, &States<W>),
 ) -> Result<Map<W>> {
     // In a fixed order, so the sums come in one order on every run.
     let die = super::sorted(die);
+    steps_of(&die, ctx, n, each, |k, t| t.extend_from_slice(k))
+}
+
+/// [`independent_steps`] of the contributions `die` in their order, each
+/// state of the last step written as its tuple by `put`.
+fn steps_of<W: Weight>(
+    die: &[(&[i64], &W)],
+    ctx: &Ctx,
+    n: i64,
+    mut each: impl FnMut(i64, &States<W>),
+    put: impl FnMut(&[i64], &mut Vec<i64>),
+) -> Result<Map<W>> {
     let len = ctx.layout.len();
     let mut states = States::<W>::one(&ctx.neutral());
     each(0, &states);
@@ -502,7 +547,7 @@ pub fn independent_steps<W: Weight>(
         // in one order on every run.
         states = steps::step(len, pairs, |sink| {
             for (s0, w) in states.iter() {
-                for (c, p) in &die {
+                for (c, p) in die {
                     sink.put_edit(
                         s0,
                         w,
@@ -520,7 +565,7 @@ pub fn independent_steps<W: Weight>(
         })?;
         each(k, &states);
     }
-    Ok(states.into_map(|k, t| t.extend_from_slice(k)))
+    Ok(states.into_map(put))
 }
 
 /// The slot of the value named `name`, where the layout reads it.

@@ -360,6 +360,18 @@ impl Ctx {
         }
     }
 
+    /// The context of the slots `slots` alone (in that order), each
+    /// with its statistic's rules and saturation.
+    pub fn project(&self, slots: &[usize]) -> Ctx {
+        Ctx {
+            layout: slots.iter().map(|&i| self.layout[i].clone()).collect(),
+            die_eps: self.die_eps,
+            total: self.total,
+            set: slots.iter().map(|&i| self.set[i]).collect(),
+            ops: slots.iter().map(|&i| self.ops[i]).collect(),
+        }
+    }
+
     /// The neutral tuple (no dice, total 0).
     pub fn neutral(&self) -> Vec<i64> {
         self.ops.iter().map(|op| op.neutral).collect()
