@@ -45,16 +45,26 @@ pub fn combine_cells<W: Weight>(
     b: &Map<W>,
     ctx: &Ctx,
 ) -> Result<Vec<(Key, W)>> {
-    let pairs = a.len() as u64 * b.len() as u64;
+    // Sorted, so that floating-point sums come in one order on every run.
+    combine_sorted(op, &sorted(a), &sorted(b), ctx)
+}
+
+/// [`combine_cells`] of two parts already in their tuples' order (as
+/// [`super::sorted`] would put them), with the same pairs and sums.
+pub fn combine_sorted<W: Weight>(
+    op: Op,
+    sa: &[(&[i64], &W)],
+    sb: &[(&[i64], &W)],
+    ctx: &Ctx,
+) -> Result<Vec<(Key, W)>> {
+    let pairs = sa.len() as u64 * sb.len() as u64;
     if pairs > MAX_WORK {
         return Err(Error::Conflict(format!(
             "dice: combining two terms' statistics is {pairs} pairs of states (at most {MAX_WORK}); read fewer statistics or roll fewer dice"
         )));
     }
-    // Sorted, so that floating-point sums come in one order on every run.
-    let (sa, sb) = (sorted(a), sorted(b));
-    let packing = Packing::new(op, &sa, &sb, ctx);
-    cells(op, &sa, &sb, packing, ctx)
+    let packing = Packing::new(op, sa, sb, ctx);
+    cells(op, sa, sb, packing, ctx)
 }
 
 /// [`combine_cells`] tuple by tuple, never packed: the planner's

@@ -18,7 +18,7 @@
 
 use super::die::{die_law, DieLaw};
 use super::fold::{fold, Kind};
-use super::{add_to, check_names, check_stats, dice_count, layout, Ctx, JointLaw, Map, Stat};
+use super::{add_to, check_names, check_stats, dice_count, layout, Ctx, JointLaw, Key, Map, Stat};
 use crate::error::{Error, Result};
 use crate::systems::dice::ast::*;
 use crate::weight::Weight;
@@ -183,7 +183,7 @@ pub fn law_each<W: Weight>(
         // Pushed: the pairs (first roll, pushed roll), the first roll cut
         // to what the decision reads, the pushed roll to what is carried.
         let pairs = pair_law::<W>(expr, &ctx, &plans, keep)?;
-        for (k, w) in super::sorted(&pairs) {
+        for (k, w) in &pairs {
             if decided(&k[..len]) {
                 key.clear();
                 key.extend_from_slice(&k[len..]);
@@ -207,16 +207,19 @@ fn reads_stat(list: &[Stat], s: &Stat) -> bool {
     list.contains(s) || (*s == Stat::Width && list.contains(&Stat::Height))
 }
 
+/// The pairs (first roll, pushed roll) of node `n`, as distinct cells in
+/// their tuples' order: the order the next combination reads them in, so
+/// no map comes between the parts of a sum.
 fn pair_law<W: Weight>(
     n: &Node,
     ctx: &Ctx,
     plans: &Plans<'_, '_, W>,
     first: &[bool],
-) -> Result<Map<W>> {
+) -> Result<Vec<(Key, W)>> {
     let len = ctx.layout.len();
     Ok(match n {
-        Node::Num(_) => prune(double(super::node_law::<W>(n, ctx)?), ctx, first),
-        Node::Pool(t) => prune(term_pairs(t, ctx, plans)?, ctx, first),
+        Node::Num(_) => in_order(prune(double(super::node_law::<W>(n, ctx)?), ctx, first)),
+        Node::Pool(t) => in_order(prune(term_pairs(t, ctx, plans)?, ctx, first)),
         Node::Group(_) => {
             return Err(Error::Conflict(
                 "dice: a push rerolls dice of pool terms; a group ({…}) cannot be pushed".into(),
@@ -227,20 +230,22 @@ fn pair_law<W: Weight>(
                 "dice: a push rerolls dice of pool terms; a chained roll (A -> B, (N)D6, 3D(…)) cannot be pushed".into(),
             ))
         }
-        Node::Neg(b) => pair_law::<W>(b, ctx, plans, first)?
-            .into_iter()
-            .map(|(mut k, w)| {
+        Node::Neg(b) => {
+            let mut cells = pair_law::<W>(b, ctx, plans, first)?;
+            for (k, _) in cells.iter_mut() {
                 k[0] = -k[0];
                 k[len] = -k[len];
-                (k, w)
-            })
-            .collect(),
+            }
+            super::sort_cells(&mut cells);
+            cells
+        }
         Node::Paren(b) => pair_law(b, ctx, plans, first)?,
         Node::Bin(op, a, b) => {
             let (la, lb) = (
                 pair_law::<W>(a, ctx, plans, first)?,
                 pair_law::<W>(b, ctx, plans, first)?,
             );
+            let (sa, sb) = (refs(&la), refs(&lb));
             let wide = ctx.doubled();
             if *op == Op::Add {
                 // A sum's pairs are the combination of the doubled tuples
@@ -248,13 +253,13 @@ fn pair_law<W: Weight>(
                 // rule; a slot not carried is neutral on both sides and
                 // stays so), on packed tuples where they fit: the same
                 // pairs in the same order as below.
-                return super::combine::combine(*op, &la, &lb, &wide);
+                let mut cells = super::combine::combine_sorted(*op, &sa, &sb, &wide)?;
+                super::sort_cells(&mut cells);
+                return Ok(cells);
             }
             let mut out: Map<W> = Map::default();
             let mut key = vec![0i64; 2 * len];
-            // Sorted once (it was sorted again for every state of `la`).
-            let sb = super::sorted(&lb);
-            for (ka, wa) in super::sorted(&la) {
+            for &(ka, wa) in &sa {
                 for &(kb, wb) in &sb {
                     for (i, s) in wide.layout.iter().enumerate() {
                         key[i] = if !first[i] {
@@ -271,9 +276,21 @@ fn pair_law<W: Weight>(
                     add_to(&mut out, &key, wa.clone() * wb);
                 }
             }
-            out
+            in_order(out)
         }
     })
+}
+
+/// A map's cells in their tuples' order.
+fn in_order<W>(m: Map<W>) -> Vec<(Key, W)> {
+    let mut cells: Vec<(Key, W)> = m.into_iter().collect();
+    super::sort_cells(&mut cells);
+    cells
+}
+
+/// Cells as the pairs of slices a combination reads.
+fn refs<W>(cells: &[(Key, W)]) -> Vec<(&[i64], &W)> {
+    cells.iter().map(|(k, w)| (&k[..], w)).collect()
 }
 
 /// The statistics not carried (`keep` over both halves of a pair: the
