@@ -91,17 +91,27 @@ pub fn planned_cells<W: Weight>(
     lb: &Map<W>,
     ctx: &Ctx,
 ) -> Result<Vec<(Key, W)>> {
-    let (sa, sb) = (sorted(la), sorted(lb));
-    let packing = Packing::new(op, &sa, &sb, ctx);
+    planned_sorted(n, op, &sorted(la), &sorted(lb), ctx)
+}
+
+/// [`planned_cells`] of two parts already in their tuples' order.
+pub fn planned_sorted<W: Weight>(
+    n: &Node,
+    op: Op,
+    sa: &[(&[i64], &W)],
+    sb: &[(&[i64], &W)],
+    ctx: &Ctx,
+) -> Result<Vec<(Key, W)>> {
+    let packing = Packing::new(op, sa, sb, ctx);
     let plan = plan::combine_plan(sa.len(), sb.len(), packing.is_some());
     let dice = super::dice_count(n);
     plan.check(dice)?;
-    check_exact(&sa, &sb, &plan)?;
+    check_exact(sa, sb, &plan)?;
     plan::traced(
         || n.to_string(),
         dice,
         &plan,
-        || cells(op, &sa, &sb, packing, ctx),
+        || cells(op, sa, sb, packing, ctx),
     )
 }
 

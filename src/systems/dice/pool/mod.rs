@@ -1121,8 +1121,21 @@ fn planned_pair<W: Weight>(
     b: &Node,
     ctx: &Ctx,
 ) -> Result<Vec<(Key, W)>> {
-    let (la, lb) = (node_law::<W>(a, ctx)?, node_law::<W>(b, ctx)?);
-    combine::planned_cells(n, op, &la, &lb, ctx)
+    // Each part as cells in their tuples' order (most come so from their
+    // algorithm, and the sort then only checks), where each part was a map
+    // sorted again here.
+    let part = |x: &Node| -> Result<Vec<(Key, W)>> {
+        let mut cells = node_cells::<W>(x, ctx)?;
+        sort_cells(&mut cells);
+        Ok(cells)
+    };
+    let (la, lb) = (part(a)?, part(b)?);
+    combine::planned_sorted(n, op, &cell_refs(&la), &cell_refs(&lb), ctx)
+}
+
+/// Cells as the pairs of slices a combination reads.
+pub(crate) fn cell_refs<W>(cells: &[(Key, W)]) -> Vec<(&[i64], &W)> {
+    cells.iter().map(|(k, w)| (&k[..], w)).collect()
 }
 
 /// `a op b` with one side a number (`X+2`, `10-X`): the other side, the

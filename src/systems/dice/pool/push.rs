@@ -245,7 +245,7 @@ fn pair_law<W: Weight>(
                 pair_law::<W>(a, ctx, plans, first)?,
                 pair_law::<W>(b, ctx, plans, first)?,
             );
-            let (sa, sb) = (refs(&la), refs(&lb));
+            let (sa, sb) = (super::cell_refs(&la), super::cell_refs(&lb));
             let wide = ctx.doubled();
             if *op == Op::Add {
                 // A sum's pairs are the combination of the doubled tuples
@@ -286,11 +286,6 @@ fn in_order<W>(m: Map<W>) -> Vec<(Key, W)> {
     let mut cells: Vec<(Key, W)> = m.into_iter().collect();
     super::sort_cells(&mut cells);
     cells
-}
-
-/// Cells as the pairs of slices a combination reads.
-fn refs<W>(cells: &[(Key, W)]) -> Vec<(&[i64], &W)> {
-    cells.iter().map(|(k, w)| (&k[..], w)).collect()
 }
 
 /// The statistics not carried (`keep` over both halves of a pair: the
