@@ -39,14 +39,45 @@ fn rest_of(contrib: &[i64], ctx: &Ctx) -> Vec<i64> {
         .collect()
 }
 
-/// The items' totals, in order, each once.
+/// The items' totals, in order, each once: each kind's outcomes come
+/// highest first, so their totals are merged as sorted runs (the planner
+/// asks for them twice and the run once, for every group).
 pub fn values<W: Weight>(kinds: &[Kind<W>]) -> Vec<i64> {
-    let mut values: Vec<i64> = kinds
-        .iter()
-        .flat_map(|k| k.law.outcomes.iter().map(|(o, _)| o.order))
-        .collect();
-    values.sort_unstable();
-    values.dedup();
+    let mut values: Vec<i64> = Vec::new();
+    let mut merged: Vec<i64> = Vec::new();
+    for k in kinds {
+        let mut run = k.law.outcomes.iter().rev().map(|(o, _)| o.order).peekable();
+        if run.clone().zip(run.clone().skip(1)).any(|(a, b)| a > b) {
+            // Not in order after all: sorted as it is.
+            values.extend(k.law.outcomes.iter().map(|(o, _)| o.order));
+            values.sort_unstable();
+            values.dedup();
+            continue;
+        }
+        merged.clear();
+        let mut have = values.iter().copied().peekable();
+        loop {
+            let next = match (have.peek(), run.peek()) {
+                (Some(&a), Some(&b)) if a <= b => {
+                    have.next();
+                    a
+                }
+                (_, Some(&b)) => {
+                    run.next();
+                    b
+                }
+                (Some(&a), None) => {
+                    have.next();
+                    a
+                }
+                (None, None) => break,
+            };
+            if merged.last() != Some(&next) {
+                merged.push(next);
+            }
+        }
+        std::mem::swap(&mut values, &mut merged);
+    }
     values
 }
 
@@ -63,11 +94,10 @@ fn classes<W: Weight>(
 ) -> Vec<Class<W>> {
     let mut out: Vec<Class<W>> = Vec::new();
     for (o, p) in &law.outcomes {
-        let rest = rest_of(&o.contrib, ctx);
-        let i = match out.iter().position(|(r, _)| *r == rest) {
+        let i = match out.iter().position(|(r, _)| same_rest(r, &o.contrib, ctx)) {
             Some(i) => i,
             None => {
-                out.push((rest, vec![W::zero(); n]));
+                out.push((rest_of(&o.contrib, ctx), vec![W::zero(); n]));
                 out.len() - 1
             }
         };
@@ -179,12 +209,21 @@ pub fn cells<W: Weight>(kinds: &[Kind<W>], ctx: &Ctx, high: bool) -> Result<Vec<
 /// The number of classes of an item's law (its outcomes' tuples of the
 /// statistics other than the kept total), for the planner's estimate.
 pub fn class_count<W: Weight>(law: &DieLaw<W>, ctx: &Ctx) -> u64 {
-    let mut seen: Vec<Vec<i64>> = Vec::new();
+    // The first outcome of each class, compared slot by slot in place.
+    let mut seen: Vec<&[i64]> = Vec::new();
     for (o, _) in &law.outcomes {
-        let rest = rest_of(&o.contrib, ctx);
-        if !seen.contains(&rest) {
-            seen.push(rest);
+        if !seen.iter().any(|r| same_rest(r, &o.contrib, ctx)) {
+            seen.push(&o.contrib);
         }
     }
     seen.len() as u64
+}
+
+/// Whether two outcomes' tuples agree on the statistics other than the
+/// kept total ([`rest_of`] of each, without building them).
+fn same_rest(a: &[i64], b: &[i64], ctx: &Ctx) -> bool {
+    ctx.layout
+        .iter()
+        .zip(a.iter().zip(b))
+        .all(|(s, (x, y))| kept_slot(s) || x == y)
 }
