@@ -57,14 +57,15 @@ pub fn combine_sorted<W: Weight>(
     sb: &[(&[i64], &W)],
     ctx: &Ctx,
 ) -> Result<Vec<(Key, W)>> {
-    let pairs = sa.len() as u64 * sb.len() as u64;
-    if pairs > MAX_WORK {
+    // Refused past the limit before any pair meets.
+    if let Some(pairs) =
+        Some((sa.len() as u64).saturating_mul(sb.len() as u64)).filter(|p| *p > MAX_WORK)
+    {
         return Err(Error::Conflict(format!(
             "dice: combining two terms' statistics is {pairs} pairs of states (at most {MAX_WORK}); read fewer statistics or roll fewer dice"
         )));
     }
-    let packing = Packing::new(op, sa, sb, ctx);
-    cells(op, sa, sb, packing, ctx)
+    cells(op, sa, sb, Packing::new(op, sa, sb, ctx), ctx)
 }
 
 /// [`combine_cells`] tuple by tuple, never packed: the planner's
