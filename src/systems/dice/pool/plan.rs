@@ -15,7 +15,7 @@
 //! | [`Algorithm::PowerSum`] | a sum read by its total (explosions included; a filter keeping every die, `1D20KH1`, is a sum) | the convolution power: `values²·log n`, or Miller's recurrence exactly |
 //! | [`Algorithm::KeepDp`] | keep/drop read by its total | order statistics: `faces·n·span` |
 //! | [`Algorithm::Extreme`] | the highest or lowest die read alone (xU's largest group, `max` without the total), or one die kept of several read by its total (`2D20KH1`, alone or beside a named term: one choice for both spellings; the seed systems' d20 advantage and keep-highest pools) | one die's distribution function to the power `n`: `values·log n` |
-//! | [`Algorithm::OrderFree`] | statistics that combine without order, no keep/drop | states × distinct contributions, per die |
+//! | [`Algorithm::OrderFree`] | statistics that combine without order, no keep/drop; and one die wherever the power sum and the extreme do not apply (its outcomes met once, the name set as they are written) | states × distinct contributions, per die; one die: its outcomes |
 //! | [`Algorithm::ClassFold`] | many dice whose outcomes differ, for every statistic but the total, in few classes (n d6 read by total, sixes and ones) | states of the classes before the last × the last class's span; the last class adds into dense rows |
 //! | [`Algorithm::Fold`] | anything (keep/drop with counts, matching sets) | outcomes × states × dice |
 //! | [`Algorithm::GroupBest`] | a group keeping one item (`{…}KH1`, `{…}KL1`) | items × tuples of the other statistics × classes × values |
