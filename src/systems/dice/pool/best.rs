@@ -115,9 +115,9 @@ pub fn law<W: Weight>(kinds: &[Kind<W>], ctx: &Ctx, high: bool) -> Result<Map<W>
     Ok(out)
 }
 
-/// [`law`] as distinct cells, in the order of their tuples: each state (its tuple with the kept slots 0) gives one
-/// cell per value of the kept total, so no two cells meet and no map is
-/// needed between.
+/// [`law`] as distinct cells, in the order of their tuples: each state
+/// (its tuple with the kept slots 0) gives one cell per value of the kept
+/// total, so no two cells meet and no map is needed between.
 pub fn cells<W: Weight>(kinds: &[Kind<W>], ctx: &Ctx, high: bool) -> Result<Vec<(Key, W)>> {
     // The values, best last.
     let mut values = values(kinds);

@@ -50,7 +50,8 @@ pub fn combine_cells<W: Weight>(
 }
 
 /// [`combine_cells`] of two parts already in their tuples' order (as
-/// [`super::sorted`] would put them), with the same pairs and sums.
+/// [`super::sorted`] would put them), with the same pairs and sums; the
+/// answer in its tuples' order too.
 pub fn combine_sorted<W: Weight>(
     op: Op,
     sa: &[(&[i64], &W)],
@@ -148,7 +149,8 @@ fn check_exact<W: Weight>(
     Ok(())
 }
 
-/// Every pair of `sa` and `sb`, on `packing` where there is one.
+/// Every pair of `sa` and `sb`, on `packing` where there is one: the
+/// answer's distinct cells in their tuples' order, on either path.
 fn cells<W: Weight>(
     op: Op,
     sa: &[(&[i64], &W)],
@@ -204,7 +206,10 @@ fn generic<W: Weight>(
             return Err(too_many(out.len()));
         }
     }
-    Ok(out.into_iter().collect())
+    // In the tuples' order, as the packed pairs leave.
+    let mut cells: Vec<(Key, W)> = out.into_iter().collect();
+    super::sort_cells(&mut cells);
+    Ok(cells)
 }
 
 /// How one slot of the answer is found from the parts' slots.
@@ -350,6 +355,10 @@ impl Packing {
     /// value among that part's distinct values (the total's value itself
     /// for an arithmetic slot).
     fn columns<W>(&self, side: &[(&[i64], &W)], values: &[Vec<i64>]) -> Vec<i64> {
+        if self.active.is_empty() {
+            // No slot varies: one column of zeros, every pair's code 0.
+            return vec![0; side.len()];
+        }
         let mut out = Vec::with_capacity(side.len() * self.active.len());
         for (k, _) in side {
             for &i in &self.active {
@@ -395,6 +404,7 @@ impl Packing {
     /// Every pair, into the answer.
     fn run<W: Weight>(&self, sa: &[(&[i64], &W)], sb: &[(&[i64], &W)]) -> Result<Vec<(Key, W)>> {
         let n = self.slots.len();
+        // Columns per tuple (one where no slot varies).
         let m = self.active.len().max(1);
         let ca = self.columns(sa, &self.left);
         let cb = self.columns(sb, &self.right);
@@ -415,12 +425,6 @@ impl Packing {
                 pairs.min(4096) as usize,
                 Default::default(),
             ))
-        };
-        // With no slot varying, every pair's code is 0 (columns of none).
-        let (ca, cb) = if self.active.is_empty() {
-            (vec![0; sa.len()], vec![0; sb.len()])
-        } else {
-            (ca, cb)
         };
         for (x, (_, wa)) in ca.chunks_exact(m).zip(sa) {
             for (y, (_, wb)) in cb.chunks_exact(m).zip(sb) {

@@ -476,16 +476,7 @@ pub fn independent<W: Weight>(die: &Map<W>, ctx: &Ctx, n: i64) -> Result<Map<W>>
     let die = super::sorted(die);
     let mut work: u64 = 0;
     super::spend(&mut work, die.len() as u64)?;
-    let neutral = ctx.neutral();
-    let mut out: Map<W> = Map::with_capacity_and_hasher(die.len(), Default::default());
-    let mut key = neutral.clone();
-    for (c, p) in &die {
-        for (i, k) in key.iter_mut().enumerate() {
-            *k = ctx.added(i, neutral[i], c[i]);
-        }
-        add_to(&mut out, &key, (*p).clone());
-    }
-    Ok(out)
+    Ok(met_once(ctx, die, None))
 }
 
 /// The law of one die of the law `law` named `name` (statistics
@@ -495,13 +486,29 @@ pub fn independent<W: Weight>(die: &Map<W>, ctx: &Ctx, n: i64) -> Result<Map<W>>
 /// that contribute alike are summed in the die's order.
 pub fn one_die<W: Weight>(law: &DieLaw<W>, ctx: &Ctx, name: Option<&str>) -> Map<W> {
     super::plan::count(law.outcomes.len() as u64);
-    let neutral = ctx.neutral();
     let named = name.and_then(|n| name_slot(ctx, n));
-    let mut out: Map<W> = Map::with_capacity_and_hasher(law.outcomes.len(), Default::default());
+    met_once(
+        ctx,
+        law.outcomes.iter().map(|(o, p)| (&o.contrib[..], p)),
+        named,
+    )
+}
+
+/// One die's contributions `die`, each met once from the neutral tuple
+/// and summed in the order given, the slot `named` (a named term's value)
+/// set from the total as each is written.
+fn met_once<'a, W: Weight + 'a>(
+    ctx: &Ctx,
+    die: impl IntoIterator<Item = (&'a [i64], &'a W)>,
+    named: Option<usize>,
+) -> Map<W> {
+    let die = die.into_iter();
+    let neutral = ctx.neutral();
+    let mut out: Map<W> = Map::with_capacity_and_hasher(die.size_hint().0, Default::default());
     let mut key = neutral.clone();
-    for (o, p) in &law.outcomes {
+    for (c, p) in die {
         for (i, k) in key.iter_mut().enumerate() {
-            *k = ctx.added(i, neutral[i], o.contrib[i]);
+            *k = ctx.added(i, neutral[i], c[i]);
         }
         if let Some(i) = named {
             key[i] = ctx.named(i, key[0]);

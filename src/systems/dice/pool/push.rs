@@ -253,9 +253,7 @@ fn pair_law<W: Weight>(
                 // rule; a slot not carried is neutral on both sides and
                 // stays so), on packed tuples where they fit: the same
                 // pairs in the same order as below.
-                let mut cells = super::combine::combine_sorted(*op, &sa, &sb, &wide)?;
-                super::sort_cells(&mut cells);
-                return Ok(cells);
+                return super::combine::combine_sorted(*op, &sa, &sb, &wide);
             }
             let mut out: Map<W> = Map::default();
             let mut key = vec![0i64; 2 * len];
