@@ -319,7 +319,7 @@ impl Expr {
 /// A condition over a tuple of statistics ([`Expr::slotted`]): the same
 /// arithmetic and truth as [`Expr::eval`], each statistic read at its
 /// slot.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Slotted {
     /// A number (a statistic the tuple does not carry reads 0).
     Num(i64),
@@ -373,11 +373,58 @@ impl Slotted {
     pub fn holds(&self, k: &[i64]) -> bool {
         self.eval(k) != 0
     }
+
+    /// The condition's `and` / `or` / `not` over its atoms (every other
+    /// node, read as true when not 0), each atom found in `atoms` or
+    /// added to it: tiers that share a test (`action+2>c1` in three of
+    /// Ironsworn's tiers) then read it once per tuple ([`Skeleton`]).
+    pub fn skeleton(&self, atoms: &mut Vec<Slotted>) -> Skeleton {
+        let b = |x: &Slotted, atoms: &mut Vec<Slotted>| Box::new(x.skeleton(atoms));
+        match self {
+            Slotted::And(x, y) => Skeleton::And(b(x, atoms), b(y, atoms)),
+            Slotted::Or(x, y) => Skeleton::Or(b(x, atoms), b(y, atoms)),
+            Slotted::Not(x) => Skeleton::Not(b(x, atoms)),
+            atom => Skeleton::Atom(match atoms.iter().position(|a| a == atom) {
+                Some(i) => i,
+                None => {
+                    atoms.push(atom.clone());
+                    atoms.len() - 1
+                }
+            }),
+        }
+    }
+}
+
+/// A condition's truth over the truths of its atoms ([`Slotted::skeleton`]),
+/// bit `i` of a mask the truth of atom `i`: the same truth as
+/// [`Slotted::holds`] on the tuple the atoms were read on.
+#[derive(Clone, Debug)]
+pub enum Skeleton {
+    /// Atom `i` holds.
+    Atom(usize),
+    /// Both hold.
+    And(Box<Skeleton>, Box<Skeleton>),
+    /// Either holds.
+    Or(Box<Skeleton>, Box<Skeleton>),
+    /// It does not hold.
+    Not(Box<Skeleton>),
+}
+
+impl Skeleton {
+    /// Whether it holds where the atoms' truths are the bits of `mask`.
+    pub fn holds(&self, mask: u64) -> bool {
+        match self {
+            Skeleton::Atom(i) => mask >> i & 1 == 1,
+            Skeleton::And(x, y) => x.holds(mask) && y.holds(mask),
+            Skeleton::Or(x, y) => x.holds(mask) || y.holds(mask),
+            Skeleton::Not(x) => !x.holds(mask),
+        }
+    }
 }
 
 /// One side of a comparison read without recursion: a number, a slot,
 /// or a slot plus a number (`action+2`; saturating, as [`Expr::eval`]).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Operand {
     /// A number.
     Num(i64),

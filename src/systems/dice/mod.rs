@@ -790,8 +790,9 @@ impl Check {
         }
         let mut out = vec![W::zero(); self.tier_count()];
         let program = self.tier_program(&law.layout);
+        let mut judge = program.judge();
         for (k, p) in &law.cells {
-            out[program.tier_of(k)] += p.clone();
+            out[judge.tier_of(k)] += p.clone();
         }
         out
     }
@@ -864,6 +865,80 @@ impl TierProgram {
             }
         }
         self.conds.len()
+    }
+
+    /// A judge of many tuples ([`Judge::tier_of`]).
+    pub fn judge(&self) -> Judge<'_> {
+        let mut atoms = Vec::new();
+        let skeletons: Vec<Option<cond::Skeleton>> = self
+            .conds
+            .iter()
+            .map(|c| c.as_ref().map(|c| c.skeleton(&mut atoms)))
+            .collect();
+        let memo = if atoms.len() <= Judge::MAX_ATOMS {
+            vec![Judge::UNKNOWN; 1 << atoms.len()]
+        } else {
+            Vec::new()
+        };
+        Judge {
+            program: self,
+            atoms,
+            skeletons,
+            memo,
+        }
+    }
+}
+
+/// [`TierProgram::tier_of`] for many tuples: each distinct test the
+/// tiers read (an atom: `action+2>c1`, `total>=12`, `doubles`) is read
+/// once per tuple, into a mask of truths, and the tier of each mask met is
+/// found once and remembered. The tiers' `and` / `or` / `not` are then
+/// not walked per tuple, and a test that several tiers share is not
+/// read again by each (Ironsworn's five tiers read three tests, each two
+/// or three times).
+pub struct Judge<'a> {
+    program: &'a TierProgram,
+    atoms: Vec<cond::Slotted>,
+    skeletons: Vec<Option<cond::Skeleton>>,
+    /// The tier of each mask met ([`Judge::UNKNOWN`] before); empty past
+    /// [`Judge::MAX_ATOMS`] atoms, where each tuple is judged as
+    /// [`TierProgram::tier_of`] does.
+    memo: Vec<u8>,
+}
+
+impl Judge<'_> {
+    /// Most atoms whose masks are remembered (a table of 2¹⁰ bytes).
+    const MAX_ATOMS: usize = 10;
+    /// A mask not met yet.
+    const UNKNOWN: u8 = u8::MAX;
+
+    /// The tier of the tuple `k`, as [`TierProgram::tier_of`].
+    pub fn tier_of(&mut self, k: &[i64]) -> usize {
+        if self.memo.is_empty() {
+            return self.program.tier_of(k);
+        }
+        let mask = self
+            .atoms
+            .iter()
+            .enumerate()
+            .fold(0u64, |m, (i, a)| m | u64::from(a.holds(k)) << i);
+        let known = self.memo[mask as usize];
+        if known != Self::UNKNOWN {
+            return usize::from(known);
+        }
+        let tier = self
+            .skeletons
+            .iter()
+            .position(|s| s.as_ref().is_none_or(|s| s.holds(mask)))
+            .unwrap_or(self.skeletons.len());
+        // Tiers are at most MAX_TIERS, far below UNKNOWN; more are judged
+        // each time.
+        if let Ok(t) = u8::try_from(tier) {
+            if t != Self::UNKNOWN {
+                self.memo[mask as usize] = t;
+            }
+        }
+        tier
     }
 }
 
