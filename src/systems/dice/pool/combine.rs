@@ -371,19 +371,70 @@ impl Packing {
         out
     }
 
-    /// The code of the pair of columns `ca`, `cb`.
-    #[inline]
-    fn code(&self, ca: &[i64], cb: &[i64]) -> u64 {
-        let mut code = 0u64;
-        for ((&i, x), y) in self.active.iter().zip(ca).zip(cb) {
+    /// The part of a pair's code that one side alone decides, for each
+    /// tuple of each side (`ca`, `cb`: their columns), and the positions
+    /// (among the active slots) of the slots that read both sides.
+    ///
+    /// A slot is decided by one side where the other side's value is the
+    /// same in every tuple (a named term's slot beside the other terms, a
+    /// count one part does not carry), and the total of a sum or
+    /// difference is decided by each side apart: `(x ± y − lo)·place` is
+    /// `x·place ± y·place − lo·place`, in wrapping arithmetic, whose sum
+    /// is exact as the code itself is in range. A pair's code is then the
+    /// two sides' parts and a table entry per slot that reads both
+    /// (Ironsworn's three named dice: none).
+    fn split(&self, ca: &[i64], cb: &[i64], m: usize) -> (Vec<u64>, Vec<u64>, Vec<usize>) {
+        let mut pa = vec![0u64; ca.len() / m];
+        let mut pb = vec![0u64; cb.len() / m];
+        let mut both = Vec::new();
+        for (j, &i) in self.active.iter().enumerate() {
             let place = self.place[i];
+            match &self.slots[i] {
+                Slot::Arith {
+                    op: op @ (Op::Add | Op::Sub),
+                    lo,
+                } => {
+                    for (p, x) in pa.iter_mut().zip(ca.chunks_exact(m)) {
+                        *p = p.wrapping_add((x[j] as u64).wrapping_mul(place));
+                    }
+                    let sign = if *op == Op::Add { 1u64 } else { u64::MAX };
+                    let shift = (*lo as u64).wrapping_mul(place);
+                    for (p, y) in pb.iter_mut().zip(cb.chunks_exact(m)) {
+                        let v = (y[j] as u64).wrapping_mul(place).wrapping_mul(sign);
+                        *p = p.wrapping_add(v).wrapping_sub(shift);
+                    }
+                }
+                Slot::Table { table, .. } if self.left[i].len() == 1 => {
+                    for (p, y) in pb.iter_mut().zip(cb.chunks_exact(m)) {
+                        *p = p.wrapping_add(table[y[j] as usize]);
+                    }
+                }
+                Slot::Table { db, table, .. } if *db == 1 => {
+                    for (p, x) in pa.iter_mut().zip(ca.chunks_exact(m)) {
+                        *p = p.wrapping_add(table[x[j] as usize]);
+                    }
+                }
+                _ => both.push(j),
+            }
+        }
+        (pa, pb, both)
+    }
+
+    /// The part of the code of the pair of columns `ca`, `cb` from the
+    /// slots that read both sides (`both`: positions among the active
+    /// slots; [`Packing::split`]).
+    #[inline]
+    fn code(&self, both: &[usize], ca: &[i64], cb: &[i64]) -> u64 {
+        let mut code = 0u64;
+        for &j in both {
+            let (i, x, y) = (self.active[j], ca[j], cb[j]);
             code += match &self.slots[i] {
                 Slot::Arith { op, lo } => {
                     // Within the range the corners bound: never out of range.
-                    let v = op.apply(*x, *y).unwrap_or(*lo);
-                    (v - lo) as u64 * place
+                    let v = op.apply(x, y).unwrap_or(*lo);
+                    (v - lo) as u64 * self.place[i]
                 }
-                Slot::Table { db, table, .. } => table[*x as usize * db + *y as usize],
+                Slot::Table { db, table, .. } => table[x as usize * db + y as usize],
             };
         }
         code
@@ -426,9 +477,11 @@ impl Packing {
                 Default::default(),
             ))
         };
-        for (x, (_, wa)) in ca.chunks_exact(m).zip(sa) {
-            for (y, (_, wb)) in cb.chunks_exact(m).zip(sb) {
-                acc.add(self.code(x, y), (*wa).clone() * *wb);
+        let (pa, pb, both) = self.split(&ca, &cb, m);
+        for ((x, (_, wa)), &p) in ca.chunks_exact(m).zip(sa).zip(&pa) {
+            for ((y, (_, wb)), &q) in cb.chunks_exact(m).zip(sb).zip(&pb) {
+                let code = p.wrapping_add(q).wrapping_add(self.code(&both, x, y));
+                acc.add(code, (*wa).clone() * *wb);
             }
             if acc.len() > MAX_STATES {
                 return Err(too_many(acc.len()));
