@@ -426,7 +426,14 @@ fn plain_die<W: Weight>(t: &PoolTerm, ctx: &Ctx, sides: &[Score], weights: &[W])
 /// they were written (a stable sort keeps it: the sums a map of outcomes
 /// would have made adding each as it came), zeros dropped, with the mass.
 fn written_die<W: Weight>(mut all: Vec<(Outcome, W)>) -> DieLaw<W> {
-    all.sort_by(|a, b| b.0.cmp(&a.0));
+    // Outcomes written strictly in order (a plain die's faces, an
+    // exploding chain's depths) need no sort: strictly, so no two are
+    // equal and the merge below finds nothing to sum either way.
+    if all.windows(2).all(|w| w[0].0 < w[1].0) {
+        all.reverse();
+    } else if !all.windows(2).all(|w| w[0].0 > w[1].0) {
+        all.sort_by(|a, b| b.0.cmp(&a.0));
+    }
     let mut outcomes: Vec<(Outcome, W)> = Vec::with_capacity(all.len());
     for (o, w) in all {
         match outcomes.last_mut() {
