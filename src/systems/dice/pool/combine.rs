@@ -372,8 +372,8 @@ impl Packing {
     }
 
     /// The part of a pair's code that one side alone decides, for each
-    /// tuple of each side (`ca`, `cb`: their columns), and the positions
-    /// (among the active slots) of the slots that read both sides.
+    /// tuple of each side (`ca`, `cb`: their columns, `m` to a tuple),
+    /// and the slots that read both sides ([`Both`]).
     ///
     /// A slot is decided by one side where the other side's value is the
     /// same in every tuple (a named term's slot beside the other terms, a
@@ -383,7 +383,7 @@ impl Packing {
     /// is exact as the code itself is in range. A pair's code is then the
     /// two sides' parts and a table entry per slot that reads both
     /// (Ironsworn's three named dice: none).
-    fn split(&self, ca: &[i64], cb: &[i64], m: usize) -> (Vec<u64>, Vec<u64>, Vec<usize>) {
+    fn split(&self, ca: &[i64], cb: &[i64], m: usize) -> (Vec<u64>, Vec<u64>, Both) {
         let mut pa = vec![0u64; ca.len() / m];
         let mut pb = vec![0u64; cb.len() / m];
         let mut both = Vec::new();
@@ -417,24 +417,31 @@ impl Packing {
                 _ => both.push(j),
             }
         }
-        (pa, pb, both)
+        // The columns of the slots that read both sides, on their own.
+        let gather = |c: &[i64]| -> Vec<i64> {
+            c.chunks_exact(m)
+                .flat_map(|x| both.iter().map(move |&j| x[j]))
+                .collect()
+        };
+        let (left, right) = (gather(ca), gather(cb));
+        let slots = both.iter().map(|&j| self.active[j]).collect();
+        (pa, pb, Both { slots, left, right })
     }
 
-    /// The part of the code of the pair of columns `ca`, `cb` from the
-    /// slots that read both sides (`both`: positions among the active
-    /// slots; [`Packing::split`]).
+    /// The part of the code of the pair of columns `ca`, `cb` (of the
+    /// slots `slots`) from the slots that read both sides.
     #[inline]
-    fn code(&self, both: &[usize], ca: &[i64], cb: &[i64]) -> u64 {
+    fn code(&self, slots: &[usize], ca: &[i64], cb: &[i64]) -> u64 {
         let mut code = 0u64;
-        for &j in both {
-            let (i, x, y) = (self.active[j], ca[j], cb[j]);
+        for ((&i, x), y) in slots.iter().zip(ca).zip(cb) {
+            let place = self.place[i];
             code += match &self.slots[i] {
                 Slot::Arith { op, lo } => {
                     // Within the range the corners bound: never out of range.
-                    let v = op.apply(x, y).unwrap_or(*lo);
-                    (v - lo) as u64 * self.place[i]
+                    let v = op.apply(*x, *y).unwrap_or(*lo);
+                    (v - lo) as u64 * place
                 }
-                Slot::Table { db, table, .. } => table[x as usize * db + y as usize],
+                Slot::Table { db, table, .. } => table[*x as usize * db + *y as usize],
             };
         }
         code
@@ -478,10 +485,18 @@ impl Packing {
             ))
         };
         let (pa, pb, both) = self.split(&ca, &cb, m);
-        for ((x, (_, wa)), &p) in ca.chunks_exact(m).zip(sa).zip(&pa) {
-            for ((y, (_, wb)), &q) in cb.chunks_exact(m).zip(sb).zip(&pb) {
-                let code = p.wrapping_add(q).wrapping_add(self.code(&both, x, y));
-                acc.add(code, (*wa).clone() * *wb);
+        let k = both.slots.len();
+        for (i, ((_, wa), &p)) in sa.iter().zip(&pa).enumerate() {
+            if k == 0 {
+                for ((_, wb), &q) in sb.iter().zip(&pb) {
+                    acc.add(p.wrapping_add(q), (*wa).clone() * *wb);
+                }
+            } else {
+                let x = &both.left[i * k..(i + 1) * k];
+                for ((y, (_, wb)), &q) in both.right.chunks_exact(k).zip(sb).zip(&pb) {
+                    let code = p.wrapping_add(q).wrapping_add(self.code(&both.slots, x, y));
+                    acc.add(code, (*wa).clone() * *wb);
+                }
             }
             if acc.len() > MAX_STATES {
                 return Err(too_many(acc.len()));
@@ -566,6 +581,14 @@ impl Packing {
             key[i] = self.value(i, 0);
         }
     }
+}
+
+/// The slots of a pair that read both sides ([`Packing::split`]), and
+/// each side's columns of them alone, `slots.len()` to a tuple.
+struct Both {
+    slots: Vec<usize>,
+    left: Vec<i64>,
+    right: Vec<i64>,
 }
 
 /// The answer as it accumulates, by code.
