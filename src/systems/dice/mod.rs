@@ -627,22 +627,20 @@ impl Check {
 
     /// The statistics the tiers read (the result first).
     pub fn stats(&self) -> Vec<pool::Stat> {
-        let mut out = vec![pool::Stat::Total];
-        for s in self.tier_stats() {
-            if !out.contains(&s) {
-                out.push(s);
-            }
-        }
-        out
+        with_total(self.tier_stats())
     }
 
     /// Whether the law needs the pool engine (its constructs, statistics
     /// beyond the result and natural dice, or a push).
     pub fn needs_engine(&self) -> bool {
+        self.needs_engine_of(&self.tier_stats())
+    }
+
+    /// [`Check::needs_engine`] with the tiers' statistics known.
+    fn needs_engine_of(&self, tier_stats: &[pool::Stat]) -> bool {
         self.expr().is_some_and(pool::uses_engine)
             || self.push.is_some()
-            || self
-                .stats()
+            || tier_stats
                 .iter()
                 .any(|s| !matches!(s, pool::Stat::Total | pool::Stat::Natural))
     }
@@ -842,6 +840,19 @@ impl Check {
 
 /// The implicit last tier.
 pub const OTHER: &str = "other";
+
+/// The statistics a law of the tiers carries: the result first, then
+/// `tier_stats` ([`Check::stats`]).
+fn with_total(tier_stats: Vec<pool::Stat>) -> Vec<pool::Stat> {
+    let mut out = Vec::with_capacity(tier_stats.len() + 1);
+    out.push(pool::Stat::Total);
+    for s in tier_stats {
+        if !out.contains(&s) {
+            out.push(s);
+        }
+    }
+    out
+}
 
 /// A check's tiers over the tuples of one layout ([`Check::tier_program`]):
 /// [`Check::tier_of_stats`] without a lookup by statistic per read.
@@ -1068,13 +1079,19 @@ impl Check {
     /// law apart from the total's where the tiers read no total, else
     /// [`Check::joint_passes`].
     pub fn passes(&self) -> Passes {
-        let apart = !self.tier_stats().contains(&pool::Stat::Total) && self.expr().is_some();
+        self.passes_of(&self.tier_stats())
+    }
+
+    /// [`Check::passes`] with the tiers' statistics known (a report walks
+    /// its tiers once for them, where each question walked them again).
+    fn passes_of(&self, tier_stats: &[pool::Stat]) -> Passes {
+        let apart = !tier_stats.contains(&pool::Stat::Total) && self.expr().is_some();
         if self.push.is_some() && apart {
             Passes::PushApart
-        } else if self.needs_engine() && apart && !self.tiers.is_empty() {
+        } else if self.needs_engine_of(tier_stats) && apart && !self.tiers.is_empty() {
             Passes::TiersApart
         } else {
-            self.joint_passes(&[])
+            self.joint_passes_of(tier_stats, &[])
         }
     }
 
@@ -1084,12 +1101,17 @@ impl Check {
     /// `--until` ([`per_roll::per_roll`], which reads its statistic with
     /// the tier) takes.
     pub fn joint_passes(&self, extra: &[pool::Stat]) -> Passes {
+        self.joint_passes_of(&self.tier_stats(), extra)
+    }
+
+    /// [`Check::joint_passes`] with the tiers' statistics known.
+    fn joint_passes_of(&self, tier_stats: &[pool::Stat], extra: &[pool::Stat]) -> Passes {
         let beyond = |s: &pool::Stat| !matches!(s, pool::Stat::Total | pool::Stat::Natural);
-        if self.needs_engine() || extra.iter().any(beyond) {
+        if self.needs_engine_of(tier_stats) || extra.iter().any(beyond) {
             Passes::Joint
         } else {
             Passes::Plain {
-                natural: self.stats().contains(&pool::Stat::Natural)
+                natural: tier_stats.contains(&pool::Stat::Natural)
                     || extra.contains(&pool::Stat::Natural),
             }
         }
@@ -1108,12 +1130,12 @@ pub fn report_of<W: Weight>(mut owned: Check) -> Result<Report<W>> {
     let check = &owned;
     let mut tier_p: Vec<W> = Vec::new();
     let tier_stats = check.tier_stats();
-    let passes = check.passes();
+    let passes = check.passes_of(&tier_stats);
     pool::plan::note(|| format!("passes: {}", passes.describe()));
     let law = match passes {
         Passes::PushApart => {
             // Each final roll carries only what it is read for.
-            let stats = check.stats();
+            let stats = with_total(tier_stats.clone());
             let bounds = check.bounds();
             // One plain roll and its push decisions serve both.
             let laws = check.push_laws::<W>(
