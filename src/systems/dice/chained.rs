@@ -647,6 +647,9 @@ fn branch_law<W: Weight>(b: &Branching, ctx: &Ctx) -> Result<Map<W>> {
     // first roll's values put in), in order of first appearance; each
     // follow-up's law is then computed and weighted once.
     let mut keys: HashMap<(usize, String), usize, pool::FxBuild> = HashMap::default();
+    // A branch whose follow-up does not read the first roll is one
+    // follow-up, found by its index (no key written, no string compared).
+    let mut plain: Vec<Option<usize>> = vec![None; b.branches.len()];
     let mut groups: Vec<(Option<Node>, usize, W)> = Vec::new();
     let mut none = W::zero();
     let substituted: Vec<bool> = b.branches.iter().map(|br| reads_facts(&br.then)).collect();
@@ -659,19 +662,28 @@ fn branch_law<W: Weight>(b: &Branching, ctx: &Ctx) -> Result<Map<W>> {
         let then = &b.branches[i].then;
         let (key, node) = if substituted[i] {
             let n = substitute(then, &get);
-            ((i, n.to_string()), Some(n))
+            (Some((i, n.to_string())), Some(n))
         } else {
-            ((i, String::new()), None)
+            (None, None)
         };
-        match keys.get(&key) {
-            Some(&g) => groups[g].2 += p,
+        let found = match &key {
+            Some(k) => keys.get(k).copied(),
+            None => plain[i],
+        };
+        match found {
+            Some(g) => groups[g].2 += p,
             None => {
                 if groups.len() >= MAX_FOLLOW_UPS {
                     return Err(Error::Conflict(format!(
                         "dice: the chain's follow-ups read the first roll into more than {MAX_FOLLOW_UPS} different rolls; read fewer of its values (e.g. result/10 rather than result)"
                     )));
                 }
-                keys.insert(key, groups.len());
+                match key {
+                    Some(k) => {
+                        keys.insert(k, groups.len());
+                    }
+                    None => plain[i] = Some(groups.len()),
+                }
                 groups.push((node, i, p));
             }
         }
