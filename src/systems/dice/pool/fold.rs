@@ -269,6 +269,48 @@ fn sum_cells<W: Weight>(
         Some(i) if !t.scores.is_empty() => o.contrib[i],
         _ => o.order,
     };
+    // The tuple of a sum `x`, and of each of its slots what it reads.
+    let slots: Vec<SumSlot> = ctx
+        .layout
+        .iter()
+        .enumerate()
+        .map(|(i, s)| match s {
+            Stat::Total if !ctx.total => SumSlot::Fixed(0),
+            Stat::Total | Stat::Natural => SumSlot::Sum,
+            Stat::Named(n) if t.name.as_deref() == Some(n.as_str()) => SumSlot::Named(i),
+            s => SumSlot::Fixed(s.neutral()),
+        })
+        .collect();
+    let key_of = |x: i64| -> Key {
+        let mut key = Key::zeros(slots.len());
+        for (k, s) in key.iter_mut().zip(&slots) {
+            *k = match *s {
+                SumSlot::Sum => x,
+                SumSlot::Named(i) => ctx.named(i, x),
+                SumSlot::Fixed(v) => v,
+            };
+        }
+        key
+    };
+    if t.count == 1 && t.filter.is_none() {
+        // One die kept whole: its outcomes are the sums, read highest
+        // first; where no two share a value (every die without a score
+        // map folding faces together), they are the cells as they stand,
+        // lowest first, with no law between (an exploding chain's 119).
+        let distinct = law
+            .outcomes
+            .windows(2)
+            .all(|w| value(&w[0].0) > value(&w[1].0));
+        if distinct {
+            return Ok(law
+                .outcomes
+                .iter()
+                .rev()
+                .filter(|(_, w)| !w.is_zero())
+                .map(|(o, w)| (key_of(value(o)), w.clone()))
+                .collect());
+        }
+    }
     let die = crate::pmf::Pmf::from_pairs(law.outcomes.iter().map(|(o, w)| (value(o), w.clone())));
     let kept = match t.filter {
         // One die kept of several: the highest or lowest.
@@ -294,21 +336,19 @@ fn sum_cells<W: Weight>(
     Ok(kept
         .iter()
         .filter(|(_, w)| !w.is_zero())
-        .map(|(x, w)| {
-            let key: Key = ctx
-                .layout
-                .iter()
-                .enumerate()
-                .map(|(i, s)| match s {
-                    Stat::Total if !ctx.total => 0,
-                    Stat::Total | Stat::Natural => x,
-                    Stat::Named(n) if t.name.as_deref() == Some(n.as_str()) => ctx.named(i, x),
-                    s => s.neutral(),
-                })
-                .collect();
-            (key, w.clone())
-        })
+        .map(|(x, w)| (key_of(x), w.clone()))
         .collect())
+}
+
+/// What one slot of a sum's tuple reads ([`sum_cells`]).
+#[derive(Clone, Copy)]
+enum SumSlot {
+    /// The sum itself (the total, the natural dice).
+    Sum,
+    /// The term's own name at this slot, set from the sum.
+    Named(usize),
+    /// A value the sum does not move.
+    Fixed(i64),
 }
 
 /// Most big-fraction units of an exact extreme (`extreme_law`): values ×
