@@ -434,16 +434,20 @@ fn written_die<W: Weight>(mut all: Vec<(Outcome, W)>) -> DieLaw<W> {
     } else if !all.windows(2).all(|w| w[0].0 > w[1].0) {
         all.sort_by(|a, b| b.0.cmp(&a.0));
     }
-    let mut outcomes: Vec<(Outcome, W)> = Vec::with_capacity(all.len());
-    for (o, w) in all {
-        match outcomes.last_mut() {
-            Some((last, sum)) if *last == o => *sum += w,
-            _ => outcomes.push((o, w)),
+    // Merged in place, each run's weights summed in the order written.
+    all.dedup_by(|(o, w), (last, sum)| {
+        let same = *last == *o;
+        if same {
+            *sum += std::mem::replace(w, W::zero());
         }
+        same
+    });
+    all.retain(|(_, w)| !w.is_zero());
+    let mass = all.iter().fold(W::zero(), |a, (_, w)| a + w);
+    DieLaw {
+        outcomes: all,
+        mass,
     }
-    outcomes.retain(|(_, w)| !w.is_zero());
-    let mass = outcomes.iter().fold(W::zero(), |a, (_, w)| a + w);
-    DieLaw { outcomes, mass }
 }
 
 /// A die's law from its outcomes keyed by [order, contribution…]: the
