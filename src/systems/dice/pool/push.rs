@@ -166,7 +166,10 @@ pub fn law_each<W: Weight>(
     let mut laws = Vec::with_capacity(carries.len());
     let mut key: Vec<i64> = Vec::with_capacity(len);
     for ((last, keep), plans) in keeps.iter().zip(plans) {
-        let mut out: Map<W> = Map::default();
+        // Written as met, then sorted (stably) and merged: each tuple's
+        // weights summed in the order a map would have taken them, with
+        // no hash per cell.
+        let mut out: Vec<(Key, W)> = Vec::with_capacity(plain.len());
         for &(k, w, pushed) in &plain {
             if !pushed {
                 key.clear();
@@ -177,7 +180,7 @@ pub fn law_each<W: Weight>(
                         s.neutral()
                     }
                 }));
-                add_to(&mut out, &key, w.clone());
+                out.push((Key::from(&key[..]), w.clone()));
             }
         }
         // Pushed: the pairs (first roll, pushed roll), the first roll cut
@@ -190,9 +193,17 @@ pub fn law_each<W: Weight>(
                 if let Some(p) = pushed_at {
                     key[p] = 1;
                 }
-                add_to(&mut out, &key, w.clone());
+                out.push((Key::from(&key[..]), w.clone()));
             }
         }
+        super::sort_cells(&mut out);
+        out.dedup_by(|(k, w), (last, sum)| {
+            let same = *last == *k;
+            if same {
+                *sum += std::mem::replace(w, W::zero());
+            }
+            same
+        });
         laws.push(super::finish(&ctx, out, explodes));
     }
     Ok(laws)
