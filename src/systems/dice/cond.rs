@@ -411,6 +411,18 @@ pub enum Skeleton {
 }
 
 impl Skeleton {
+    /// Add the atoms it reads, each time it reads one, to `n`.
+    pub fn count_atoms(&self, n: &mut usize) {
+        match self {
+            Skeleton::Atom(_) => *n += 1,
+            Skeleton::And(x, y) | Skeleton::Or(x, y) => {
+                x.count_atoms(n);
+                y.count_atoms(n);
+            }
+            Skeleton::Not(x) => x.count_atoms(n),
+        }
+    }
+
     /// Whether it holds where the atoms' truths are the bits of `mask`.
     pub fn holds(&self, mask: u64) -> bool {
         match self {

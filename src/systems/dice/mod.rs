@@ -886,7 +886,14 @@ impl TierProgram {
             .iter()
             .map(|c| c.as_ref().map(|c| c.skeleton(&mut atoms)))
             .collect();
-        let memo = if atoms.len() <= Judge::MAX_ATOMS {
+        // Where no test is shared, each tuple reads its tiers' tests in
+        // turn until one holds, which reads fewer than all of them (20 d6
+        // read by eight tests, none shared: 0.9x by masks).
+        let mut occurrences = 0;
+        for s in skeletons.iter().flatten() {
+            s.count_atoms(&mut occurrences);
+        }
+        let memo = if atoms.len() <= Judge::MAX_ATOMS && occurrences > atoms.len() {
             vec![Judge::UNKNOWN; 1 << atoms.len()]
         } else {
             Vec::new()
@@ -906,7 +913,8 @@ impl TierProgram {
 /// found once and remembered. The tiers' `and` / `or` / `not` are then
 /// not walked per tuple, and a test that several tiers share is not
 /// read again by each (Ironsworn's five tiers read three tests, each two
-/// or three times).
+/// or three times). Where no test is shared, tuples are judged as
+/// [`TierProgram::tier_of`] does.
 pub struct Judge<'a> {
     program: &'a TierProgram,
     atoms: Vec<cond::Slotted>,
