@@ -435,13 +435,7 @@ fn written_die<W: Weight>(mut all: Vec<(Outcome, W)>) -> DieLaw<W> {
         all.sort_by(|a, b| b.0.cmp(&a.0));
     }
     // Merged in place, each run's weights summed in the order written.
-    all.dedup_by(|(o, w), (last, sum)| {
-        let same = *last == *o;
-        if same {
-            *sum += std::mem::replace(w, W::zero());
-        }
-        same
-    });
+    super::merge_runs(&mut all);
     all.retain(|(_, w)| !w.is_zero());
     let mass = all.iter().fold(W::zero(), |a, (_, w)| a + w);
     DieLaw {

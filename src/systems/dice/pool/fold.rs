@@ -770,14 +770,7 @@ pub fn group_kinds<W: Weight>(g: &GroupTerm, ctx: &Ctx) -> Result<Vec<Kind<W>>> 
         // Totals that differed only in the natural dice (a score map's
         // faces) are now one outcome: merged, as the fold finds each
         // outcome of a kind once.
-        outcomes.dedup_by(|b, a| {
-            if a.0 == b.0 {
-                a.1 += b.1.clone();
-                true
-            } else {
-                false
-            }
-        });
+        super::merge_runs(&mut outcomes);
         // In fractions, the product of its dice's masses where it is known
         // (summing the outcomes' long fractions took a gcd of their
         // denominators each: 0.5 s an item of 1000 dice, 0.75 s for

@@ -203,6 +203,20 @@ pub fn add_to<W: Weight>(map: &mut Map<W>, key: &[i64], w: W) {
     }
 }
 
+/// Merge the runs of equal keys of `cells` (sorted, or at least with
+/// equal keys side by side) in place: each run's weights summed in the
+/// order they stand, the sums a map would have made taking them in that
+/// order.
+pub fn merge_runs<K: PartialEq, W: Weight>(cells: &mut Vec<(K, W)>) {
+    cells.dedup_by(|(k, w), (last, sum)| {
+        let same = *last == *k;
+        if same {
+            *sum += std::mem::replace(w, W::zero());
+        }
+        same
+    });
+}
+
 /// The joint law of a roll's statistics.
 #[derive(Clone, Debug)]
 pub struct JointLaw<W> {
@@ -912,18 +926,11 @@ fn finish_with<W: Weight>(
         }
     }
     sort_cells(&mut cells);
-    let merged: Vec<(Key, W)> = if decode {
-        let mut merged: Vec<(Key, W)> = Vec::with_capacity(cells.len());
-        for (k, w) in cells {
-            match merged.last_mut() {
-                Some((lk, lw)) if *lk == k => *lw += w,
-                _ => merged.push((k, w)),
-            }
-        }
-        merged
-    } else {
-        cells
-    };
+    if decode {
+        // Tuples that decoding made equal, merged in place.
+        merge_runs(&mut cells);
+    }
+    let merged = cells;
     let tail = match (explodes, tail) {
         (false, _) => W::zero(),
         (true, Some(t)) => t,

@@ -197,13 +197,7 @@ pub fn law_each<W: Weight>(
             }
         }
         super::sort_cells(&mut out);
-        out.dedup_by(|(k, w), (last, sum)| {
-            let same = *last == *k;
-            if same {
-                *sum += std::mem::replace(w, W::zero());
-            }
-            same
-        });
+        super::merge_runs(&mut out);
         laws.push(super::finish(&ctx, out, explodes));
     }
     Ok(laws)
