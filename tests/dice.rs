@@ -373,3 +373,91 @@ fn a_named_sums_total_is_its_unnamed_spellings_to_the_bit() {
     let err = law::law::<f64>(&dice::parse("1D6[a]+1D6[a]").unwrap(), 1e-12).unwrap_err();
     assert!(err.to_string().contains("named 'a'"), "{err}");
 }
+
+/// The tiers judged by their shared tests (`Judge`) give every tuple the
+/// tier the conditions give it read one by one (`TierProgram::tier_of`),
+/// on every tuple of a box around the values the dice take: tiers that
+/// share tests (Ironsworn, Daggerheart, V5), and tiers that share none
+/// (20 d6, read each in turn).
+#[test]
+fn judged_tiers_equal_the_conditions_read_in_turn() {
+    let cases: [(&str, &[&str]); 4] = [
+        (
+            "1D6[action]+1D10[c1]+1D10[c2]",
+            &[
+                "strong hit with a twist:action+2>c1 and action+2>c2 and c1==c2",
+                "strong hit:action+2>c1 and action+2>c2",
+                "weak hit:action+2>c1 or action+2>c2",
+                "miss with a twist:c1==c2:fail",
+                "miss",
+            ],
+        ),
+        (
+            "1D12[hope]+1D12[fear]+2",
+            &[
+                "critical:doubles",
+                "success with hope:total>=12 and hope>fear",
+                "success with fear:total>=12",
+                "failure with hope:hope>fear:fail",
+            ],
+        ),
+        (
+            "3D10[normal]+2D10[hunger]",
+            &[
+                "messy critical:count(>=6)+2*(count(10)/2)>=3 and count(10)>=2 and count(10,hunger)>=1",
+                "critical win:count(>=6)+2*(count(10)/2)>=3 and count(10)>=2",
+                "win:count(>=6)+2*(count(10)/2)>=3",
+                "bestial failure:count(1,hunger)>=1:fail",
+                "total failure:count(>=6)==0:fail",
+                "failure",
+            ],
+        ),
+        (
+            "20D6",
+            &[
+                "a:count(6)>=5 and count(1)<=2 and total>=80",
+                "b:count(6)>=count(1)+3",
+                "c:total>=75 and count(1)==0",
+                "d:count(1)>=count(6)+4",
+                "e:total>=70",
+                "f",
+            ],
+        ),
+    ];
+    for (expr, tiers) in cases {
+        let mut check = Check::new(expr).unwrap();
+        check.tiers = tiers.iter().map(|t| dice::parse_tier(t).unwrap()).collect();
+        check.validate().unwrap();
+        let layout = dice::pool::layout(&check.stats());
+        let program = check.tier_program(&layout);
+        let mut judge = program.judge();
+        // Every tuple with each slot in 0..=8 (the total in steps of 11,
+        // to reach the thresholds at 70–80), and the tiers found for each.
+        let len = layout.len();
+        let mut tuple = vec![0i64; len];
+        let mut seen = std::collections::BTreeSet::new();
+        let mut count = 0u64;
+        'all: loop {
+            let k: Vec<i64> = tuple
+                .iter()
+                .enumerate()
+                .map(|(i, &d)| if i == 0 { d * 11 } else { d })
+                .collect();
+            let want = program.tier_of(&k);
+            assert_eq!(judge.tier_of(&k), want, "{expr}: tuple {k:?}");
+            seen.insert(want);
+            count += 1;
+            for d in tuple.iter_mut().rev() {
+                *d += 1;
+                if *d <= 8 {
+                    continue 'all;
+                }
+                *d = 0;
+            }
+            break;
+        }
+        assert_eq!(count, 9u64.pow(len as u32), "{expr}");
+        // The box reaches more than one tier, so the test can fail.
+        assert!(seen.len() >= 3, "{expr}: tiers met {seen:?}");
+    }
+}
