@@ -207,9 +207,7 @@ fn generic<W: Weight>(
         }
     }
     // In the tuples' order, as the packed pairs leave.
-    let mut cells: Vec<(Key, W)> = out.into_iter().collect();
-    super::sort_cells(&mut cells);
-    Ok(cells)
+    Ok(super::in_order(out))
 }
 
 /// How one slot of the answer is found from the parts' slots.

@@ -203,6 +203,14 @@ pub fn add_to<W: Weight>(map: &mut Map<W>, key: &[i64], w: W) {
     }
 }
 
+/// A map's cells in their tuples' order (the order a combination reads
+/// its parts in and leaves its answer).
+pub(crate) fn in_order<W>(m: Map<W>) -> Vec<(Key, W)> {
+    let mut cells: Vec<(Key, W)> = m.into_iter().collect();
+    sort_cells(&mut cells);
+    cells
+}
+
 /// Merge the runs of equal keys of `cells` (sorted, or at least with
 /// equal keys side by side) in place: each run's weights summed in the
 /// order they stand, the sums a map would have made taking them in that

@@ -223,8 +223,8 @@ fn pair_law<W: Weight>(
 ) -> Result<Vec<(Key, W)>> {
     let len = ctx.layout.len();
     Ok(match n {
-        Node::Num(_) => in_order(prune(double(super::node_law::<W>(n, ctx)?), ctx, first)),
-        Node::Pool(t) => in_order(prune(term_pairs(t, ctx, plans)?, ctx, first)),
+        Node::Num(_) => super::in_order(prune(double(super::node_law::<W>(n, ctx)?), ctx, first)),
+        Node::Pool(t) => super::in_order(prune(term_pairs(t, ctx, plans)?, ctx, first)),
         Node::Group(_) => {
             return Err(Error::Conflict(
                 "dice: a push rerolls dice of pool terms; a group ({…}) cannot be pushed".into(),
@@ -279,16 +279,9 @@ fn pair_law<W: Weight>(
                     add_to(&mut out, &key, wa.clone() * wb);
                 }
             }
-            in_order(out)
+            super::in_order(out)
         }
     })
-}
-
-/// A map's cells in their tuples' order.
-fn in_order<W>(m: Map<W>) -> Vec<(Key, W)> {
-    let mut cells: Vec<(Key, W)> = m.into_iter().collect();
-    super::sort_cells(&mut cells);
-    cells
 }
 
 /// The statistics not carried (`keep` over both halves of a pair: the
