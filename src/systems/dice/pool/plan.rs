@@ -392,48 +392,60 @@ fn span(vals: impl Iterator<Item = i64>, ctx: &Ctx, i: usize, dice: u64) -> Span
     }
 }
 
-/// The number of values slot `i` can take after `k` dice of `law`: an
-/// upper bound the statistic gives from the range of one die's
-/// contributions.
-fn slot_values<W: Weight>(law: &DieLaw<W>, ctx: &Ctx, i: usize, k: u64) -> u64 {
-    match &ctx.layout[i] {
-        Stat::Total if !ctx.total => 1,
-        s => s.values(&span(
-            law.outcomes.iter().map(|(o, _)| o.contrib[i]),
-            ctx,
-            i,
-            k,
-        )),
+/// What the planner knows of one die of `law` in each slot ([`span`] at
+/// one die; `None`: a total not carried, one value), found once and read
+/// for every number of dice ([`DieSpans::states_over`]).
+struct DieSpans {
+    slots: Vec<Option<Span>>,
+    outcomes: u64,
+}
+
+impl DieSpans {
+    fn of<W: Weight>(law: &DieLaw<W>, ctx: &Ctx) -> DieSpans {
+        let slots = (0..ctx.layout.len())
+            .map(|i| match &ctx.layout[i] {
+                Stat::Total if !ctx.total => None,
+                _ => Some(span(
+                    law.outcomes.iter().map(|(o, _)| o.contrib[i]),
+                    ctx,
+                    i,
+                    1,
+                )),
+            })
+            .collect();
+        DieSpans {
+            slots,
+            outcomes: law.outcomes.len() as u64,
+        }
     }
-}
 
-/// An upper bound on the states after `k` dice of `law`: the product of
-/// the slots' ranges, and no more than the multisets of `k` outcomes.
-fn states<W: Weight>(law: &DieLaw<W>, ctx: &Ctx, k: u64) -> u64 {
-    states_over(law, ctx, k, |_| true, k)
-}
+    /// An upper bound on the states after `k` dice: the product of the
+    /// slots' ranges, and no more than the multisets of `k` outcomes.
+    fn states(&self, ctx: &Ctx, k: u64) -> u64 {
+        self.states_over(ctx, k, |_| true, k)
+    }
 
-/// [`states`] over the slots `carried` (the others stay neutral), the
-/// kept-dice statistics spanning at most `kept` of the `k` dice.
-fn states_over<W: Weight>(
-    law: &DieLaw<W>,
-    ctx: &Ctx,
-    k: u64,
-    carried: impl Fn(usize) -> bool,
-    kept: u64,
-) -> u64 {
-    let product = (0..ctx.layout.len())
-        .filter(|&i| carried(i))
-        .fold(1u64, |a, i| {
-            let dice = if ctx.layout[i].kept_only() {
-                k.min(kept)
-            } else {
-                k
-            };
-            a.saturating_mul(slot_values(law, ctx, i, dice))
-        });
-    let m = law.outcomes.len() as u64;
-    product.min(multisets(m, k))
+    /// [`Self::states`] over the slots `carried` (the others stay
+    /// neutral), the kept-dice statistics spanning at most `kept` of the
+    /// `k` dice. The number of values slot `i` can take is an upper bound
+    /// its statistic gives from the range of one die's contributions.
+    fn states_over(&self, ctx: &Ctx, k: u64, carried: impl Fn(usize) -> bool, kept: u64) -> u64 {
+        let product = self
+            .slots
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| carried(i))
+            .fold(1u64, |a, (i, one)| {
+                let Some(one) = one else { return a };
+                let dice = if ctx.layout[i].kept_only() {
+                    k.min(kept)
+                } else {
+                    k
+                };
+                a.saturating_mul(ctx.layout[i].values(&Span { dice, ..*one }))
+            });
+        product.min(multisets(self.outcomes, k))
+    }
 }
 
 /// `C(k + m − 1, m − 1)`, saturating.
@@ -479,13 +491,14 @@ pub fn estimate<W: Weight>(a: Algorithm, t: &PoolTerm, law: &DieLaw<W>, ctx: &Ct
         Algorithm::OrderFree if n == 1 => m,
         Algorithm::OrderFree => {
             let distinct = distinct_contributions(law);
+            let spans = DieSpans::of(law, ctx);
             (0..n).fold(0u64, |w, k| {
-                w.saturating_add(states(law, ctx, k).saturating_mul(distinct))
+                w.saturating_add(spans.states(ctx, k).saturating_mul(distinct))
             })
         }
         Algorithm::ClassFold => class_estimate(law, ctx, n),
         Algorithm::Fold => m
-            .saturating_mul(states(law, ctx, n))
+            .saturating_mul(DieSpans::of(law, ctx).states(ctx, n))
             .saturating_mul(n.saturating_add(1))
             .saturating_mul(n.saturating_add(1)),
         Algorithm::GroupProduct
@@ -523,9 +536,10 @@ pub fn push<W: Weight>(
     let kept = t
         .filter
         .map_or(n, |(f, x)| f.as_keep(x, t.count).1.max(0) as u64);
+    let spans = DieSpans::of(law, ctx);
     let pairs = |k: u64| {
-        let first = states_over(law, ctx, k, |i| keep[i], kept);
-        first.saturating_mul(states_over(law, ctx, k, |i| keep[len + i], kept))
+        let first = spans.states_over(ctx, k, |i| keep[i], kept);
+        first.saturating_mul(spans.states_over(ctx, k, |i| keep[len + i], kept))
     };
     if t.filter.is_none() && order_free(&ctx.layout) {
         // Each die meets every pair of tuples with each of its pairs.
