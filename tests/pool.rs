@@ -1390,3 +1390,55 @@ fn an_items_mass_is_its_dice_masses_multiplied() {
         }
     }
 }
+
+/// Die-by-die steps on a table of transitions (`steps::Table`, where the
+/// states stay few) give the law the buffer's steps give, to the last bit
+/// in floating point and exactly in fractions: the same pairs in the same
+/// order. Terms whose states pass the table's (20 d6 read by total and
+/// count) go on with the buffer mid-way, and agree too.
+#[test]
+fn steps_on_a_table_equal_the_buffers_to_the_last_bit() {
+    let terms = [
+        "6D6",
+        "5D10",
+        "7D{0,1,1,3}",
+        "4D6!",
+        "12D4",
+        "20D6",
+        "5D6ro1",
+    ];
+    let stat_sets: [&[&str]; 5] = [
+        &[],
+        &["max"],
+        &["count(6)", "max"],
+        &["min", "doubles"],
+        &["count(>=4)", "count(1)"],
+    ];
+    for text in terms {
+        let t = single_term(text);
+        for names in stat_sets {
+            let stats = parse_stats(names);
+            for (saturated, total) in [(false, true), (true, true), (true, false)] {
+                let ctx = test_ctx_total(&stats, saturated, total);
+                let law = pool::fold::ctx_die_law::<f64>(&t, &ctx).unwrap();
+                let die = pool::fold::contributions(&law);
+                for n in [4, 6, 9] {
+                    let what =
+                        format!("{text} {names:?} saturated {saturated} total {total} n {n}");
+                    let on = pool::fold::independent_by(&die, &ctx, n, true).unwrap();
+                    let off = pool::fold::independent_by(&die, &ctx, n, false).unwrap();
+                    let bits = |m: &pool::Map<f64>| -> BTreeMap<Vec<i64>, u64> {
+                        m.iter().map(|(k, w)| (k.to_vec(), w.to_bits())).collect()
+                    };
+                    assert_eq!(bits(&on), bits(&off), "{what}");
+                }
+                // Exact fractions: equal too (fewer dice: long fractions).
+                let law = pool::fold::ctx_die_law::<Exact>(&t, &ctx).unwrap();
+                let die = pool::fold::contributions(&law);
+                let on = pool::fold::independent_by(&die, &ctx, 4, true).unwrap();
+                let off = pool::fold::independent_by(&die, &ctx, 4, false).unwrap();
+                assert_eq!(sorted(&on), sorted(&off), "{text} {names:?} exact");
+            }
+        }
+    }
+}

@@ -40,6 +40,13 @@ pub struct States<W> {
 }
 
 impl<W: Weight> States<W> {
+    /// States from their flat tuples of `len` slots, in tuple order, and
+    /// their weights.
+    fn from_parts(len: usize, keys: Vec<i64>, weights: Vec<W>) -> Self {
+        debug_assert_eq!(keys.len(), len * weights.len());
+        States { len, keys, weights }
+    }
+
     /// The one state `start` (one slot or more), of weight one.
     pub fn one(start: &[i64]) -> Self {
         assert!(!start.is_empty(), "a state has one slot or more");
@@ -475,4 +482,189 @@ fn from_tuples<W: Weight>(t: Tuples<W>, mut out: States<W>) -> Result<States<W>>
         out.weights.push(w);
     }
     Ok(out)
+}
+
+/// Most states a [`Table`] holds: past them, the steps go on with
+/// [`step`]'s buffer.
+pub const TABLE_STATES: usize = 1 << 8;
+
+/// States of a [`Table`] found by scanning their tuples; past them, by a
+/// map.
+const SCAN_STATES: usize = 8;
+
+/// Die-by-die steps on a table of transitions, for laws whose states stay
+/// few (Blades' sixes and highest die over six dice: seven states).
+///
+/// Every state met gets an index, and the state each outcome of the die
+/// leads it to is found once and kept (`state × outcome → state`). A step
+/// is then, for each live state in tuple order and each outcome in order,
+/// a table read and a multiply-add into the next state's weight: the
+/// pairs [`step`] would buffer, in the same order, summed in the same
+/// order from zero as its dense array sums them, so the states and their
+/// weights are the same to the last bit. No buffer, codes or decoding per
+/// step; the live states are sorted by tuple after each step.
+pub struct Table<W> {
+    len: usize,
+    outcomes: usize,
+    /// Every state's tuple, flat, by index.
+    keys: Vec<i64>,
+    index: std::collections::HashMap<Key, u32, super::FxBuild>,
+    /// `state × outcome`: the state it leads to (`u32::MAX`: not yet found).
+    next: Vec<u32>,
+    /// The live states, in tuple order, and their weights.
+    live: Vec<(u32, W)>,
+    /// The next step's weight of each state, and which states it met.
+    acc: Vec<W>,
+    met: Vec<bool>,
+    touched: Vec<u32>,
+    scratch: Vec<i64>,
+}
+
+impl<W: Weight> Table<W> {
+    /// The one state `start`, of weight one, for a die of `outcomes`
+    /// outcomes.
+    pub fn new(start: &[i64], outcomes: usize) -> Self {
+        let mut t = Table {
+            len: start.len(),
+            outcomes,
+            keys: Vec::new(),
+            index: Default::default(),
+            next: Vec::new(),
+            live: Vec::new(),
+            acc: Vec::new(),
+            met: Vec::new(),
+            touched: Vec::new(),
+            scratch: Vec::with_capacity(start.len()),
+        };
+        let s = t.add(start);
+        t.live.push((s, W::one()));
+        t
+    }
+
+    /// The index of the state `key`, if met: by a scan of the tuples
+    /// while they are few (no hashing, no `memcmp` call), by the map after.
+    #[inline]
+    fn find(&self, key: &[i64]) -> Option<u32> {
+        if self.index.is_empty() {
+            return self
+                .keys
+                .chunks_exact(self.len)
+                .position(|k| k.iter().zip(key).all(|(a, b)| a == b))
+                .map(|s| s as u32);
+        }
+        self.index.get(key).copied()
+    }
+
+    /// A new state `key`, its index.
+    fn add(&mut self, key: &[i64]) -> u32 {
+        let s = (self.keys.len() / self.len) as u32;
+        self.keys.extend_from_slice(key);
+        if s as usize == SCAN_STATES {
+            // Past a scan's worth: every state into the map.
+            let len = self.len;
+            self.index.extend(
+                self.keys
+                    .chunks_exact(len)
+                    .enumerate()
+                    .map(|(i, k)| (Key::from(k), i as u32)),
+            );
+        } else if s as usize > SCAN_STATES {
+            self.index.insert(Key::from(key), s);
+        }
+        self.next
+            .extend(std::iter::repeat_n(u32::MAX, self.outcomes));
+        self.acc.push(W::zero());
+        self.met.push(false);
+        s
+    }
+
+    fn key(&self, s: u32) -> &[i64] {
+        let at = s as usize * self.len;
+        &self.keys[at..at + self.len]
+    }
+
+    /// How many states are live.
+    pub fn count(&self) -> usize {
+        self.live.len()
+    }
+
+    /// One more die of the contributions `die` (in their order, as many as
+    /// the table was made for): each live state's tuple changed in place
+    /// by `edit(tuple, contribution)`. `false` (the live states as they
+    /// were) where the states met would pass [`TABLE_STATES`].
+    pub fn step(&mut self, die: &[(&[i64], &W)], edit: impl Fn(&mut [i64], &[i64])) -> bool {
+        debug_assert_eq!(die.len(), self.outcomes);
+        let live = std::mem::take(&mut self.live);
+        for (s, w) in &live {
+            let row = *s as usize * self.outcomes;
+            for (o, (c, p)) in die.iter().enumerate() {
+                let mut t = self.next[row + o];
+                if t == u32::MAX {
+                    let mut key = std::mem::take(&mut self.scratch);
+                    key.clear();
+                    key.extend_from_slice(self.key(*s));
+                    edit(&mut key, c);
+                    t = match self.find(&key) {
+                        Some(t) => t,
+                        None if self.met.len() >= TABLE_STATES => {
+                            self.scratch = key;
+                            // Abandoned: the weights so far are left.
+                            for &t in &self.touched {
+                                self.met[t as usize] = false;
+                                self.acc[t as usize] = W::zero();
+                            }
+                            self.touched.clear();
+                            self.live = live;
+                            return false;
+                        }
+                        None => self.add(&key),
+                    };
+                    self.scratch = key;
+                    self.next[row + o] = t;
+                }
+                let at = t as usize;
+                if !self.met[at] {
+                    self.met[at] = true;
+                    self.touched.push(t);
+                }
+                self.acc[at] += w.clone() * *p;
+            }
+        }
+        let mut touched = std::mem::take(&mut self.touched);
+        touched.sort_unstable_by(|a, b| self.key(*a).cmp(self.key(*b)));
+        self.live = touched
+            .drain(..)
+            .map(|t| {
+                self.met[t as usize] = false;
+                (t, std::mem::replace(&mut self.acc[t as usize], W::zero()))
+            })
+            .collect();
+        self.touched = touched;
+        true
+    }
+
+    /// The live states, in tuple order.
+    pub fn states(&self) -> States<W> {
+        let mut keys = Vec::with_capacity(self.live.len() * self.len);
+        let mut weights = Vec::with_capacity(self.live.len());
+        for (s, w) in &self.live {
+            keys.extend_from_slice(self.key(*s));
+            weights.push(w.clone());
+        }
+        States::from_parts(self.len, keys, weights)
+    }
+
+    /// The live states moved into a map, each tuple written by `f` (as
+    /// [`States::into_map`]).
+    pub fn into_map(mut self, mut f: impl FnMut(&[i64], &mut Vec<i64>)) -> Map<W> {
+        let live = std::mem::take(&mut self.live);
+        let mut out: Map<W> = Map::with_capacity_and_hasher(live.len(), Default::default());
+        let mut t = Vec::with_capacity(self.len);
+        for (s, w) in live {
+            t.clear();
+            f(self.key(s), &mut t);
+            add_to(&mut out, &t, w);
+        }
+        out
+    }
 }
