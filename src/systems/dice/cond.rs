@@ -591,12 +591,16 @@ fn lex(src: &str) -> Result<Vec<(Tok, usize)>> {
                 s.push(chars[i]);
                 i += 1;
             }
-            let low = s.to_ascii_lowercase();
-            let t = match low.as_str() {
-                "and" => Tok::And,
-                "or" => Tok::Or,
-                "not" => Tok::Not,
-                _ => Tok::Ident(s),
+            // The words, in any case, without a lowercase copy.
+            let word = |w: &str| s.eq_ignore_ascii_case(w);
+            let t = if word("and") {
+                Tok::And
+            } else if word("or") {
+                Tok::Or
+            } else if word("not") {
+                Tok::Not
+            } else {
+                Tok::Ident(s)
             };
             out.push((t, at));
             continue;
@@ -619,17 +623,28 @@ fn lex(src: &str) -> Result<Vec<(Tok, usize)>> {
             while j < chars.len() && matches!(chars[j], '<' | '>' | '=' | '!') {
                 j += 1;
             }
-            let text: String = chars[i..j].iter().collect();
-            let cmp = Cmp::from_text(&text).ok_or_else(|| {
-                notation_error(
-                    src,
-                    at,
-                    format!(
-                        "{} is no comparison (allowed >= > <= < = == != <>)",
-                        crate::error::quote(&text)
-                    ),
-                )
-            })?;
+            // ASCII, so a few bytes on the stack (no string made): a
+            // longer run is no comparison.
+            let mut buf = [0u8; 4];
+            let n = (j - i).min(buf.len());
+            for (b, c) in buf.iter_mut().zip(&chars[i..i + n]) {
+                *b = *c as u8;
+            }
+            let text = std::str::from_utf8(&buf[..n]).unwrap_or("");
+            let cmp = (j - i <= buf.len())
+                .then(|| Cmp::from_text(text))
+                .flatten()
+                .ok_or_else(|| {
+                    let text: String = chars[i..j].iter().collect();
+                    notation_error(
+                        src,
+                        at,
+                        format!(
+                            "{} is no comparison (allowed >= > <= < = == != <>)",
+                            crate::error::quote(&text)
+                        ),
+                    )
+                })?;
             i = j;
             out.push((Tok::Cmp(cmp), at));
             continue;
@@ -751,8 +766,18 @@ impl P<'_> {
             a = Expr::Arith(op, Box::new(a), Box::new(b));
         }
     }
+    /// The next token, taken (the parser never reads a token twice: a
+    /// name is moved out, not cloned).
+    fn take(&mut self) -> Tok {
+        std::mem::replace(&mut self.toks[self.i].0, Tok::End)
+    }
+
     fn unary(&mut self) -> Result<Expr> {
-        match self.peek().clone() {
+        let tok = match self.peek() {
+            Tok::Ident(_) => self.take(),
+            t => t.clone(),
+        };
+        match tok {
             Tok::Minus => {
                 self.i += 1;
                 Ok(Expr::Neg(Box::new(self.unary()?)))
@@ -832,7 +857,11 @@ impl P<'_> {
             }
         };
         let term = if self.eat(&Tok::Comma) {
-            match self.peek().clone() {
+            let tok = match self.peek() {
+                Tok::Ident(_) => self.take(),
+                t => t.clone(),
+            };
+            match tok {
                 Tok::Ident(n) => {
                     self.i += 1;
                     Some(n)
