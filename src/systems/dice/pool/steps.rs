@@ -14,6 +14,10 @@
 //! * the tuples themselves in a map ([`Map`]), then sorted, where codes do
 //!   not fit a `u64` or a step has too many pairs to buffer.
 //!
+//! Die-by-die steps whose states stay few run on a [`Table`] instead: each
+//! state's successor under each outcome found once, then a step is a table
+//! read and a multiply-add per pair, in the same order, to the same sums.
+//!
 //! Each state's weight is summed in the pairs' order on every path, and a
 //! step's states come out in tuple order on every path, so which path runs
 //! never changes a value, to the last bit (`tests/pool.rs` holds the paths
