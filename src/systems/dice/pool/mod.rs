@@ -938,12 +938,11 @@ fn finish_with<W: Weight>(
         // Tuples that decoding made equal, merged in place.
         merge_runs(&mut cells);
     }
-    let merged = cells;
     let tail = match (explodes, tail) {
         (false, _) => W::zero(),
         (true, Some(t)) => t,
         (true, None) => {
-            let total = merged.iter().fold(W::zero(), |a, (_, w)| a + w);
+            let total = cells.iter().fold(W::zero(), |a, (_, w)| a + w);
             let t = W::one() - &total;
             if t.to_f64() < 0.0 {
                 W::zero()
@@ -954,7 +953,7 @@ fn finish_with<W: Weight>(
     };
     JointLaw {
         layout: ctx.layout.clone(),
-        cells: merged,
+        cells,
         tail,
         explodes,
     }

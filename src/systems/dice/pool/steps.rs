@@ -612,7 +612,8 @@ impl<W: Weight> Table<W> {
                         Some(t) => t,
                         None if self.met.len() >= TABLE_STATES => {
                             self.scratch = key;
-                            // Abandoned: the weights so far are left.
+                            // Abandoned: this step's weights so far are
+                            // cleared, the live states kept as they were.
                             for &t in &self.touched {
                                 self.met[t as usize] = false;
                                 self.acc[t as usize] = W::zero();
@@ -656,19 +657,5 @@ impl<W: Weight> Table<W> {
             weights.push(w.clone());
         }
         States::from_parts(self.len, keys, weights)
-    }
-
-    /// The live states moved into a map, each tuple written by `f` (as
-    /// [`States::into_map`]).
-    pub fn into_map(mut self, mut f: impl FnMut(&[i64], &mut Vec<i64>)) -> Map<W> {
-        let live = std::mem::take(&mut self.live);
-        let mut out: Map<W> = Map::with_capacity_and_hasher(live.len(), Default::default());
-        let mut t = Vec::with_capacity(self.len);
-        for (s, w) in live {
-            t.clear();
-            f(self.key(s), &mut t);
-            add_to(&mut out, &t, w);
-        }
-        out
     }
 }
