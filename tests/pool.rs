@@ -1442,3 +1442,163 @@ fn steps_on_a_table_equal_the_buffers_to_the_last_bit() {
         }
     }
 }
+
+/// The parts' product read by the tiers (`pool::product`, the planner's
+/// `Algorithm::Product`) equals the joint law judged cell by cell:
+/// exactly in fractions (every tier, the total's law and the cut tail),
+/// and within a few roundings in floating point, on every shape of sum
+/// the product takes — named terms, numbers after the parts, differences
+/// and products, a part that is a pair of its own, groups, keep/drop,
+/// explosions, rerolls, saturated counts and the statistics decoded at
+/// the end (max, min, all alike, matching sets).
+#[test]
+fn product_equals_the_joint_law() {
+    let cases: &[(&str, &[&str])] = &[
+        (
+            "1D6[action]+1D10[c1]+1D10[c2]",
+            &[
+                "strong twist:action+2>c1 and action+2>c2 and c1==c2",
+                "strong:action+2>c1 and action+2>c2",
+                "weak:action+2>c1 or action+2>c2",
+                "miss twist:c1==c2:fail",
+                "miss",
+            ],
+        ),
+        (
+            "1D12[hope]+1D12[fear]+2",
+            &[
+                "critical:doubles",
+                "hope:total>=15 and hope>fear",
+                "fear:total>=15",
+                "fail hope:hope>fear:fail",
+                "fail fear",
+            ],
+        ),
+        ("2D6[a]-1D6[m]+4", &["x:m>=5 and total>=5", "y:m!=2", "z"]),
+        (
+            "(1D4[a]+1D4[b])*1D3[c]-1",
+            &["x:total>=9 and a>b", "y:c==2", "z"],
+        ),
+        ("1D8[a]+(1D6+1D6)", &["x:total>=10 and a>=4", "y"]),
+        (
+            "3D6[a]+2D8[b]",
+            &["x:a>=12 and b<=4", "y:max>=7 and min<=1", "w"],
+        ),
+        (
+            "1D6[a]+1D6[b]+1D6[c]",
+            &["x:all_equal", "y:max-min>=3", "z"],
+        ),
+        ("2D6KH1[a]+1D8[b]", &["x:a>b", "y:count(1)>=1", "z"]),
+        ("1D6![a]+1D4[b]", &["x:a>=10 and b>=3", "y:a>b", "z"]),
+        ("1D6r1[a]+1D6ro2[b]", &["x:a+b>=10", "y:min>=3", "z"]),
+        ("{1D6,1D8}KH1[a]+1D4[b]", &["x:a>=7 and b>=2", "y"]),
+        (
+            "1D10[a]+1D10[b]+1D10[c]",
+            &["x:count(10)>=2", "y:max==1", "z"],
+        ),
+        ("2D{0,1,1,2}[a]+1D6[b]-2", &["x:a>=3 and b<=2", "y"]),
+    ];
+    for (expr, tiers) in cases {
+        let mut c = check(expr, tiers, None);
+        c.validate().unwrap();
+        let stats = c.stats();
+        let parsed = c.expr().expect("an expression").clone();
+        let run = |way: pool::product::Way| -> (Vec<Exact>, Vec<(i64, Exact)>, Exact) {
+            let program = c.tier_program(&pool::layout(&stats));
+            let mut judge = program.judge();
+            let read = pool::product::read_with::<Exact>(
+                &parsed,
+                &stats,
+                &c.bounds(),
+                c.tail_eps,
+                c.tier_count(),
+                &mut |k| judge.tier_of(k),
+                way,
+            )
+            .unwrap();
+            match read {
+                pool::product::Read::Judged(j) => (
+                    j.tiers,
+                    j.total.iter().map(|(v, p)| (v, p.clone())).collect(),
+                    j.tail,
+                ),
+                pool::product::Read::Law(joint) => (
+                    c.tier_probs(&joint),
+                    joint
+                        .marginal(&Stat::Total)
+                        .iter()
+                        .map(|(v, p)| (v, p.clone()))
+                        .collect(),
+                    joint.tail,
+                ),
+            }
+        };
+        let judged = run(pool::product::Way::Product);
+        let law = run(pool::product::Way::Law);
+        assert_eq!(judged, law, "{expr}: the product vs the joint law");
+        assert!(judged.0.iter().any(|p| !p.is_zero()), "{expr}: no mass");
+        // The planner's choice, whichever it is, gives the same.
+        assert_eq!(run(pool::product::Way::Planner), law, "{expr}: planner");
+        // In floating point, within a few roundings.
+        let program = c.tier_program(&pool::layout(&stats));
+        let f = |way| {
+            let mut judge = program.judge();
+            match pool::product::read_with::<f64>(
+                &parsed,
+                &stats,
+                &c.bounds(),
+                c.tail_eps,
+                c.tier_count(),
+                &mut |k| judge.tier_of(k),
+                way,
+            )
+            .unwrap()
+            {
+                pool::product::Read::Judged(j) => j.tiers,
+                pool::product::Read::Law(joint) => c.tier_probs(&joint),
+            }
+        };
+        for ((a, b), exact) in f(pool::product::Way::Product)
+            .iter()
+            .zip(f(pool::product::Way::Law))
+            .zip(&law.0)
+        {
+            assert!((a - b).abs() < 1e-14, "{expr}: {a} vs {b}");
+            assert!((a - exact.to_f64()).abs() < 1e-14, "{expr}: {a} vs {exact}");
+        }
+    }
+}
+
+/// The planner reads the parts' product where the combinations are few
+/// and nearly all distinct (named terms), and builds the joint law where
+/// thousands of combinations fall in a few tuples (10 d6 and 10 d6 read
+/// by their total and sixes: 14,161 combinations, 303 tuples at most):
+/// `--explain` names the choice, and the product's steps are its
+/// estimate, the combinations exactly.
+#[test]
+fn the_product_is_chosen_where_nothing_merges() {
+    let decisions = |expr: &str, tiers: &[&str]| {
+        let c = check(expr, tiers, None);
+        let (r, decisions) = pool::plan::explain(|| dice::report::<f64>(&c).map(|_| ()));
+        r.unwrap();
+        decisions
+    };
+    let product = |d: &[pool::plan::Decision]| {
+        d.iter()
+            .filter(|d| d.algorithm == pool::plan::Algorithm::Product)
+            .map(|d| (d.estimate, d.steps))
+            .collect::<Vec<_>>()
+    };
+    let d = decisions(
+        "1D6[action]+1D10[c1]+1D10[c2]",
+        &["hit:action+2>c1 and action+2>c2", "miss"],
+    );
+    assert_eq!(product(&d), [(600, 600)], "{d:?}");
+    let d = decisions("10D6[a]+10D6[b]", &["x:count(6)>=2 and total>=40", "y"]);
+    assert!(product(&d).is_empty(), "{d:?}");
+    assert!(
+        d.iter()
+            .any(|d| d.algorithm == pool::plan::Algorithm::Combine),
+        "{d:?}"
+    );
+}

@@ -780,6 +780,41 @@ impl Check {
         )
     }
 
+    /// P(tier) for each tier and the result's law, from one reading of
+    /// `stats` with the tiers' statistics saturated ([`Check::bounds`]):
+    /// straight from the expression's parts where the planner chooses it
+    /// ([`pool::product`]), else from the joint law, judged cell by cell.
+    fn read_tiers<W: Weight>(
+        &self,
+        expr: &ast::Node,
+        stats: &[pool::Stat],
+    ) -> Result<(Vec<W>, law::Law<W>)> {
+        let program = self.tier_program(&pool::layout(stats));
+        let mut judge = program.judge();
+        let read = pool::product::read::<W>(
+            expr,
+            stats,
+            &self.bounds(),
+            self.tail_eps,
+            self.tier_count(),
+            &mut |k| judge.tier_of(k),
+        )?;
+        Ok(match read {
+            pool::product::Read::Judged(j) => (
+                j.tiers,
+                law::Law {
+                    value: j.total,
+                    total: None,
+                    tail: j.tail,
+                    explodes: j.explodes,
+                },
+            ),
+            pool::product::Read::Law(joint) => {
+                (self.tier_probs(&joint), law::Law::of_joint(&joint))
+            }
+        })
+    }
+
     /// P(tier) for each tier of [`Check::tier_names`], from a joint law
     /// carrying the statistics the tiers read (empty without tiers).
     pub fn tier_probs<W: Weight>(&self, law: &pool::JointLaw<W>) -> Vec<W> {
@@ -1157,9 +1192,6 @@ pub fn report_of<W: Weight>(mut owned: Check) -> Result<Report<W>> {
         Passes::TiersApart => {
             // States that differ only in the total merge.
             let expr = check.expr().expect("an engine expression");
-            let facts =
-                pool::facts_bounded::<W>(expr, &tier_stats, &check.bounds(), check.tail_eps)?;
-            tier_p = check.tier_probs(&facts);
             if pool::facts_carry_total(expr, &tier_stats)
                 && !pool::explodes(expr)
                 && matches!(check.command.body, Body::Add(_))
@@ -1167,16 +1199,28 @@ pub fn report_of<W: Weight>(mut owned: Check) -> Result<Report<W>> {
                 // The tiers' law carries the total exactly (a named term's
                 // value needs it) and nothing is cut: the result's law is
                 // its marginal, not a second law of the same dice.
-                law::Law::of_joint(&facts)
+                let (p, law) = check.read_tiers::<W>(expr, &tier_stats)?;
+                tier_p = p;
+                law
             } else {
+                let facts =
+                    pool::facts_bounded::<W>(expr, &tier_stats, &check.bounds(), check.tail_eps)?;
+                tier_p = check.tier_probs(&facts);
                 law::law::<W>(&check.command, check.tail_eps)?
             }
         }
-        Passes::Joint => {
-            let joint = check.tier_law::<W>()?;
-            tier_p = check.tier_probs(&joint);
-            law::Law::of_joint(&joint)
-        }
+        Passes::Joint => match (check.expr(), &check.push) {
+            (Some(expr), None) if !check.tiers.is_empty() => {
+                let (p, law) = check.read_tiers::<W>(expr, &check.stats())?;
+                tier_p = p;
+                law
+            }
+            _ => {
+                let joint = check.tier_law::<W>()?;
+                tier_p = check.tier_probs(&joint);
+                law::Law::of_joint(&joint)
+            }
+        },
         Passes::Plain { natural } => {
             let law = law::law::<W>(&check.command, check.tail_eps)?;
             if !check.tiers.is_empty() {

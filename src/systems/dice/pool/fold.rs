@@ -135,7 +135,8 @@ fn run<W: Weight>(a: Algorithm, t: &PoolTerm, law: DieLaw<W>, ctx: &Ctx) -> Resu
         | Algorithm::RoundChain
         | Algorithm::Combine
         | Algorithm::CombineTuples
-        | Algorithm::Accumulate => {
+        | Algorithm::Accumulate
+        | Algorithm::Product => {
             return Err(Error::Conflict(format!(
                 "dice: the {} is not an algorithm for one roll of a term",
                 a.name()

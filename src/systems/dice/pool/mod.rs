@@ -33,7 +33,10 @@
 //! `every_group_algorithm_equals_the_fold`), which also holds the steps to
 //! the estimate; a plan far beyond the work limit is refused at once. A
 //! single term's cells go straight into the joint law ([`node_cells`]),
-//! sorted by a radix sort of their packed tuples.
+//! sorted by a radix sort of their packed tuples. A check whose tiers read
+//! a sum of parts whose combinations are few and nearly all distinct
+//! (named terms) skips the joint law: the parts' product is judged as it
+//! is made ([`product`]).
 //!
 //! Before planning, the statistics are cut to what the conditions read
 //! ([`bounds`], asked of each statistic by [`Statistic::saturation`]): a count
@@ -107,6 +110,7 @@ pub mod die;
 pub mod fold;
 pub mod key;
 pub mod plan;
+pub mod product;
 pub mod push;
 pub mod stat;
 pub mod steps;

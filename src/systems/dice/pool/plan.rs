@@ -28,6 +28,7 @@
 //! | [`Algorithm::RoundChain`] | a roll repeated while a condition holds (振り足し: Sword World's power table, Double Cross, Night Wizard) | per round, state and branch the span of the sum so far × the round's span ([`super::chain::cost`]) |
 //! | [`Algorithm::Combine`] | two independent parts of an expression (`1D12[hope]+1D12[fear]`), once both parts' laws are known, the answer's tuples packed in one `u64` | the pairs of their states, exactly ([`combine_plan`]) |
 //! | [`Algorithm::CombineTuples`] | the same where the tuples do not fit one `u64` | the pairs of their states |
+//! | [`Algorithm::Product`] | a check's tiers and total over a sum of independent parts whose combinations are few and nearly all distinct (`1D6[action]+1D10[c1]+1D10[c2]`: named terms), where the joint law would merge nothing ([`product`]) | the combinations, exactly: the product of the parts' states |
 //! | [`Algorithm::Accumulate`] | rolls accumulated towards a threshold (`--until`: extended tests, rounds to defeat, races), over any roll's law | rounds × accumulated values below the threshold × the roll's distinct increments ([`crate::rounds::budget`]) |
 //!
 //! A push ([`super::push`]) is planned the same way ([`push`]), a plain
@@ -123,6 +124,11 @@ pub enum Algorithm {
     /// accumulated value, one convolution with the roll's law per round
     /// ([`crate::rounds`]).
     Accumulate,
+    /// A sum of independent parts read straight by its tiers: every
+    /// combination of one state from each part joined, judged and added
+    /// to its tier and to the total's law, no joint law built
+    /// ([`super::product`]).
+    Product,
 }
 
 impl Algorithm {
@@ -156,6 +162,7 @@ impl Algorithm {
             Algorithm::Combine => "combination of two parts",
             Algorithm::CombineTuples => "combination of two parts, tuple by tuple",
             Algorithm::Accumulate => "rounds accumulated towards the threshold",
+            Algorithm::Product => "parts' product read by the tiers",
         }
     }
 }
@@ -257,6 +264,22 @@ pub fn combine_plan(a: usize, b: usize, packs: bool) -> Plan {
     }
 }
 
+/// The planner's choice for a check's tiers over a sum of parts whose
+/// states make `combinations` combinations, the answer's tuples at most
+/// `answer_box` ([`super::product`]): the parts' product read by the
+/// tiers where the combinations are few
+/// ([`super::product::MAX_PRODUCT`]) and cannot merge much (at most
+/// [`super::product::MERGE_RATIO`] to a tuple the answer can hold);
+/// `None`: the joint law, pair by pair.
+pub fn product(combinations: u64, answer_box: u64) -> Option<Plan> {
+    (combinations <= super::product::MAX_PRODUCT
+        && combinations <= answer_box.saturating_mul(super::product::MERGE_RATIO))
+    .then_some(Plan {
+        algorithm: Algorithm::Product,
+        estimate: combinations,
+    })
+}
+
 impl Plan {
     /// Refuse at once a plan that could never finish, naming its size and
     /// the limit.
@@ -337,7 +360,8 @@ pub fn applies<W: Weight>(a: Algorithm, t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx
         | Algorithm::RoundChain
         | Algorithm::Combine
         | Algorithm::CombineTuples
-        | Algorithm::Accumulate => false,
+        | Algorithm::Accumulate
+        | Algorithm::Product => false,
     }
 }
 
@@ -511,7 +535,8 @@ pub fn estimate<W: Weight>(a: Algorithm, t: &PoolTerm, law: &DieLaw<W>, ctx: &Ct
         | Algorithm::RoundChain
         | Algorithm::Combine
         | Algorithm::CombineTuples
-        | Algorithm::Accumulate => u64::MAX,
+        | Algorithm::Accumulate
+        | Algorithm::Product => u64::MAX,
     }
 }
 

@@ -1,0 +1,509 @@
+//! A roll's parts read straight by its tiers (部分の積を直接判定): the
+//! tiers' probabilities and the total's law without the joint law in
+//! between.
+//!
+//! A check whose tiers read a sum of independent parts
+//! (`1D6[action]+1D10[c1]+1D10[c2]`, `1D12[hope]+1D12[fear]+2`) needs of
+//! the joint law only two things: the probability of each tier, and the
+//! total's law. Where the parts' tuples meet in nearly as many distinct
+//! tuples as there are combinations of them (named terms: every
+//! combination is its own tuple), building the joint law merges nothing:
+//! each pair is packed, hashed, decoded, sorted and kept only to be judged
+//! once. Here the parts' laws are computed as the planner chooses
+//! ([`super::node_cells`]), and then every combination of one state from
+//! each part is joined along the expression (the same
+//! [`super::combine::pair_key`] the combination runs, so the same tuples),
+//! decoded, judged and added to its tier and to the total's law as it is
+//! made ([`Algorithm::Product`]).
+//!
+//! The planner ([`plan::product`]) takes this path where the combinations
+//! are few ([`MAX_PRODUCT`]) and cannot merge much: no more than
+//! [`MERGE_RATIO`] times the tuples the answer can hold at most (the box
+//! of its slots' ranges, [`answer_box`]). Elsewhere (counts read by
+//! thresholds, where thousands of combinations fall in a few tuples) the
+//! same parts are combined pair by pair as [`super::node_cells`] does, and
+//! the joint law is returned for the caller to judge.
+//!
+//! Every weight is the product of one state's weight from each part, and
+//! each tier's and each total's probability the sum of those products: in
+//! exact fractions the same numbers as the joint law's; in floating point
+//! summed in another order, so they may differ in the last bits
+//! (`tests/pool.rs`, `product_equals_the_joint_law`).
+
+use super::plan::{self, Algorithm, Plan};
+use super::{
+    check_named_states, check_names, check_stats, combine, dice_count, explodes, finish_with,
+    layout, node_cells, sort_cells, stat, tail_of_cuts, Bound, Ctx, JointLaw, Key, Stat, NONE_HIGH,
+    NONE_LOW,
+};
+use crate::error::Result;
+use crate::pmf::Pmf;
+use crate::systems::dice::ast::{Node, Op};
+use crate::weight::Weight;
+
+/// Most combinations of the parts' states read one by one (a few
+/// milliseconds at the 15–40 ns each takes).
+pub const MAX_PRODUCT: u64 = 1 << 16;
+
+/// The combinations may be at most this many times the tuples the answer
+/// can hold: where more would meet in one tuple, merging them first and
+/// judging each tuple once is the cheaper way.
+pub const MERGE_RATIO: u64 = 2;
+
+/// What the tiers read of a roll, straight from its parts.
+#[derive(Clone, Debug)]
+pub struct Judged<W: Weight> {
+    /// P(tier), by the judge's index.
+    pub tiers: Vec<W>,
+    /// The total's law.
+    pub total: Pmf<W>,
+    /// Probability cut from exploding dice.
+    pub tail: W,
+    /// Whether any dice explode.
+    pub explodes: bool,
+}
+
+/// A roll read by its tiers: straight from its parts, or its joint law
+/// for the caller to judge.
+#[derive(Clone, Debug)]
+pub enum Read<W: Weight> {
+    /// The parts' product, judged as it was made.
+    Judged(Judged<W>),
+    /// The joint law (as [`super::law_bounded`] gives it).
+    Law(JointLaw<W>),
+}
+
+/// Which way [`read_with`] goes: the planner's choice, or one forced (the
+/// tests hold the two equal).
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Way {
+    /// As the planner chooses.
+    Planner,
+    /// The parts' product wherever the expression is a sum of parts.
+    Product,
+    /// The joint law.
+    Law,
+}
+
+/// The tiers' probabilities (each tuple's tier by `judge`, `tiers` of
+/// them) and the total's law of `expr`, reading `stats` saturated at
+/// `bounds`: straight from the parts where the planner chooses it, else
+/// the joint law ([`super::law_bounded`]'s) for the caller to judge.
+pub fn read<W: Weight>(
+    expr: &Node,
+    stats: &[Stat],
+    bounds: &[Bound],
+    tail_eps: f64,
+    tiers: usize,
+    judge: &mut dyn FnMut(&[i64]) -> usize,
+) -> Result<Read<W>> {
+    read_with(expr, stats, bounds, tail_eps, tiers, judge, Way::Planner)
+}
+
+/// [`read`] the way `way` says.
+#[doc(hidden)]
+pub fn read_with<W: Weight>(
+    expr: &Node,
+    stats: &[Stat],
+    bounds: &[Bound],
+    tail_eps: f64,
+    tiers: usize,
+    judge: &mut dyn FnMut(&[i64]) -> usize,
+    way: Way,
+) -> Result<Read<W>> {
+    let spine = match (way, spine(expr)) {
+        (Way::Law, _) | (_, None) => {
+            return Ok(Read::Law(super::law_bounded(
+                expr, stats, bounds, tail_eps,
+            )?))
+        }
+        (_, Some(spine)) => spine,
+    };
+    check_names(expr)?;
+    check_stats(expr, stats)?;
+    let ctx = Ctx::new(
+        layout(stats),
+        tail_eps / dice_count(expr).max(1) as f64,
+        true,
+    )
+    .bounded(bounds);
+    check_named_states::<W>(expr, &ctx)?;
+    // Each part's law as the planner chooses it, in its tuples' order; a
+    // number is its one state.
+    let mut parts: Vec<Vec<(Key, W)>> = Vec::with_capacity(spine.parts.len());
+    for p in &spine.parts {
+        let mut cells = node_cells::<W>(p.node, &ctx)?;
+        sort_cells(&mut cells);
+        parts.push(cells);
+    }
+    for &(_, v) in &spine.numbers {
+        parts.push(vec![(Key::from(&ctx.number(v)[..]), W::one())]);
+    }
+    let combinations = parts
+        .iter()
+        .fold(1u64, |acc, p| acc.saturating_mul(p.len() as u64));
+    let ops: Vec<Op> = spine
+        .parts
+        .iter()
+        .skip(1)
+        .map(|p| p.op)
+        .chain(spine.numbers.iter().map(|&(op, _)| op))
+        .collect();
+    let chosen = match way {
+        Way::Product => Some(Plan {
+            algorithm: Algorithm::Product,
+            estimate: combinations,
+        }),
+        _ => plan::product(combinations, answer_box(&ops, &parts, &ctx)),
+    };
+    let explodes = explodes(expr);
+    let Some(chosen) = chosen else {
+        // The same pairs as `node_cells` of the whole expression, from the
+        // parts already computed.
+        let cells = spine.pairwise(parts, &ctx)?;
+        let tail = if explodes {
+            tail_of_cuts(expr, &ctx)?
+        } else {
+            None
+        };
+        return Ok(Read::Law(finish_with(&ctx, cells, explodes, tail)));
+    };
+    let (tiers, totals) = plan::traced(
+        || expr.to_string(),
+        dice_count(expr),
+        &chosen,
+        || product(&parts, &ops, &ctx, tiers, judge),
+    )?;
+    let tail = if explodes {
+        match tail_of_cuts(expr, &ctx)? {
+            Some(t) => t,
+            None => {
+                let kept = totals.iter().fold(W::zero(), |a, (_, w)| a + w);
+                let t = W::one() - &kept;
+                if t.to_f64() < 0.0 {
+                    W::zero()
+                } else {
+                    t
+                }
+            }
+        }
+    } else {
+        W::zero()
+    };
+    Ok(Read::Judged(Judged {
+        tiers,
+        total: Pmf::from_pairs(totals),
+        tail,
+        explodes,
+    }))
+}
+
+/// Every combination of one state from each part, joined left to right by
+/// `ops` (`ops[i]` joins part `i + 1`), decoded, judged and added to its
+/// tier; the totals with their weights in the order met.
+#[allow(clippy::type_complexity)]
+fn product<W: Weight>(
+    parts: &[Vec<(Key, W)>],
+    ops: &[Op],
+    ctx: &Ctx,
+    tiers: usize,
+    judge: &mut dyn FnMut(&[i64]) -> usize,
+) -> Result<(Vec<W>, Vec<(i64, W)>)> {
+    let n = ctx.layout.len();
+    let combinations: usize = parts.iter().map(Vec::len).product();
+    plan::count(combinations as u64);
+    let mut walk = Walk {
+        parts,
+        ops,
+        ctx,
+        decode: (0..n)
+            .filter(|&i| {
+                matches!(
+                    ctx.layout[i],
+                    Stat::Max | Stat::Min | Stat::Height | Stat::AllEqual
+                )
+            })
+            .collect(),
+        judge,
+        tiers: vec![W::zero(); tiers],
+        carry: vec![W::zero(); tiers],
+        totals: Vec::with_capacity(combinations),
+        keys: vec![vec![0; n]; parts.len()],
+        scratch: vec![0; n],
+    };
+    if let Some(first) = parts.first() {
+        for (k, w) in first {
+            walk.keys[0].copy_from_slice(k);
+            walk.level(1, w)?;
+        }
+    }
+    let mut tiers = walk.tiers;
+    for (t, c) in tiers.iter_mut().zip(walk.carry) {
+        *t += c;
+    }
+    Ok((tiers, walk.totals))
+}
+
+/// The state of [`product`]'s walk over the combinations, part by part.
+struct Walk<'a, 'j, W> {
+    parts: &'a [Vec<(Key, W)>],
+    ops: &'a [Op],
+    ctx: &'a Ctx,
+    /// The slots whose values a condition reads decoded ([`Stat::finish`]).
+    decode: Vec<usize>,
+    judge: &'j mut dyn FnMut(&[i64]) -> usize,
+    tiers: Vec<W>,
+    /// What rounding lost in each tier's sum (floating point: Neumaier's
+    /// compensated summation, as [`Pmf::from_pairs`] sums the totals).
+    carry: Vec<W>,
+    totals: Vec<(i64, W)>,
+    /// The tuple of the parts joined so far, by how many are joined − 1.
+    keys: Vec<Vec<i64>>,
+    scratch: Vec<i64>,
+}
+
+impl<W: Weight> Walk<'_, '_, W> {
+    /// Join each state of part `l` to the tuple of the parts before it
+    /// (`keys[l − 1]`, of weight `w`), and go on to the next part; past
+    /// the last, read the tuple.
+    fn level(&mut self, l: usize, w: &W) -> Result<()> {
+        if w.is_zero() {
+            return Ok(());
+        }
+        if l == self.parts.len() {
+            self.read(l - 1, w.clone());
+            return Ok(());
+        }
+        let parts = self.parts;
+        for (k, x) in &parts[l] {
+            let (done, rest) = self.keys.split_at_mut(l);
+            combine::pair_key(self.ctx, self.ops[l - 1], &done[l - 1], k, &mut rest[0])?;
+            self.level(l + 1, &(w.clone() * x))?;
+        }
+        Ok(())
+    }
+
+    /// The joined tuple `keys[at]` of weight `w`: decoded, judged, added
+    /// to its tier and to the totals.
+    fn read(&mut self, at: usize, w: W) {
+        let k = &self.keys[at];
+        let tier = if self.decode.is_empty() {
+            (self.judge)(k)
+        } else {
+            self.scratch.copy_from_slice(k);
+            for &i in &self.decode {
+                self.scratch[i] = self.ctx.layout[i].finish(self.scratch[i]);
+            }
+            (self.judge)(&self.scratch)
+        };
+        if W::EXACT {
+            self.tiers[tier] += w.clone();
+        } else {
+            W::add_compensated(&mut self.tiers[tier], &mut self.carry[tier], w.clone());
+        }
+        self.totals.push((k[0], w));
+    }
+}
+
+/// One part of a sum: its node, and the operator that joins it to the
+/// parts before it (the first part's is unused).
+struct Part<'a> {
+    op: Op,
+    node: &'a Node,
+    /// The expression of the parts so far, this one included (for the
+    /// planner's trace of a pairwise combination).
+    so_far: &'a Node,
+}
+
+/// An expression as parts joined left to right (`a + b − c`), then numbers
+/// joined to the whole (`… + 2`).
+struct Spine<'a> {
+    parts: Vec<Part<'a>>,
+    numbers: Vec<(Op, i64)>,
+}
+
+/// The parts of `expr` where it is two or more parts that are not numbers
+/// joined left to right, then numbers joined on the right; `None` for any
+/// other shape (one part, a number first or between parts).
+fn spine(expr: &Node) -> Option<Spine<'_>> {
+    let mut numbers = Vec::new();
+    let mut n = expr;
+    // The numbers on the right, outermost first.
+    loop {
+        match n {
+            Node::Paren(b) => n = b,
+            Node::Bin(op, a, b) if matches!(**b, Node::Num(_)) => {
+                let Node::Num(v) = **b else {
+                    return None;
+                };
+                numbers.push((*op, v));
+                n = a;
+            }
+            _ => break,
+        }
+    }
+    numbers.reverse();
+    let mut parts = Vec::new();
+    fn walk<'a>(n: &'a Node, parts: &mut Vec<Part<'a>>) -> Option<()> {
+        match n {
+            Node::Paren(b) => walk(b, parts),
+            Node::Bin(op, a, b) => {
+                if matches!(**b, Node::Num(_)) {
+                    return None;
+                }
+                walk(a, parts)?;
+                parts.push(Part {
+                    op: *op,
+                    node: b,
+                    so_far: n,
+                });
+                Some(())
+            }
+            Node::Num(_) => None,
+            _ => {
+                parts.push(Part {
+                    op: Op::Add,
+                    node: n,
+                    so_far: n,
+                });
+                Some(())
+            }
+        }
+    }
+    walk(n, &mut parts)?;
+    (parts.len() >= 2).then_some(Spine { parts, numbers })
+}
+
+impl Spine<'_> {
+    /// The parts' laws (`parts`: the spine's parts, then one state per
+    /// number) combined pair by pair as [`super::node_cells`] combines the
+    /// expression: each part joined to the parts before it by the
+    /// planner's combination, then each number by moving the total in
+    /// place where that is all it does, else by the combination.
+    fn pairwise<W: Weight>(&self, parts: Vec<Vec<(Key, W)>>, ctx: &Ctx) -> Result<Vec<(Key, W)>> {
+        let mut parts = parts.into_iter();
+        let mut acc = parts.next().unwrap_or_default();
+        for p in &self.parts[1..] {
+            let next = parts.next().unwrap_or_default();
+            acc = combine::planned_sorted(
+                p.so_far,
+                p.op,
+                &super::cell_refs(&acc),
+                &super::cell_refs(&next),
+                ctx,
+            )?;
+        }
+        for &(op, v) in &self.numbers {
+            let num = ctx.number(v);
+            let mut key = vec![0i64; ctx.layout.len()];
+            let mut moved = matches!(op, Op::Add | Op::Sub);
+            if moved {
+                for (k, _) in acc.iter() {
+                    combine::pair_key(ctx, op, k, &num, &mut key)?;
+                    if key[1..].iter().zip(&k[1..]).any(|(x, y)| x != y) {
+                        moved = false;
+                        break;
+                    }
+                }
+            }
+            if moved {
+                for (k, _) in acc.iter_mut() {
+                    combine::pair_key(ctx, op, k, &num, &mut key)?;
+                    k[0] = key[0];
+                }
+            } else {
+                sort_cells(&mut acc);
+                let one = [(Key::from(&num[..]), W::one())];
+                acc = combine::combine_sorted(
+                    op,
+                    &super::cell_refs(&acc),
+                    &super::cell_refs(&one),
+                    ctx,
+                )?;
+            }
+        }
+        Ok(acc)
+    }
+}
+
+/// An upper bound on the distinct tuples the parts (`parts`, joined left
+/// to right by `ops`) can make together: per slot, the values its range
+/// can hold (the total by interval arithmetic, any other statistic by its
+/// rule, saturated where the conditions allow; a slot's "none" values
+/// counted apart), all multiplied. 0 where a range is not known (a
+/// division by a range through zero), so that nothing is assumed.
+fn answer_box<W>(ops: &[Op], parts: &[Vec<(Key, W)>], ctx: &Ctx) -> u64 {
+    let n = ctx.layout.len();
+    let mut size = 1u64;
+    for i in 0..n {
+        // The range of the slot's ordinary values, and whether a "none"
+        // value (no die yet, two that differ) can be met.
+        let range = |p: &[(Key, W)]| {
+            let mut lo = i64::MAX;
+            let mut hi = i64::MIN;
+            let mut none = false;
+            for (k, _) in p {
+                let v = k[i];
+                if v == NONE_LOW || v == NONE_HIGH {
+                    none = true;
+                } else {
+                    lo = lo.min(v);
+                    hi = hi.max(v);
+                }
+            }
+            (lo, hi, none)
+        };
+        let Some(first) = parts.first() else {
+            return 0;
+        };
+        let (mut lo, mut hi, mut none) = range(first);
+        for (p, &op) in parts[1..].iter().zip(ops) {
+            let (l, h, nn) = range(p);
+            none |= nn;
+            if l > h {
+                continue;
+            }
+            if lo > hi {
+                (lo, hi) = (l, h);
+                continue;
+            }
+            if i == 0 && ctx.total {
+                if matches!(op, Op::Div(_)) && l <= 0 && h >= 0 {
+                    return 0;
+                }
+                let corners = [
+                    op.apply(lo, l),
+                    op.apply(lo, h),
+                    op.apply(hi, l),
+                    op.apply(hi, h),
+                ];
+                let Some(c) = corners.into_iter().collect::<Option<Vec<i64>>>() else {
+                    return 0;
+                };
+                lo = c.iter().copied().min().unwrap_or(0);
+                hi = c.iter().copied().max().unwrap_or(0);
+            } else {
+                match ctx.ops[i].combine {
+                    stat::Combine::Add => {
+                        lo = lo.saturating_add(l);
+                        hi = hi.saturating_add(h);
+                    }
+                    _ => {
+                        lo = lo.min(l);
+                        hi = hi.max(h);
+                    }
+                }
+                lo = ctx.merged(i, lo);
+                hi = ctx.merged(i, hi);
+            }
+        }
+        let width = if lo > hi {
+            0
+        } else {
+            u64::try_from(i128::from(hi) - i128::from(lo) + 1).unwrap_or(u64::MAX)
+        };
+        size = size.saturating_mul(width.saturating_add(if none { 2 } else { 0 }).max(1));
+    }
+    size
+}
