@@ -1506,7 +1506,7 @@ fn product_equals_the_joint_law() {
         let run = |way: pool::product::Way| -> (Vec<Exact>, Vec<(i64, Exact)>, Exact) {
             let program = c.tier_program(&pool::layout(&stats));
             let mut judge = program.judge();
-            let read = pool::product::read_with::<Exact>(
+            let read = pool::product::read_with::<Exact, _>(
                 &parsed,
                 &stats,
                 &c.bounds(),
@@ -1543,7 +1543,7 @@ fn product_equals_the_joint_law() {
         let program = c.tier_program(&pool::layout(&stats));
         let f = |way| {
             let mut judge = program.judge();
-            match pool::product::read_with::<f64>(
+            match pool::product::read_with::<f64, _>(
                 &parsed,
                 &stats,
                 &c.bounds(),

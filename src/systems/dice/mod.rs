@@ -791,7 +791,7 @@ impl Check {
     ) -> Result<(Vec<W>, law::Law<W>)> {
         let program = self.tier_program(&pool::layout(stats));
         let mut judge = program.judge();
-        let read = pool::product::read::<W>(
+        let read = pool::product::read::<W, _>(
             expr,
             stats,
             &self.bounds(),

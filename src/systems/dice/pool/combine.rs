@@ -180,7 +180,7 @@ pub(super) fn pair_key(ctx: &Ctx, op: Op, ka: &[i64], kb: &[i64], key: &mut [i64
     Ok(())
 }
 
-fn out_of_range() -> Error {
+pub(super) fn out_of_range() -> Error {
     Error::Conflict("dice: a result is out of range".into())
 }
 

@@ -90,26 +90,26 @@ pub enum Way {
 /// them) and the total's law of `expr`, reading `stats` saturated at
 /// `bounds`: straight from the parts where the planner chooses it, else
 /// the joint law ([`super::law_bounded`]'s) for the caller to judge.
-pub fn read<W: Weight>(
+pub fn read<W: Weight, J: FnMut(&[i64]) -> usize>(
     expr: &Node,
     stats: &[Stat],
     bounds: &[Bound],
     tail_eps: f64,
     tiers: usize,
-    judge: &mut dyn FnMut(&[i64]) -> usize,
+    judge: &mut J,
 ) -> Result<Read<W>> {
     read_with(expr, stats, bounds, tail_eps, tiers, judge, Way::Planner)
 }
 
 /// [`read`] the way `way` says.
 #[doc(hidden)]
-pub fn read_with<W: Weight>(
+pub fn read_with<W: Weight, J: FnMut(&[i64]) -> usize>(
     expr: &Node,
     stats: &[Stat],
     bounds: &[Bound],
     tail_eps: f64,
     tiers: usize,
-    judge: &mut dyn FnMut(&[i64]) -> usize,
+    judge: &mut J,
     way: Way,
 ) -> Result<Read<W>> {
     let spine = match (way, spine(expr)) {
@@ -169,7 +169,7 @@ pub fn read_with<W: Weight>(
         };
         return Ok(Read::Law(finish_with(&ctx, cells, explodes, tail)));
     };
-    let (tiers, totals) = plan::traced(
+    let (tiers, total) = plan::traced(
         || expr.to_string(),
         dice_count(expr),
         &chosen,
@@ -179,8 +179,7 @@ pub fn read_with<W: Weight>(
         match tail_of_cuts(expr, &ctx)? {
             Some(t) => t,
             None => {
-                let kept = totals.iter().fold(W::zero(), |a, (_, w)| a + w);
-                let t = W::one() - &kept;
+                let t = W::one() - &total.total();
                 if t.to_f64() < 0.0 {
                     W::zero()
                 } else {
@@ -193,7 +192,7 @@ pub fn read_with<W: Weight>(
     };
     Ok(Read::Judged(Judged {
         tiers,
-        total: Pmf::from_pairs(totals),
+        total,
         tail,
         explodes,
     }))
@@ -201,18 +200,38 @@ pub fn read_with<W: Weight>(
 
 /// Every combination of one state from each part, joined left to right by
 /// `ops` (`ops[i]` joins part `i + 1`), decoded, judged and added to its
-/// tier; the totals with their weights in the order met.
-#[allow(clippy::type_complexity)]
-fn product<W: Weight>(
+/// tier: each tier's probability and the total's law.
+fn product<W: Weight, J: FnMut(&[i64]) -> usize>(
     parts: &[Vec<(Key, W)>],
     ops: &[Op],
     ctx: &Ctx,
     tiers: usize,
-    judge: &mut dyn FnMut(&[i64]) -> usize,
-) -> Result<(Vec<W>, Vec<(i64, W)>)> {
+    judge: &mut J,
+) -> Result<(Vec<W>, Pmf<W>)> {
     let n = ctx.layout.len();
     let combinations: usize = parts.iter().map(Vec::len).product();
     plan::count(combinations as u64);
+    // A cell per tier and total where the totals' range is known and not
+    // much wider than the combinations; else the totals listed as met.
+    let dense = slot_range(0, ops, parts, ctx)
+        .and_then(|(lo, hi, _)| {
+            let span = usize::try_from(i128::from(hi) - i128::from(lo) + 1).ok()?;
+            (span <= 4 * combinations + 64).then_some((lo, span))
+        })
+        .filter(|_| ctx.total);
+    let sums = match dense {
+        Some((lo, span)) => Sums::Dense {
+            lo,
+            span,
+            cells: vec![W::zero(); tiers * span],
+            spill: Vec::new(),
+        },
+        None => Sums::Listed {
+            tiers: vec![W::zero(); tiers],
+            carry: vec![W::zero(); tiers],
+            totals: Vec::with_capacity(combinations),
+        },
+    };
     let mut walk = Walk {
         parts,
         ops,
@@ -226,10 +245,9 @@ fn product<W: Weight>(
             })
             .collect(),
         judge,
-        tiers: vec![W::zero(); tiers],
-        carry: vec![W::zero(); tiers],
-        totals: Vec::with_capacity(combinations),
+        sums,
         keys: vec![vec![0; n]; parts.len()],
+        active: active_slots(parts, ctx),
         scratch: vec![0; n],
     };
     if let Some(first) = parts.first() {
@@ -238,32 +256,146 @@ fn product<W: Weight>(
             walk.level(1, w)?;
         }
     }
-    let mut tiers = walk.tiers;
-    for (t, c) in tiers.iter_mut().zip(walk.carry) {
-        *t += c;
+    Ok(walk.sums.finish(tiers))
+}
+
+/// Where [`product`]'s walk adds what it reads.
+enum Sums<W> {
+    /// A cell per tier and total (`cells[tier · span + total − lo]`), each
+    /// the plain sum of the few combinations that meet in it; a total
+    /// outside the range (none, the range being the arithmetic's bounds)
+    /// would be kept in `spill`.
+    Dense {
+        lo: i64,
+        span: usize,
+        cells: Vec<W>,
+        spill: Vec<(usize, i64, W)>,
+    },
+    /// Each tier's sum, compensated, and the totals as met.
+    Listed {
+        tiers: Vec<W>,
+        carry: Vec<W>,
+        totals: Vec<(i64, W)>,
+    },
+}
+
+impl<W: Weight> Sums<W> {
+    /// Add `w`, of total `total`, to tier `tier`.
+    #[inline]
+    fn add(&mut self, tier: usize, total: i64, w: W) {
+        match self {
+            Sums::Dense {
+                lo,
+                span,
+                cells,
+                spill,
+            } => match usize::try_from(total.wrapping_sub(*lo)) {
+                Ok(i) if i < *span => cells[tier * *span + i] += w,
+                _ => spill.push((tier, total, w)),
+            },
+            Sums::Listed {
+                tiers,
+                carry,
+                totals,
+            } => {
+                if W::EXACT {
+                    tiers[tier] += w.clone();
+                } else {
+                    W::add_compensated(&mut tiers[tier], &mut carry[tier], w.clone());
+                }
+                totals.push((total, w));
+            }
+        }
     }
-    Ok((tiers, walk.totals))
+
+    /// Each tier's probability (its cells summed along the totals,
+    /// compensated in floating point) and the total's law (each total's
+    /// cells summed across the tiers).
+    fn finish(self, count: usize) -> (Vec<W>, Pmf<W>) {
+        match self {
+            Sums::Dense {
+                lo,
+                span,
+                cells,
+                spill,
+            } => {
+                let mut tiers = vec![W::zero(); count];
+                let mut carry = vec![W::zero(); count];
+                let mut by_total = vec![W::zero(); span];
+                for (t, row) in cells.chunks_exact(span.max(1)).enumerate() {
+                    for (x, w) in by_total.iter_mut().zip(row) {
+                        if !w.is_zero() {
+                            W::add_compensated(&mut tiers[t], &mut carry[t], w.clone());
+                            *x += w;
+                        }
+                    }
+                }
+                let mut pairs: Vec<(i64, W)> = Vec::new();
+                for (t, total, w) in spill {
+                    W::add_compensated(&mut tiers[t], &mut carry[t], w.clone());
+                    pairs.push((total, w));
+                }
+                for (t, c) in tiers.iter_mut().zip(carry) {
+                    *t += c;
+                }
+                let total = if pairs.is_empty() {
+                    Pmf::from_weights(lo, by_total)
+                } else {
+                    pairs.extend((lo..).zip(by_total));
+                    Pmf::from_pairs(pairs)
+                };
+                (tiers, total)
+            }
+            Sums::Listed {
+                mut tiers,
+                carry,
+                totals,
+            } => {
+                for (t, c) in tiers.iter_mut().zip(carry) {
+                    *t += c;
+                }
+                (tiers, Pmf::from_pairs(totals))
+            }
+        }
+    }
+}
+
+/// Per part, the slots where joining it can change the tuple: the total
+/// (by the expression's arithmetic, which a neutral 0 does not leave alone
+/// under `*` or `/`), and every slot where some state of the part is not
+/// the statistic's neutral value (a named term's own slots, the counts of
+/// its faces). Joining a neutral value leaves the other side's as it is
+/// (0 added, the max or min of nothing, "no die yet" of the all-alike
+/// rule), so the others are copied.
+fn active_slots<W>(parts: &[Vec<(Key, W)>], ctx: &Ctx) -> Vec<Vec<usize>> {
+    let neutral = ctx.neutral();
+    parts
+        .iter()
+        .map(|p| {
+            (0..neutral.len())
+                .filter(|&i| i == 0 || p.iter().any(|(k, _)| k[i] != neutral[i]))
+                .collect()
+        })
+        .collect()
 }
 
 /// The state of [`product`]'s walk over the combinations, part by part.
-struct Walk<'a, 'j, W> {
+struct Walk<'a, 'j, W, J> {
     parts: &'a [Vec<(Key, W)>],
     ops: &'a [Op],
     ctx: &'a Ctx,
     /// The slots whose values a condition reads decoded ([`Stat::finish`]).
     decode: Vec<usize>,
-    judge: &'j mut dyn FnMut(&[i64]) -> usize,
-    tiers: Vec<W>,
-    /// What rounding lost in each tier's sum (floating point: Neumaier's
-    /// compensated summation, as [`Pmf::from_pairs`] sums the totals).
-    carry: Vec<W>,
-    totals: Vec<(i64, W)>,
+    judge: &'j mut J,
+    sums: Sums<W>,
     /// The tuple of the parts joined so far, by how many are joined − 1.
     keys: Vec<Vec<i64>>,
+    /// Per part, the slots it joins ([`active_slots`]).
+    active: Vec<Vec<usize>>,
     scratch: Vec<i64>,
 }
 
-impl<W: Weight> Walk<'_, '_, W> {
+impl<W: Weight, J: FnMut(&[i64]) -> usize> Walk<'_, '_, W, J> {
     /// Join each state of part `l` to the tuple of the parts before it
     /// (`keys[l − 1]`, of weight `w`), and go on to the next part; past
     /// the last, read the tuple.
@@ -275,17 +407,39 @@ impl<W: Weight> Walk<'_, '_, W> {
             self.read(l - 1, w.clone());
             return Ok(());
         }
-        let parts = self.parts;
+        let (parts, ctx, op) = (self.parts, self.ctx, self.ops[l - 1]);
+        let active = std::mem::take(&mut self.active[l]);
         for (k, x) in &parts[l] {
+            // As `combine::pair_key` joins them, slot by slot: a slot this
+            // part leaves neutral keeps the prefix's value.
             let (done, rest) = self.keys.split_at_mut(l);
-            combine::pair_key(self.ctx, self.ops[l - 1], &done[l - 1], k, &mut rest[0])?;
-            self.level(l + 1, &(w.clone() * x))?;
+            let (prefix, key) = (&done[l - 1], &mut rest[0]);
+            key.copy_from_slice(prefix);
+            for &i in &active {
+                key[i] = if i == 0 {
+                    op.apply(prefix[0], k[0])
+                        .ok_or_else(combine::out_of_range)?
+                } else {
+                    ctx.combined(i, prefix[i], k[i])
+                };
+            }
+            if l + 1 == parts.len() {
+                // The last part: read each tuple here, not a call deeper.
+                let w = w.clone() * x;
+                if !w.is_zero() {
+                    self.read(l, w);
+                }
+            } else {
+                self.level(l + 1, &(w.clone() * x))?;
+            }
         }
+        self.active[l] = active;
         Ok(())
     }
 
     /// The joined tuple `keys[at]` of weight `w`: decoded, judged, added
     /// to its tier and to the totals.
+    #[inline]
     fn read(&mut self, at: usize, w: W) {
         let k = &self.keys[at];
         let tier = if self.decode.is_empty() {
@@ -297,12 +451,7 @@ impl<W: Weight> Walk<'_, '_, W> {
             }
             (self.judge)(&self.scratch)
         };
-        if W::EXACT {
-            self.tiers[tier] += w.clone();
-        } else {
-            W::add_compensated(&mut self.tiers[tier], &mut self.carry[tier], w.clone());
-        }
-        self.totals.push((k[0], w));
+        self.sums.add(tier, k[0], w);
     }
 }
 
@@ -429,75 +578,14 @@ impl Spine<'_> {
 
 /// An upper bound on the distinct tuples the parts (`parts`, joined left
 /// to right by `ops`) can make together: per slot, the values its range
-/// can hold (the total by interval arithmetic, any other statistic by its
-/// rule, saturated where the conditions allow; a slot's "none" values
-/// counted apart), all multiplied. 0 where a range is not known (a
-/// division by a range through zero), so that nothing is assumed.
+/// can hold ([`slot_range`]; a slot's "none" values counted apart), all
+/// multiplied. 0 where a range is not known, so that nothing is assumed.
 fn answer_box<W>(ops: &[Op], parts: &[Vec<(Key, W)>], ctx: &Ctx) -> u64 {
-    let n = ctx.layout.len();
     let mut size = 1u64;
-    for i in 0..n {
-        // The range of the slot's ordinary values, and whether a "none"
-        // value (no die yet, two that differ) can be met.
-        let range = |p: &[(Key, W)]| {
-            let mut lo = i64::MAX;
-            let mut hi = i64::MIN;
-            let mut none = false;
-            for (k, _) in p {
-                let v = k[i];
-                if v == NONE_LOW || v == NONE_HIGH {
-                    none = true;
-                } else {
-                    lo = lo.min(v);
-                    hi = hi.max(v);
-                }
-            }
-            (lo, hi, none)
-        };
-        let Some(first) = parts.first() else {
+    for i in 0..ctx.layout.len() {
+        let Some((lo, hi, none)) = slot_range(i, ops, parts, ctx) else {
             return 0;
         };
-        let (mut lo, mut hi, mut none) = range(first);
-        for (p, &op) in parts[1..].iter().zip(ops) {
-            let (l, h, nn) = range(p);
-            none |= nn;
-            if l > h {
-                continue;
-            }
-            if lo > hi {
-                (lo, hi) = (l, h);
-                continue;
-            }
-            if i == 0 && ctx.total {
-                if matches!(op, Op::Div(_)) && l <= 0 && h >= 0 {
-                    return 0;
-                }
-                let corners = [
-                    op.apply(lo, l),
-                    op.apply(lo, h),
-                    op.apply(hi, l),
-                    op.apply(hi, h),
-                ];
-                let Some(c) = corners.into_iter().collect::<Option<Vec<i64>>>() else {
-                    return 0;
-                };
-                lo = c.iter().copied().min().unwrap_or(0);
-                hi = c.iter().copied().max().unwrap_or(0);
-            } else {
-                match ctx.ops[i].combine {
-                    stat::Combine::Add => {
-                        lo = lo.saturating_add(l);
-                        hi = hi.saturating_add(h);
-                    }
-                    _ => {
-                        lo = lo.min(l);
-                        hi = hi.max(h);
-                    }
-                }
-                lo = ctx.merged(i, lo);
-                hi = ctx.merged(i, hi);
-            }
-        }
         let width = if lo > hi {
             0
         } else {
@@ -506,4 +594,72 @@ fn answer_box<W>(ops: &[Op], parts: &[Vec<(Key, W)>], ctx: &Ctx) -> u64 {
         size = size.saturating_mul(width.saturating_add(if none { 2 } else { 0 }).max(1));
     }
     size
+}
+
+/// The range of slot `i`'s ordinary values once the parts are joined
+/// (empty, `lo > hi`, where it has none), and whether a "none" value (no
+/// die yet, two that differ) can be met: the total by interval arithmetic
+/// over the parts' ranges, any other statistic by its rule, saturated
+/// where the conditions allow. `None` where it is not known (a division
+/// by a range through zero, an arithmetic overflow).
+fn slot_range<W>(
+    i: usize,
+    ops: &[Op],
+    parts: &[Vec<(Key, W)>],
+    ctx: &Ctx,
+) -> Option<(i64, i64, bool)> {
+    let range = |p: &[(Key, W)]| {
+        let mut lo = i64::MAX;
+        let mut hi = i64::MIN;
+        let mut none = false;
+        for (k, _) in p {
+            let v = k[i];
+            if v == NONE_LOW || v == NONE_HIGH {
+                none = true;
+            } else {
+                lo = lo.min(v);
+                hi = hi.max(v);
+            }
+        }
+        (lo, hi, none)
+    };
+    let (mut lo, mut hi, mut none) = range(parts.first()?);
+    for (p, &op) in parts[1..].iter().zip(ops) {
+        let (l, h, nn) = range(p);
+        none |= nn;
+        if l > h {
+            continue;
+        }
+        if lo > hi {
+            (lo, hi) = (l, h);
+            continue;
+        }
+        if i == 0 && ctx.total {
+            if matches!(op, Op::Div(_)) && l <= 0 && h >= 0 {
+                return None;
+            }
+            let corners = [
+                op.apply(lo, l)?,
+                op.apply(lo, h)?,
+                op.apply(hi, l)?,
+                op.apply(hi, h)?,
+            ];
+            lo = *corners.iter().min()?;
+            hi = *corners.iter().max()?;
+        } else {
+            match ctx.ops[i].combine {
+                stat::Combine::Add => {
+                    lo = lo.saturating_add(l);
+                    hi = hi.saturating_add(h);
+                }
+                _ => {
+                    lo = lo.min(l);
+                    hi = hi.max(h);
+                }
+            }
+            lo = ctx.merged(i, lo);
+            hi = ctx.merged(i, hi);
+        }
+    }
+    Some((lo, hi, none))
 }
