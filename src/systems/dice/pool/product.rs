@@ -12,14 +12,14 @@
 //! once. Here the parts' laws are computed as the planner chooses
 //! ([`super::node_cells`]), and then every combination of one state from
 //! each part is joined along the expression (the same
-//! [`super::combine::pair_key`] the combination runs, so the same tuples),
+//! `combine::pair_key` the combination runs, so the same tuples),
 //! decoded, judged and added to its tier and to the total's law as it is
 //! made ([`Algorithm::Product`]).
 //!
 //! The planner ([`plan::product`]) takes this path where the combinations
 //! are few ([`MAX_PRODUCT`]) and cannot merge much: no more than
 //! [`MERGE_RATIO`] times the tuples the answer can hold at most (the box
-//! of its slots' ranges, [`answer_box`]). Elsewhere (counts read by
+//! of its slots' ranges). Elsewhere (counts read by
 //! thresholds, where thousands of combinations fall in a few tuples) the
 //! same parts are combined pair by pair as [`super::node_cells`] does, and
 //! the joint law is returned for the caller to judge.
