@@ -1502,62 +1502,15 @@ fn product_equals_the_joint_law() {
         let mut c = check(expr, tiers, None);
         c.validate().unwrap();
         let stats = c.stats();
-        let parsed = c.expr().expect("an expression").clone();
-        let run = |way: pool::product::Way| -> (Vec<Exact>, Vec<(i64, Exact)>, Exact) {
-            let program = c.tier_program(&pool::layout(&stats));
-            let mut judge = program.judge();
-            let read = pool::product::read_with::<Exact, _>(
-                &parsed,
-                &stats,
-                &c.bounds(),
-                c.tail_eps,
-                c.tier_count(),
-                &mut |k| judge.tier_of(k),
-                way,
-            )
-            .unwrap();
-            match read {
-                pool::product::Read::Judged(j) => (
-                    j.tiers,
-                    j.total.iter().map(|(v, p)| (v, p.clone())).collect(),
-                    j.tail,
-                ),
-                pool::product::Read::Law(joint) => (
-                    c.tier_probs(&joint),
-                    joint
-                        .marginal(&Stat::Total)
-                        .iter()
-                        .map(|(v, p)| (v, p.clone()))
-                        .collect(),
-                    joint.tail,
-                ),
-            }
-        };
-        let judged = run(pool::product::Way::Product);
-        let law = run(pool::product::Way::Law);
+        let judged = read_tiers::<Exact>(&c, &stats, pool::product::Way::Product);
+        let law = read_tiers::<Exact>(&c, &stats, pool::product::Way::Law);
         assert_eq!(judged, law, "{expr}: the product vs the joint law");
         assert!(judged.0.iter().any(|p| !p.is_zero()), "{expr}: no mass");
         // The planner's choice, whichever it is, gives the same.
-        assert_eq!(run(pool::product::Way::Planner), law, "{expr}: planner");
+        let planned = read_tiers::<Exact>(&c, &stats, pool::product::Way::Planner);
+        assert_eq!(planned, law, "{expr}: planner");
         // In floating point, within a few roundings.
-        let program = c.tier_program(&pool::layout(&stats));
-        let f = |way| {
-            let mut judge = program.judge();
-            match pool::product::read_with::<f64, _>(
-                &parsed,
-                &stats,
-                &c.bounds(),
-                c.tail_eps,
-                c.tier_count(),
-                &mut |k| judge.tier_of(k),
-                way,
-            )
-            .unwrap()
-            {
-                pool::product::Read::Judged(j) => j.tiers,
-                pool::product::Read::Law(joint) => c.tier_probs(&joint),
-            }
-        };
+        let f = |way| read_tiers::<f64>(&c, &stats, way).0;
         for ((a, b), exact) in f(pool::product::Way::Product)
             .iter()
             .zip(f(pool::product::Way::Law))
@@ -1566,6 +1519,43 @@ fn product_equals_the_joint_law() {
             assert!((a - b).abs() < 1e-14, "{expr}: {a} vs {b}");
             assert!((a - exact.to_f64()).abs() < 1e-14, "{expr}: {a} vs {exact}");
         }
+    }
+}
+
+/// The tiers' probabilities, the total's law and the cut tail of check
+/// `c` reading `stats`, the way `way` says ([`pool::product::read_with`]).
+fn read_tiers<W: Weight>(
+    c: &Check,
+    stats: &[Stat],
+    way: pool::product::Way,
+) -> (Vec<W>, Vec<(i64, W)>, W) {
+    let program = c.tier_program(&pool::layout(stats));
+    let mut judge = program.judge();
+    let read = pool::product::read_with::<W, _>(
+        c.expr().expect("an expression"),
+        stats,
+        &c.bounds(),
+        c.tail_eps,
+        c.tier_count(),
+        &mut |k| judge.tier_of(k),
+        way,
+    )
+    .unwrap();
+    match read {
+        pool::product::Read::Judged(j) => (
+            j.tiers,
+            j.total.iter().map(|(v, p)| (v, p.clone())).collect(),
+            j.tail,
+        ),
+        pool::product::Read::Law(joint) => (
+            c.tier_probs(&joint),
+            joint
+                .marginal(&Stat::Total)
+                .iter()
+                .map(|(v, p)| (v, p.clone()))
+                .collect(),
+            joint.tail,
+        ),
     }
 }
 

@@ -680,6 +680,28 @@ fn joint_law<W: Weight>(
     tail_eps: f64,
     total: bool,
 ) -> Result<JointLaw<W>> {
+    let ctx = roll_ctx::<W>(expr, stats, bounds, tail_eps, total)?;
+    let cells = node_cells::<W>(expr, &ctx)?;
+    let explodes = explodes(expr);
+    let tail = if explodes {
+        tail_of_cuts(expr, &ctx)?
+    } else {
+        None
+    };
+    Ok(finish_with(&ctx, cells, explodes, tail))
+}
+
+/// The context of a roll's law: its names and statistics checked, its
+/// layout built from `stats` and saturated at `bounds`, each die's share
+/// of `tail_eps`, and a roll whose named terms alone take too many states
+/// refused ([`check_named_states`]).
+fn roll_ctx<W: Weight>(
+    expr: &Node,
+    stats: &[Stat],
+    bounds: &[Bound],
+    tail_eps: f64,
+    total: bool,
+) -> Result<Ctx> {
     check_names(expr)?;
     check_stats(expr, stats)?;
     let ctx = Ctx::new(
@@ -689,14 +711,7 @@ fn joint_law<W: Weight>(
     )
     .bounded(bounds);
     check_named_states::<W>(expr, &ctx)?;
-    let cells = node_cells::<W>(expr, &ctx)?;
-    let explodes = explodes(expr);
-    let tail = if explodes {
-        tail_of_cuts(expr, &ctx)?
-    } else {
-        None
-    };
-    Ok(finish_with(&ctx, cells, explodes, tail))
+    Ok(ctx)
 }
 
 /// Refuse at once a roll whose named terms alone take too many states.

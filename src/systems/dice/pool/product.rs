@@ -32,9 +32,8 @@
 
 use super::plan::{self, Algorithm, Plan};
 use super::{
-    check_named_states, check_names, check_stats, combine, dice_count, explodes, finish_with,
-    layout, node_cells, sort_cells, stat, tail_of_cuts, Bound, Ctx, JointLaw, Key, Stat, NONE_HIGH,
-    NONE_LOW,
+    combine, dice_count, explodes, finish_with, node_cells, roll_ctx, sort_cells, stat,
+    tail_of_cuts, Bound, Ctx, JointLaw, Key, Stat, NONE_HIGH, NONE_LOW,
 };
 use crate::error::Result;
 use crate::pmf::Pmf;
@@ -120,15 +119,7 @@ pub fn read_with<W: Weight, J: FnMut(&[i64]) -> usize>(
         }
         (_, Some(spine)) => spine,
     };
-    check_names(expr)?;
-    check_stats(expr, stats)?;
-    let ctx = Ctx::new(
-        layout(stats),
-        tail_eps / dice_count(expr).max(1) as f64,
-        true,
-    )
-    .bounded(bounds);
-    check_named_states::<W>(expr, &ctx)?;
+    let ctx = roll_ctx::<W>(expr, stats, bounds, tail_eps, true)?;
     // Each part's law as the planner chooses it, in its tuples' order; a
     // number is its one state.
     let mut parts: Vec<Vec<(Key, W)>> = Vec::with_capacity(spine.parts.len());
