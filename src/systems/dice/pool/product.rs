@@ -202,12 +202,13 @@ fn product<W: Weight, J: FnMut(&[i64]) -> usize>(
     let n = ctx.layout.len();
     let combinations: usize = parts.iter().map(Vec::len).product();
     plan::count(combinations as u64);
-    // A cell per tier and total where the totals' range is known and not
-    // much wider than the combinations; else the totals listed as met.
+    // A cell per tier and total where the totals' range is known and the
+    // cells are not many more than the combinations (a few times their
+    // memory); else the totals listed as met.
     let dense = slot_range(0, ops, parts, ctx)
         .and_then(|(lo, hi, _)| {
             let span = usize::try_from(i128::from(hi) - i128::from(lo) + 1).ok()?;
-            (span <= 4 * combinations + 64).then_some((lo, span))
+            (span.checked_mul(tiers.max(1))? <= 4 * combinations + 256).then_some((lo, span))
         })
         .filter(|_| ctx.total);
     let sums = match dense {
