@@ -936,45 +936,58 @@ fn finish_with<W: Weight>(
     explodes: bool,
     tail: Option<W>,
 ) -> JointLaw<W> {
-    // Only the maxima, minima and all-equal have an encoding to undo.
-    let decode = ctx
-        .layout
-        .iter()
-        .any(|s| matches!(s, Stat::Max | Stat::Min | Stat::Height | Stat::AllEqual));
+    let decode = decoded_slots(ctx);
     // In place: a vector of cells (the usual case) is neither moved nor
     // copied where no weight is zero and nothing is decoded.
     let mut cells: Vec<(Key, W)> = cells.into_iter().collect();
     cells.retain(|(_, w)| !w.is_zero());
-    if decode {
+    if !decode.is_empty() {
         for (k, _) in cells.iter_mut() {
-            for (x, s) in k.iter_mut().zip(&ctx.layout) {
-                *x = s.finish(*x);
+            for &i in &decode {
+                k[i] = ctx.layout[i].finish(k[i]);
             }
         }
     }
     sort_cells(&mut cells);
-    if decode {
+    if !decode.is_empty() {
         // Tuples that decoding made equal, merged in place.
         merge_runs(&mut cells);
     }
     let tail = match (explodes, tail) {
         (false, _) => W::zero(),
         (true, Some(t)) => t,
-        (true, None) => {
-            let total = cells.iter().fold(W::zero(), |a, (_, w)| a + w);
-            let t = W::one() - &total;
-            if t.to_f64() < 0.0 {
-                W::zero()
-            } else {
-                t
-            }
-        }
+        (true, None) => cut_tail(&cells.iter().fold(W::zero(), |a, (_, w)| a + w)),
     };
     JointLaw {
         layout: ctx.layout.clone(),
         cells,
         tail,
         explodes,
+    }
+}
+
+/// The slots carried in an encoding that a condition does not read as
+/// it is (the maxima, minima, the widest set's height, all alike:
+/// [`Stat::finish`] undoes it); every other slot reads as carried.
+fn decoded_slots(ctx: &Ctx) -> Vec<usize> {
+    (0..ctx.layout.len())
+        .filter(|&i| {
+            matches!(
+                ctx.layout[i],
+                Stat::Max | Stat::Min | Stat::Height | Stat::AllEqual
+            )
+        })
+        .collect()
+}
+
+/// The mass exploding chains cut, from the mass `kept`: `1 − kept`, never
+/// below 0 (rounding can take the kept mass a little past 1).
+fn cut_tail<W: Weight>(kept: &W) -> W {
+    let t = W::one() - kept;
+    if t.to_f64() < 0.0 {
+        W::zero()
+    } else {
+        t
     }
 }
 
@@ -1198,12 +1211,41 @@ impl<'a> Beside<'a> {
     /// The tuple of the other side's tuple `k` joined with the number by
     /// `op`, on its side ([`combine::pair_key`]), written into `key`.
     fn pair(&self, ctx: &Ctx, op: Op, k: &[i64], key: &mut [i64]) -> Result<()> {
-        if self.left {
-            combine::pair_key(ctx, op, &self.num, k, key)
-        } else {
-            combine::pair_key(ctx, op, k, &self.num, key)
-        }
+        number_pair(ctx, op, &self.num, self.left, k, key)
     }
+}
+
+/// The tuple `k` joined by `op` with a number's one state `num` (the
+/// number on the left where `left`), written into `key`.
+fn number_pair(
+    ctx: &Ctx,
+    op: Op,
+    num: &[i64],
+    left: bool,
+    k: &[i64],
+    key: &mut [i64],
+) -> Result<()> {
+    if left {
+        combine::pair_key(ctx, op, num, k, key)
+    } else {
+        combine::pair_key(ctx, op, k, num, key)
+    }
+}
+
+/// The total of the tuple `k` joined with a number as [`number_pair`]
+/// joins them, where that is all the number moves; `None` where another
+/// statistic moves too, and the cells must be combined instead.
+fn moved_total(
+    ctx: &Ctx,
+    op: Op,
+    num: &[i64],
+    left: bool,
+    k: &[i64],
+    key: &mut [i64],
+) -> Result<Option<i64>> {
+    number_pair(ctx, op, num, left, k, key)?;
+    // Slot by slot (a slice comparison calls `memcmp` for a few words).
+    Ok((!key[1..].iter().zip(&k[1..]).any(|(x, y)| x != y)).then_some(key[0]))
 }
 
 /// A law and a number (`X+2`, `10-X`) combined with the same tuples and
@@ -1281,12 +1323,10 @@ fn shifted_cells<W: Weight>(
     let mut cells = node_cells::<W>(side.x, ctx)?;
     let mut key = vec![0i64; ctx.layout.len()];
     for (k, _) in cells.iter_mut() {
-        side.pair(ctx, op, k, &mut key)?;
-        // Slot by slot (a slice comparison calls `memcmp` for a few words).
-        if key[1..].iter().zip(&k[1..]).any(|(x, y)| x != y) {
-            return Ok(None);
+        match moved_total(ctx, op, &side.num, side.left, k, &mut key)? {
+            Some(total) => k[0] = total,
+            None => return Ok(None),
         }
-        k[0] = key[0];
     }
     Ok(Some(cells))
 }

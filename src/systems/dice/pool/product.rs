@@ -32,8 +32,8 @@
 
 use super::plan::{self, Algorithm, Plan};
 use super::{
-    combine, dice_count, explodes, finish_with, node_cells, roll_ctx, sort_cells, stat,
-    tail_of_cuts, Bound, Ctx, JointLaw, Key, Stat, NONE_HIGH, NONE_LOW,
+    combine, cut_tail, decoded_slots, dice_count, explodes, finish_with, moved_total, node_cells,
+    roll_ctx, sort_cells, stat, tail_of_cuts, Bound, Ctx, JointLaw, Key, Stat, NONE_HIGH, NONE_LOW,
 };
 use crate::error::Result;
 use crate::pmf::Pmf;
@@ -169,14 +169,7 @@ pub fn read_with<W: Weight, J: FnMut(&[i64]) -> usize>(
     let tail = if explodes {
         match tail_of_cuts(expr, &ctx)? {
             Some(t) => t,
-            None => {
-                let t = W::one() - &total.total();
-                if t.to_f64() < 0.0 {
-                    W::zero()
-                } else {
-                    t
-                }
-            }
+            None => cut_tail(&total.total()),
         }
     } else {
         W::zero()
@@ -228,14 +221,7 @@ fn product<W: Weight, J: FnMut(&[i64]) -> usize>(
         parts,
         ops,
         ctx,
-        decode: (0..n)
-            .filter(|&i| {
-                matches!(
-                    ctx.layout[i],
-                    Stat::Max | Stat::Min | Stat::Height | Stat::AllEqual
-                )
-            })
-            .collect(),
+        decode: decoded_slots(ctx),
         judge,
         sums,
         keys: vec![vec![0; n]; parts.len()],
@@ -290,11 +276,7 @@ impl<W: Weight> Sums<W> {
                 carry,
                 totals,
             } => {
-                if W::EXACT {
-                    tiers[tier] += w.clone();
-                } else {
-                    W::add_compensated(&mut tiers[tier], &mut carry[tier], w.clone());
-                }
+                W::add_compensated(&mut tiers[tier], &mut carry[tier], w.clone());
                 totals.push((total, w));
             }
         }
@@ -388,15 +370,12 @@ struct Walk<'a, 'j, W, J> {
 }
 
 impl<W: Weight, J: FnMut(&[i64]) -> usize> Walk<'_, '_, W, J> {
-    /// Join each state of part `l` to the tuple of the parts before it
-    /// (`keys[l − 1]`, of weight `w`), and go on to the next part; past
-    /// the last, read the tuple.
+    /// Join each state of part `l` (one of the parts after the first: a
+    /// spine has two or more) to the tuple of the parts before it
+    /// (`keys[l − 1]`, of weight `w`), and go on to the next part; at the
+    /// last, read each tuple.
     fn level(&mut self, l: usize, w: &W) -> Result<()> {
         if w.is_zero() {
-            return Ok(());
-        }
-        if l == self.parts.len() {
-            self.read(l - 1, w.clone());
             return Ok(());
         }
         let (parts, ctx, op) = (self.parts, self.ctx, self.ops[l - 1]);
@@ -538,20 +517,22 @@ impl Spine<'_> {
         for &(op, v) in &self.numbers {
             let num = ctx.number(v);
             let mut key = vec![0i64; ctx.layout.len()];
-            let mut moved = matches!(op, Op::Add | Op::Sub);
-            if moved {
-                for (k, _) in acc.iter() {
-                    combine::pair_key(ctx, op, k, &num, &mut key)?;
-                    if key[1..].iter().zip(&k[1..]).any(|(x, y)| x != y) {
-                        moved = false;
-                        break;
-                    }
+            // The totals moved in place where that is all the number moves
+            // (as `node_cells` moves them), found before any cell changes.
+            let mut moved =
+                Some(Vec::with_capacity(acc.len())).filter(|_| matches!(op, Op::Add | Op::Sub));
+            for (k, _) in &acc {
+                let Some(totals) = moved.as_mut() else {
+                    break;
+                };
+                match moved_total(ctx, op, &num, false, k, &mut key)? {
+                    Some(t) => totals.push(t),
+                    None => moved = None,
                 }
             }
-            if moved {
-                for (k, _) in acc.iter_mut() {
-                    combine::pair_key(ctx, op, k, &num, &mut key)?;
-                    k[0] = key[0];
+            if let Some(totals) = moved {
+                for ((k, _), t) in acc.iter_mut().zip(totals) {
+                    k[0] = t;
                 }
             } else {
                 sort_cells(&mut acc);
