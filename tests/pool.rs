@@ -1592,3 +1592,126 @@ fn the_product_is_chosen_where_nothing_merges() {
         "{d:?}"
     );
 }
+
+/// A keep/drop that keeps every die or item (`4D6KH4`, `3D6DL0`,
+/// `{1D6,1D8}KH2`) is the plain spelling's law, exactly, and is planned
+/// as it: the same algorithms, estimates and steps (issue 27: the same law
+/// in two spellings is treated alike). Before, `40D6KH40` read by a count
+/// ran the fold (40,344 steps estimated) where `40D6` ran the class fold
+/// (162), and `{100D3,200D100}KH2` carried every pair of kept totals
+/// (4.0 million states, refused after 1.9 s) where `{100D3,200D100}` is a
+/// running sum.
+#[test]
+fn keeping_every_die_is_the_plain_law_and_plan() {
+    let pairs = [
+        ("4D6KH4", "4D6"),
+        ("3D6DL0", "3D6"),
+        ("5D8KL5", "5D8"),
+        ("40D6KH40", "40D6"),
+        ("3D{0,1,1,2}DH0", "3D{0,1,1,2}"),
+        ("{1D6,1D8}KH2", "{1D6,1D8}"),
+        ("{2D4,1D6,1D8}DH0", "{2D4,1D6,1D8}"),
+        ("{1D4!,1D6}KL2", "{1D4!,1D6}"),
+        ("{1D6[a],1D8[b]}KH5", "{1D6[a],1D8[b]}"),
+    ];
+    let layouts: [&[&str]; 5] = [
+        &[],
+        &["count(6)"],
+        &["max", "min"],
+        &["natural"],
+        &["doubles"],
+    ];
+    for (all, plain) in pairs {
+        for names in layouts {
+            let stats = parse_stats(names);
+            let law = |text: &str| {
+                let (law, decisions) = pool::plan::explain(|| {
+                    pool::law::<Exact>(&single_expr(text), &stats, dice::DEFAULT_TAIL_EPS)
+                });
+                let law = law.unwrap_or_else(|e| panic!("{text} {names:?}: {e}"));
+                let cells: BTreeMap<Vec<i64>, Exact> = law
+                    .cells
+                    .iter()
+                    .map(|(k, w)| (k.to_vec(), w.clone()))
+                    .collect();
+                let plans: Vec<_> = decisions
+                    .iter()
+                    .map(|d| (d.algorithm, d.estimate, d.steps))
+                    .collect();
+                (cells, law.tail.clone(), plans)
+            };
+            let (a, b) = (law(all), law(plain));
+            assert_eq!(a, b, "{all} against {plain}, reading {names:?}");
+        }
+    }
+}
+
+/// The group product keeping `k` totals is refused from its floor on
+/// states before any work where the first `k` items' multisets of totals
+/// alone pass the limit; the floor never exceeds the states a product
+/// really reaches, and of two items it is their number exactly
+/// (enumerated here from the items' totals).
+#[test]
+fn the_kept_totals_floor_refuses_at_once_and_never_overcounts() {
+    use pool::plan::{product_states_floor, Algorithm};
+    let c = check("{100D3,200D100,1D6}KH2", &[], None);
+    let (err, decisions) = pool::plan::explain(|| dice::report::<f64>(&c).unwrap_err().to_string());
+    // In floating point the totals whose chance underflows (200D100's
+    // extremes, 100⁻²⁰⁰) are no outcomes, so the floor there is a little
+    // under the exact 3,974,951.
+    assert!(
+        err.contains("(at least 39") && err.contains(": the kept totals of its items"),
+        "{err}"
+    );
+    assert!(
+        decisions
+            .iter()
+            .all(|d| d.algorithm != Algorithm::GroupProduct),
+        "{decisions:?}"
+    );
+    let ctx = test_ctx(&[], false);
+    for text in [
+        "{1D6,1D8}KH2",
+        "{2D4,1D6}KL2",
+        "{1D6,1D6,1D8}KH2",
+        "{1D4,1D6,1D8,1D10}KH3",
+        "{1D{0,5,9},2D3,1D10}KH3",
+        "{3D6,1D20,1D4}DL1",
+        "{1D6,1D8,1D10}KH1",
+    ] {
+        let g = single_group(text);
+        let kinds = pool::fold::group_kinds::<Exact>(&g, &ctx).unwrap();
+        let floor = product_states_floor(&kinds, g.kept_filter());
+        let items: Vec<Vec<i64>> = pool::fold::each_item(&kinds)
+            .map(|k| {
+                let mut t: Vec<i64> = k.law.outcomes.iter().map(|(o, _)| o.order).collect();
+                t.sort_unstable();
+                t.dedup();
+                t
+            })
+            .collect();
+        let keep = g
+            .kept_filter()
+            .map_or(0, |(f, n)| f.as_keep(n, items.len() as i64).1) as usize;
+        // Every multiset of one total from each of the first `keep` items.
+        let mut sets: std::collections::BTreeSet<Vec<i64>> = [vec![]].into();
+        for totals in items.iter().take(keep) {
+            sets = sets
+                .iter()
+                .flat_map(|s| {
+                    totals.iter().map(move |v| {
+                        let mut s = s.clone();
+                        s.push(*v);
+                        s.sort_unstable();
+                        s
+                    })
+                })
+                .collect();
+        }
+        let count = if keep < 2 { 1 } else { sets.len() as u64 };
+        assert!(floor <= count, "{text}: floor {floor} over {count}");
+        if keep == 2 {
+            assert_eq!(floor, count, "{text}");
+        }
+    }
+}

@@ -498,6 +498,13 @@ impl PoolTerm {
         }
     }
 
+    /// The keep/drop its dice are read with: `None` where there is none or
+    /// it keeps every die (`4D6KH4`, `3D6DL0`), whose law is the plain
+    /// sum's: the planner treats both spellings alike.
+    pub fn kept_filter(&self) -> Option<(Filter, i64)> {
+        kept_filter(self.filter, self.count)
+    }
+
     /// Whether this is BCDice's plain `xDy` or `xD66` with an optional
     /// keep/drop (standard or D66 faces, no scores, modifiers or name):
     /// the terms BCDice's common bot rolls, whose laws, limits and plain
@@ -615,6 +622,20 @@ pub struct GroupTerm {
     pub filter: Option<(Filter, i64)>,
     /// `[name]`.
     pub name: Option<String>,
+}
+
+impl GroupTerm {
+    /// The keep/drop across its items: `None` where there is none or it
+    /// keeps every item (`{A,B}KH2`), whose law is the items' sum: the
+    /// planner treats both spellings alike.
+    pub fn kept_filter(&self) -> Option<(Filter, i64)> {
+        kept_filter(self.filter, self.items.len() as i64)
+    }
+}
+
+/// `filter` over `count` dice or items, `None` where it keeps them all.
+fn kept_filter(filter: Option<(Filter, i64)>, count: i64) -> Option<(Filter, i64)> {
+    filter.filter(|&(f, n)| f.as_keep(n, count).1 < count)
 }
 
 impl fmt::Display for GroupTerm {

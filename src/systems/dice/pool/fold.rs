@@ -66,7 +66,7 @@ fn planned<W: Weight, R>(
     let law = ctx_die_law::<W>(t, ctx)?;
     let plan = super::plan::term(t, &law, ctx);
     plan.check(t.count)?;
-    if t.filter.is_none() {
+    if t.kept_filter().is_none() {
         let floor = super::plan::count_states_floor(&law, ctx, t.count);
         if floor > MAX_STATES as u64 {
             return Err(super::states_refused(
@@ -123,7 +123,7 @@ fn run<W: Weight>(a: Algorithm, t: &PoolTerm, law: DieLaw<W>, ctx: &Ctx) -> Resu
                 n: t.count,
                 feeds: 1,
             }];
-            fold(&kinds, ctx, t.filter, 1, None)?
+            fold(&kinds, ctx, t.kept_filter(), 1, None)?
         }
         Algorithm::GroupProduct
         | Algorithm::GroupBest
@@ -293,7 +293,7 @@ fn sum_cells<W: Weight>(
         }
         key
     };
-    if t.count == 1 && t.filter.is_none() {
+    if t.count == 1 && t.kept_filter().is_none() {
         // One die kept whole: its outcomes are the sums, read highest
         // first; where no two share a value (every die without a score
         // map folding faces together), they are the cells as they stand,
@@ -313,7 +313,7 @@ fn sum_cells<W: Weight>(
         }
     }
     let die = crate::pmf::Pmf::from_pairs(law.outcomes.iter().map(|(o, w)| (value(o), w.clone())));
-    let kept = match t.filter {
+    let kept = match t.kept_filter() {
         // One die kept of several: the highest or lowest.
         Some((f, n)) if a == Algorithm::Extreme => {
             let (high, _) = f.as_keep(n, t.count);
@@ -696,7 +696,7 @@ pub fn set_name<W: Weight>(m: Map<W>, ctx: &Ctx, name: &str) -> Map<W> {
 /// The law of a group: the planner's choice between the fold of its
 /// items by their totals and the product of its items, one at a time.
 pub fn group_law<W: Weight>(g: &GroupTerm, ctx: &Ctx) -> Result<Map<W>> {
-    let mut m = planned_group(g, ctx, |a, kinds| run_group(a, kinds, ctx, g.filter))?;
+    let mut m = planned_group(g, ctx, |a, kinds| run_group(a, kinds, ctx, g.kept_filter()))?;
     if let Some(name) = &g.name {
         m = set_name(m, ctx, name);
     }
@@ -708,8 +708,10 @@ pub fn group_law<W: Weight>(g: &GroupTerm, ctx: &Ctx) -> Result<Map<W>> {
 /// algorithms' laws as cells of their maps.
 pub fn group_cells<W: Weight>(g: &GroupTerm, ctx: &Ctx) -> Result<Vec<(Key, W)>> {
     let mut cells = planned_group(g, ctx, |a, kinds| match a {
-        Algorithm::GroupBest => super::best::cells(kinds, ctx, keeps_one(kinds, g.filter)?),
-        _ => Ok(run_group(a, kinds, ctx, g.filter)?.into_iter().collect()),
+        Algorithm::GroupBest => super::best::cells(kinds, ctx, keeps_one(kinds, g.kept_filter())?),
+        _ => Ok(run_group(a, kinds, ctx, g.kept_filter())?
+            .into_iter()
+            .collect()),
     })?;
     if let Some(i) = g.name.as_deref().and_then(|name| name_slot(ctx, name)) {
         // Each cell's value set from its total: the cells differ in the
@@ -729,9 +731,19 @@ fn planned_group<W: Weight, R>(
     f: impl FnOnce(Algorithm, &[Kind<W>]) -> Result<R>,
 ) -> Result<R> {
     let kinds = group_kinds::<W>(g, ctx)?;
-    let plan = super::plan::group(&kinds, ctx, g.filter);
+    let filter = g.kept_filter();
+    let plan = super::plan::group(&kinds, ctx, filter);
     let items = item_count(&kinds);
     plan.check(items)?;
+    if plan.algorithm == Algorithm::GroupProduct {
+        let floor = super::plan::product_states_floor(&kinds, filter);
+        if floor > MAX_STATES as u64 {
+            return Err(super::states_refused(
+                Some(floor),
+                Some("the kept totals of its items, each multiset a state"),
+            ));
+        }
+    }
     check_exact_group(&kinds, &plan, items)?;
     super::plan::traced(|| g.to_string(), items, &plan, || f(plan.algorithm, &kinds))
 }

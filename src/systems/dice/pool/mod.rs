@@ -486,6 +486,9 @@ pub fn check_term(t: &PoolTerm) -> std::result::Result<(), String> {
             return Err(format!("a score is at most {MAX_FACE} in magnitude"));
         }
     }
+    if t.reroll().is_none() && t.explosion().is_none() {
+        return Ok(());
+    }
     let faces: Vec<i64> = t.faces.sides().iter().map(|s| s.value).collect();
     // `ro` rerolls once and keeps the second face, so it always stops.
     if let Some((cond, false)) = t.reroll() {
@@ -576,15 +579,17 @@ pub fn unit_names(expr: &Node) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     visit(expr, &mut |n| {
         if let Node::Pool(t) = n {
-            let scores = t
-                .faces
-                .sides()
-                .into_iter()
-                .chain(t.scores.iter().map(|r| r.score.clone()));
+            // Only listed faces carry named scores: a `dY` is not spelled
+            // out side by side (a d1000000 would be a million sides).
+            let listed: &[Score] = match &t.faces {
+                DieFaces::Custom(v) => v,
+                _ => &[],
+            };
+            let scores = listed.iter().chain(t.scores.iter().map(|r| &r.score));
             for s in scores {
-                for (u, _) in s.units {
-                    if !out.contains(&u) {
-                        out.push(u);
+                for (u, _) in &s.units {
+                    if !out.contains(u) {
+                        out.push(u.clone());
                     }
                 }
             }

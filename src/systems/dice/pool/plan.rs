@@ -342,12 +342,14 @@ pub fn applies<W: Weight>(a: Algorithm, t: &PoolTerm, law: &DieLaw<W>, ctx: &Ctx
         // The highest or lowest die read alone, or one die kept of
         // several and read by the total (as `KeepDp` would read it).
         Algorithm::Extreme => {
-            (t.filter.is_none() && extreme_slot(ctx).is_some())
+            (t.kept_filter().is_none() && extreme_slot(ctx).is_some())
                 || (keeps_one(t) && applies(Algorithm::KeepDp, t, law, ctx))
         }
-        Algorithm::OrderFree => t.filter.is_none() && order_free(&ctx.layout),
+        Algorithm::OrderFree => t.kept_filter().is_none() && order_free(&ctx.layout),
         Algorithm::ClassFold => {
-            t.filter.is_none() && order_free(&ctx.layout) && super::classes::applies(law, ctx)
+            t.kept_filter().is_none()
+                && order_free(&ctx.layout)
+                && super::classes::applies(law, ctx)
         }
         Algorithm::Fold => true,
         Algorithm::GroupProduct
@@ -375,7 +377,9 @@ pub fn drops(t: &PoolTerm) -> bool {
 /// Whether term `t` keeps one die of several (`2D20KH1`, `4D6KL1`,
 /// `3D20DL2`): its kept total is the highest or lowest die.
 pub fn keeps_one(t: &PoolTerm) -> bool {
-    t.count >= 2 && t.filter.is_some_and(|(f, k)| f.as_keep(k, t.count).1 == 1)
+    t.count >= 2
+        && t.kept_filter()
+            .is_some_and(|(f, k)| f.as_keep(k, t.count).1 == 1)
 }
 
 /// The one slot a context carries when it reads an extreme statistic
@@ -566,7 +570,7 @@ pub fn push<W: Weight>(
         let first = spans.states_over(ctx, k, |i| keep[i], kept);
         first.saturating_mul(spans.states_over(ctx, k, |i| keep[len + i], kept))
     };
-    if t.filter.is_none() && order_free(&ctx.layout) {
+    if t.kept_filter().is_none() && order_free(&ctx.layout) {
         // Each die meets every pair of tuples with each of its pairs.
         let per_die = m.saturating_add(rerolled.saturating_mul(m));
         let estimate = (0..n).fold(0u64, |w, k| {
@@ -1069,6 +1073,69 @@ fn product_estimate<W: Weight>(
 
 /// Most dice [`count_states_floor`] counts the vectors of.
 const FLOOR_DICE: usize = 2000;
+
+/// A floor on the states of a group's product keeping its best (or worst)
+/// `k` totals ([`Algorithm::GroupProduct`]): until `k` items are met
+/// every total is kept, so each multiset of the first `j = min(k, items)`
+/// items' totals, one from each, is a state of its own whatever else the
+/// state carries. Of two items, with `a` and `b` distinct totals and `c`
+/// in common, that is exactly `a·b − c(c − 1)/2`; of more, at least the
+/// product of their numbers of totals over `j!` (one multiset is at most
+/// `j!` picks), and at least the product of the numbers of totals each
+/// item alone shows (those picks are all different multisets). Past
+/// [`super::MAX_STATES`] the product is refused at once
+/// (`{100D3,200D100,1D6}KH2`: 201 · 19,801 − 101 · 100 / 2 = 4.0 million),
+/// where it was refused only as its map passed the limit, after more
+/// than a second and half a gigabyte. `1` where it keeps one item or all.
+pub fn product_states_floor<W>(
+    kinds: &[Kind<W>],
+    filter: Option<(crate::systems::dice::ast::Filter, i64)>,
+) -> u64 {
+    let items = super::fold::item_count(kinds);
+    let Some((_, k)) = filter.map(|(f, n)| f.as_keep(n, items)) else {
+        return 1;
+    };
+    let j = k.min(items).max(0) as usize;
+    if j < 2 {
+        return 1;
+    }
+    // The first j items' distinct totals, each sorted.
+    let totals: Vec<Vec<i64>> = super::fold::each_item(kinds)
+        .take(j)
+        .map(|kind| {
+            let mut t: Vec<i64> = kind.law.outcomes.iter().map(|(o, _)| o.order).collect();
+            t.sort_unstable();
+            t.dedup();
+            t
+        })
+        .collect();
+    let floor = if let [a, b] = &totals[..] {
+        let common = a.iter().filter(|v| b.binary_search(v).is_ok()).count() as f64;
+        a.len() as f64 * b.len() as f64 - common * (common - 1.0) / 2.0
+    } else {
+        let mut over = 1f64;
+        let mut alone = 1f64;
+        for (m, t) in totals.iter().enumerate() {
+            over = over * t.len() as f64 / (m + 1) as f64;
+            let own = t
+                .iter()
+                .filter(|v| {
+                    totals
+                        .iter()
+                        .enumerate()
+                        .all(|(o, u)| o == m || u.binary_search(v).is_err())
+                })
+                .count();
+            alone *= own as f64;
+        }
+        over.max(alone)
+    };
+    if floor >= u64::MAX as f64 {
+        u64::MAX
+    } else {
+        floor as u64
+    }
+}
 
 /// A lower bound on the states of the law of `n` dice of `law` (no
 /// keep or drop), known from one die before any work: the count vectors

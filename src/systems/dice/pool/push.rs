@@ -544,7 +544,7 @@ fn binomial_pairs<W: Weight>(
             },
         ];
         let kinds: Vec<Kind<W>> = kinds.into_iter().filter(|k| k.n > 0).collect();
-        let m = fold(&kinds, &wide, t.filter, 2, Some(keep))?;
+        let m = fold(&kinds, &wide, t.kept_filter(), 2, Some(keep))?;
         for (key, w) in super::sorted(&m) {
             add_to(&mut out, key, w.clone() * &pk);
         }
