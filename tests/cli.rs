@@ -909,6 +909,36 @@ fn a_refused_result_is_refused_before_the_tiers_law() {
     assert!(a > 0.0 && a <= 1e-27 * (1.0 + 1e-12), "{a}");
 }
 
+/// Issue 27 item 4: a combination of two parts refused from the floors
+/// on their cells before either part is built. `200D6ro1[n0]+8D1000DL1[n1]`
+/// read exactly built both parts' exact laws for 1 s before the pairs
+/// (7.0 million on 1,114-bit denominators) were refused;
+/// `100D1000ri1+3D1000` read by `doubles` built the tiers' law for 3 s
+/// before its result's combination (3·10⁸ pairs) was refused.
+#[test]
+fn combinations_are_refused_from_their_parts_floors() {
+    refused_at_once(
+        &["odds", "dice", "200D6ro1[n0]+8D1000DL1[n1]", "--exact"],
+        &["counted before either part was built", "at most 6e6"],
+    );
+    refused_at_once(
+        &[
+            "odds",
+            "dice",
+            "100D1000ri1+3D1000",
+            "--tier",
+            "a:doubles",
+            "--tier",
+            "b",
+        ],
+        &["combination of two parts", "at most 80000000"],
+    );
+    // Small enough, it answers: the lowest total, 3, is both d6 rerolling
+    // a 1 once showing 1 twice and the last d6 a 1: (1/36)² · 1/6.
+    let v = within_json(&["dice", "2D6ro1[a]+1D6[b]", "--exact"], 10);
+    assert_eq!(v["distribution"]["3"], "1/7776");
+}
+
 /// Issue 27 item 4: an exact Double Cross roll is counted before any
 /// work, its groups of 1..=n dice and its chain of rolls (the rounds
 /// alone let `30DX7+4`, 41 rounds, run for 20–31 s, `60DX7+4` and

@@ -1203,15 +1203,15 @@ pub fn report_of<W: Weight>(mut owned: Check) -> Result<Report<W>> {
                 tier_p = p;
                 law
             } else {
-                // The result's law first: where it is refused, it is as
-                // soon as its dice's laws are known (`100D1000!`, 1.4·10¹¹
-                // multiply-adds, in milliseconds), not after the tiers'
-                // law was built for nothing (2.3 s of `doubles` before).
-                let law = law::law::<W>(&check.command, check.tail_eps)?;
+                // What the result's law refuses before any work is
+                // refused before the tiers' law is built too (`100D1000!`
+                // read by `doubles`: its sum, 1.4·10¹¹ multiply-adds).
+                law::check_work::<W>(&check.command)?;
+                law::check_result_before_tiers::<W>(expr, check.tail_eps)?;
                 let facts =
                     pool::facts_bounded::<W>(expr, &tier_stats, &check.bounds(), check.tail_eps)?;
                 tier_p = check.tier_probs(&facts);
-                law
+                law::law::<W>(&check.command, check.tail_eps)?
             }
         }
         Passes::Joint => match (check.expr(), &check.push) {

@@ -1180,6 +1180,7 @@ fn planned_pair<W: Weight>(
         sort_cells(&mut cells);
         Ok(cells)
     };
+    combine::check_floor::<W>(n, a, b, ctx)?;
     let (la, lb) = (part(a)?, part(b)?);
     combine::planned_sorted(n, op, &cell_refs(&la), &cell_refs(&lb), ctx)
 }

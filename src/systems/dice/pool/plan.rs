@@ -1075,14 +1075,17 @@ fn product_estimate<W: Weight>(
 const FLOOR_DICE: usize = 2000;
 
 /// A floor on the states of a group's product keeping its best (or worst)
-/// `k` totals ([`Algorithm::GroupProduct`]): until `k` items are met
-/// every total is kept, so each multiset of the first `j = min(k, items)`
-/// items' totals, one from each, is a state of its own whatever else the
-/// state carries. Of two items, with `a` and `b` distinct totals and `c`
-/// in common, that is exactly `a·b − c(c − 1)/2`; of more, at least the
-/// product of their numbers of totals over `j!` (one multiset is at most
-/// `j!` picks), and at least the product of the numbers of totals each
-/// item alone shows (those picks are all different multisets). Past
+/// `k` totals ([`Algorithm::GroupProduct`]), at the step where they are
+/// most: until `k` items are met every total is kept, so each multiset of
+/// the first `j = min(k, items)` items' totals, one from each, is a state
+/// of its own whatever else the state carries; and where `k` items are
+/// better at their worst than every other item at its best, none of the
+/// others ever enters, so the last step holds every multiset of those
+/// `k`. Of two items, with `a` and `b` distinct totals and `c` in common,
+/// that is exactly `a·b − c(c − 1)/2`; of more, at least the product of
+/// their numbers of totals over `j!` (one multiset is at most `j!` picks),
+/// and at least the product of the numbers of totals each item alone
+/// shows (those picks are all different multisets). Past
 /// [`super::MAX_STATES`] the product is refused at once
 /// (`{100D3,200D100,1D6}KH2`: 201 · 19,801 − 101 · 100 / 2 = 4.0 million),
 /// where it was refused only as its map passed the limit, after more
@@ -1092,16 +1095,15 @@ pub fn product_states_floor<W>(
     filter: Option<(crate::systems::dice::ast::Filter, i64)>,
 ) -> u64 {
     let items = super::fold::item_count(kinds);
-    let Some((_, k)) = filter.map(|(f, n)| f.as_keep(n, items)) else {
+    let Some((high, k)) = filter.map(|(f, n)| f.as_keep(n, items)) else {
         return 1;
     };
     let j = k.min(items).max(0) as usize;
     if j < 2 {
         return 1;
     }
-    // The first j items' distinct totals, each sorted.
-    let totals: Vec<Vec<i64>> = super::fold::each_item(kinds)
-        .take(j)
+    // Every item's distinct totals, each sorted.
+    let all: Vec<Vec<i64>> = super::fold::each_item(kinds)
         .map(|kind| {
             let mut t: Vec<i64> = kind.law.outcomes.iter().map(|(o, _)| o.order).collect();
             t.sort_unstable();
@@ -1109,32 +1111,62 @@ pub fn product_states_floor<W>(
             t
         })
         .collect();
-    let floor = if let [a, b] = &totals[..] {
-        let common = a.iter().filter(|v| b.binary_search(v).is_ok()).count() as f64;
-        a.len() as f64 * b.len() as f64 - common * (common - 1.0) / 2.0
-    } else {
-        let mut over = 1f64;
-        let mut alone = 1f64;
-        for (m, t) in totals.iter().enumerate() {
-            over = over * t.len() as f64 / (m + 1) as f64;
-            let own = t
-                .iter()
-                .filter(|v| {
-                    totals
-                        .iter()
-                        .enumerate()
-                        .all(|(o, u)| o == m || u.binary_search(v).is_err())
-                })
-                .count();
-            alone *= own as f64;
+    // The first j items: all kept until they are met.
+    let first: Vec<&Vec<i64>> = all.iter().take(j).collect();
+    // The j items best at their worst (for keep-lowest: worst at their
+    // best), where every other item's best is below all of their worst:
+    // then no other item ever enters the kept totals, and the last step's
+    // states are every multiset of theirs (`{100D3,3D2DL1,200D100}KH2`:
+    // the d2s never reach 100).
+    let worst = |t: &Vec<i64>| if high { t[0] } else { -t[t.len() - 1] };
+    let best = |t: &Vec<i64>| if high { t[t.len() - 1] } else { -t[0] };
+    let mut order: Vec<&Vec<i64>> = all.iter().filter(|t| !t.is_empty()).collect();
+    order.sort_by_key(|t| std::cmp::Reverse(worst(t)));
+    let dominant = (order.len() == all.len()).then(|| {
+        let (kept, rest) = order.split_at(j.min(order.len()));
+        let floor = kept.iter().map(|t| worst(t)).min();
+        let above = rest.iter().map(|t| best(t)).max();
+        match (floor, above) {
+            (Some(f), Some(a)) if a < f => Some(kept.to_vec()),
+            _ => None,
         }
-        over.max(alone)
-    };
+    });
+    let mut floor = multisets_floor(&first);
+    if let Some(Some(kept)) = dominant {
+        floor = floor.max(multisets_floor(&kept));
+    }
     if floor >= u64::MAX as f64 {
         u64::MAX
     } else {
         floor as u64
     }
+}
+
+/// At least how many multisets one total from each of `totals` (each
+/// sorted, distinct) makes: of two, exactly `a·b − c(c − 1)/2`; of more,
+/// the larger of the product over `j!` and the product of the totals each
+/// shows alone.
+fn multisets_floor(totals: &[&Vec<i64>]) -> f64 {
+    if let [a, b] = totals {
+        let common = a.iter().filter(|v| b.binary_search(v).is_ok()).count() as f64;
+        return a.len() as f64 * b.len() as f64 - common * (common - 1.0) / 2.0;
+    }
+    let mut over = 1f64;
+    let mut alone = 1f64;
+    for (m, t) in totals.iter().enumerate() {
+        over = over * t.len() as f64 / (m + 1) as f64;
+        let own = t
+            .iter()
+            .filter(|v| {
+                totals
+                    .iter()
+                    .enumerate()
+                    .all(|(o, u)| o == m || u.binary_search(v).is_err())
+            })
+            .count();
+        alone *= own as f64;
+    }
+    over.max(alone)
 }
 
 /// A lower bound on the states of the law of `n` dice of `law` (no

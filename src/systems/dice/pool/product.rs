@@ -120,6 +120,19 @@ pub fn read_with<W: Weight, J: FnMut(&[i64]) -> usize>(
         (_, Some(spine)) => spine,
     };
     let ctx = roll_ctx::<W>(expr, stats, bounds, tail_eps, true)?;
+    // Where the floors on two parts' cells already put a step of the
+    // pairwise combination past its limit, refused before any part is
+    // built: the product cannot be chosen there either, its combinations
+    // being at least that step's pairs.
+    for w in spine.parts.windows(2) {
+        let (prefix, part) = (w[0].so_far, &w[1]);
+        let pairs = combine::floor_of(prefix, &ctx)
+            .0
+            .saturating_mul(combine::floor_of(part.node, &ctx).0);
+        if pairs > MAX_PRODUCT {
+            combine::check_floor::<W>(part.so_far, prefix, part.node, &ctx)?;
+        }
+    }
     // Each part's law as the planner chooses it, in its tuples' order; a
     // number is its one state.
     let mut parts: Vec<Vec<(Key, W)>> = Vec::with_capacity(spine.parts.len());
