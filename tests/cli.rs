@@ -914,7 +914,8 @@ fn a_refused_result_is_refused_before_the_tiers_law() {
 /// read exactly built both parts' exact laws for 1 s before the pairs
 /// (7.0 million on 1,114-bit denominators) were refused;
 /// `100D1000ri1+3D1000` read by `doubles` built the tiers' law for 3 s
-/// before its result's combination (3·10⁸ pairs) was refused.
+/// before its result's combination (3·10⁸ pairs) was refused. Every
+/// term's plan is checked before any law is built in a large roll.
 #[test]
 fn combinations_are_refused_from_their_parts_floors() {
     refused_at_once(
@@ -932,6 +933,20 @@ fn combinations_are_refused_from_their_parts_floors() {
             "b",
         ],
         &["combination of two parts", "at most 80000000"],
+    );
+    // A group whose second item's plan is past its limit is refused
+    // before the first item's law is built (2.1 s of `100D6!!` before).
+    refused_at_once(
+        &[
+            "odds",
+            "dice",
+            "{100D6!!,200D4!!}",
+            "--tier",
+            "a:count(6)>=2",
+            "--tier",
+            "b",
+        ],
+        &["class fold", "at most 120000000"],
     );
     // Small enough, it answers: the lowest total, 3, is both d6 rerolling
     // a 1 once showing 1 twice and the last d6 a 1: (1/36)² · 1/6.

@@ -63,6 +63,13 @@ fn planned<W: Weight, R>(
     ctx: &Ctx,
     f: impl FnOnce(Algorithm, DieLaw<W>) -> Result<R>,
 ) -> Result<R> {
+    let (law, plan) = plan_checked::<W>(t, ctx)?;
+    super::plan::traced(|| t.to_string(), t.count, &plan, || f(plan.algorithm, law))
+}
+
+/// Term `t`'s die law and plan, the plan refused past its limit and past
+/// the floor on its states, before any of its law is built.
+fn plan_checked<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<(DieLaw<W>, super::plan::Plan)> {
     let law = ctx_die_law::<W>(t, ctx)?;
     let plan = super::plan::term(t, &law, ctx);
     plan.check(t.count)?;
@@ -78,8 +85,41 @@ fn planned<W: Weight, R>(
             ));
         }
     }
-    super::plan::traced(|| t.to_string(), t.count, &plan, || f(plan.algorithm, law))
+    Ok((law, plan))
 }
+
+/// Every term of `expr` planned and checked ([`plan_checked`]) before
+/// any law is built, where the roll is large enough that one part's law
+/// could take seconds before another's plan is refused
+/// (`{100D6!!,200D4!!}` read by `count(6)`: the first item's law for 2 s,
+/// then the second's class fold refused). A small roll is not planned
+/// twice: its terms' laws come in microseconds.
+pub fn check_plans<W: Weight>(expr: &Node, ctx: &Ctx) -> Result<()> {
+    let mut terms: Vec<&PoolTerm> = Vec::new();
+    super::visit(expr, &mut |n| {
+        if let Node::Pool(t) = n {
+            terms.push(t);
+        }
+    });
+    let scale: i64 = terms
+        .iter()
+        .map(|t| t.count.max(0).saturating_mul(t.faces.count().max(1)))
+        .fold(0i64, i64::saturating_add);
+    if terms.len() < 2 || scale < CHECK_PLANS_SCALE {
+        return Ok(());
+    }
+    for t in terms {
+        let (law, plan) = plan_checked::<W>(t, ctx)?;
+        if plan.algorithm == Algorithm::ClassFold && t.name.is_none() {
+            check_exact_work(&law, t.count)?;
+        }
+    }
+    Ok(())
+}
+
+/// Dice × faces over a roll's terms past which [`check_plans`] plans
+/// every term before any law is built.
+pub const CHECK_PLANS_SCALE: i64 = 500;
 
 /// The law of a pool term by the algorithm `a`, or `None` where it does
 /// not apply: the planner's choice is [`term_law`]; the tests run every

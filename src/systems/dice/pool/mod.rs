@@ -716,6 +716,7 @@ fn roll_ctx<W: Weight>(
     )
     .bounded(bounds);
     check_named_states::<W>(expr, &ctx)?;
+    fold::check_plans::<W>(expr, &ctx)?;
     Ok(ctx)
 }
 
