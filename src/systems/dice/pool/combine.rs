@@ -151,7 +151,7 @@ fn check_exact<W: Weight>(
 
 /// A floor on the cells of node `n`'s law and on the bits of their longest
 /// denominator, known before the law is built: `(1, 0)` where nothing is
-/// known ([`Floor`]).
+/// known (`Floor`, below).
 pub fn floor_of(n: &Node, ctx: &Ctx) -> (u64, u64) {
     if !ctx.total || ctx.ops.first().is_some_and(|o| o.merge.is_some()) {
         return (1, 0);

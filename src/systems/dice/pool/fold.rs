@@ -88,7 +88,7 @@ fn plan_checked<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<(DieLaw<W>, super:
     Ok((law, plan))
 }
 
-/// Every term of `expr` planned and checked ([`plan_checked`]) before
+/// Every term of `expr` planned and checked (`plan_checked`) before
 /// any law is built, where the roll is large enough that one part's law
 /// could take seconds before another's plan is refused
 /// (`{100D6!!,200D4!!}` read by `count(6)`: the first item's law for 2 s,
