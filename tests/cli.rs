@@ -934,6 +934,26 @@ fn combinations_are_refused_from_their_parts_floors() {
         ],
         &["combination of two parts", "at most 80000000"],
     );
+    // A group keeping every item is its items' sum, counted as one: in
+    // exact fractions it answered after 10.3 s, a running sum.
+    refused_at_once(
+        &["odds", "dice", "{8D20ro1,10D1000}", "--exact"],
+        &["exact combination of two parts", "at most 6e6"],
+    );
+    // The joint law of result and natural dice, exactly: 51 s before.
+    refused_at_once(
+        &[
+            "odds",
+            "dice",
+            "1D1000+200D10",
+            "--tier",
+            "a:natural>=19",
+            "--tier",
+            "b",
+            "--exact",
+        ],
+        &["exact joint law of result and natural dice", "at most 6e6"],
+    );
     // A group whose second item's plan is past its limit is refused
     // before the first item's law is built (2.1 s of `100D6!!` before).
     refused_at_once(

@@ -1797,3 +1797,44 @@ fn the_floors_on_a_parts_cells_never_overcount() {
         }
     }
 }
+
+/// A group keeping every item is its items' laws added as a sum of parts
+/// is: exactly the fold of its items (the plain rule), for every layout,
+/// names and a named group included, and the law of the same dice
+/// written as a sum where the group's natural is no matter.
+#[test]
+fn a_group_keeping_every_item_is_its_items_sum() {
+    use pool::plan::Algorithm;
+    let layouts: [&[&str]; 5] = [&[], &["natural"], &["count(6)", "max"], &["min"], &["a"]];
+    for text in [
+        "{1D6,1D8}",
+        "{2D4,1D6,1D4}",
+        "{1D6+2,1D8}",
+        "{1D4!,1D6}KH2",
+        "{1D6[a],1D8}",
+        "{2D{0,1,1},1D6}[a]",
+    ] {
+        for names in layouts {
+            if names == ["a"] && !text.contains("[a]") {
+                continue;
+            }
+            let stats = parse_stats(names);
+            let c = test_ctx(&stats, false);
+            let g = single_group(text);
+            let kinds = pool::fold::group_kinds::<Exact>(&g, &c).unwrap();
+            let mut fold =
+                pool::fold::run_group::<Exact>(Algorithm::Fold, &kinds, &c, g.filter).unwrap();
+            if let Some(name) = &g.name {
+                fold = pool::fold::set_name(fold, &c, name);
+            }
+            let summed = pool::fold::group_law::<Exact>(&g, &c).unwrap();
+            assert_eq!(sorted(&summed), sorted(&fold), "{text} reading {names:?}");
+        }
+    }
+    let as_sum = |text: &str| {
+        pool::law::<Exact>(&single_expr(text), &[], dice::DEFAULT_TAIL_EPS)
+            .unwrap()
+            .cells
+    };
+    assert_eq!(as_sum("{3D6,2D8}"), as_sum("3D6+2D8"));
+}

@@ -736,6 +736,13 @@ pub fn set_name<W: Weight>(m: Map<W>, ctx: &Ctx, name: &str) -> Map<W> {
 /// The law of a group: the planner's choice between the fold of its
 /// items by their totals and the product of its items, one at a time.
 pub fn group_law<W: Weight>(g: &GroupTerm, ctx: &Ctx) -> Result<Map<W>> {
+    if g.kept_filter().is_none() {
+        let mut m: Map<W> = items_summed(g, ctx)?.into_iter().collect();
+        if let Some(name) = &g.name {
+            m = set_name(m, ctx, name);
+        }
+        return Ok(m);
+    }
     let mut m = planned_group(g, ctx, |a, kinds| run_group(a, kinds, ctx, g.kept_filter()))?;
     if let Some(name) = &g.name {
         m = set_name(m, ctx, name);
@@ -747,12 +754,11 @@ pub fn group_law<W: Weight>(g: &GroupTerm, ctx: &Ctx) -> Result<Map<W>> {
 /// found ([`super::best::cells`]), with no map between; the other
 /// algorithms' laws as cells of their maps.
 pub fn group_cells<W: Weight>(g: &GroupTerm, ctx: &Ctx) -> Result<Vec<(Key, W)>> {
-    let mut cells = planned_group(g, ctx, |a, kinds| match a {
-        Algorithm::GroupBest => super::best::cells(kinds, ctx, keeps_one(kinds, g.kept_filter())?),
-        _ => Ok(run_group(a, kinds, ctx, g.kept_filter())?
-            .into_iter()
-            .collect()),
-    })?;
+    let mut cells = if g.kept_filter().is_none() {
+        items_summed(g, ctx)?
+    } else {
+        group_kept_cells(g, ctx)?
+    };
     if let Some(i) = g.name.as_deref().and_then(|name| name_slot(ctx, name)) {
         // Each cell's value set from its total: the cells differ in the
         // total wherever they differ in the value, so none meet.
@@ -761,6 +767,48 @@ pub fn group_cells<W: Weight>(g: &GroupTerm, ctx: &Ctx) -> Result<Vec<(Key, W)>>
         }
     }
     Ok(cells)
+}
+
+/// A group keeping every item (`{A,B}`, `{A,B}KH2`): its items' laws (a
+/// group's natural their totals) added pair by pair as a sum of parts
+/// is ([`super::combine`]: packed tuples, its limits and its exact
+/// count), where the group product carried a running sum at tens of
+/// nanoseconds a step (`{2D1000KH3,200D100}KH2`: 39 million steps, 1.4 s;
+/// `{8D20ro1,10D1000}` exactly, 10.3 s).
+fn items_summed<W: Weight>(g: &GroupTerm, ctx: &Ctx) -> Result<Vec<(Key, W)>> {
+    let kinds = group_kinds::<W>(g, ctx)?;
+    let node = Node::Group(Box::new(g.clone()));
+    let mut acc: Option<Vec<(Key, W)>> = None;
+    for kind in each_item(&kinds) {
+        let mut cells: Vec<(Key, W)> = kind
+            .law
+            .outcomes
+            .iter()
+            .map(|(o, w)| (o.contrib.clone(), w.clone()))
+            .collect();
+        super::sort_cells(&mut cells);
+        acc = Some(match acc {
+            None => cells,
+            Some(a) => super::combine::planned_sorted(
+                &node,
+                Op::Add,
+                &super::cell_refs(&a),
+                &super::cell_refs(&cells),
+                ctx,
+            )?,
+        });
+    }
+    Ok(acc.unwrap_or_else(|| vec![(ctx.neutral().into(), W::one())]))
+}
+
+/// [`group_cells`] of a group keeping some of its items.
+fn group_kept_cells<W: Weight>(g: &GroupTerm, ctx: &Ctx) -> Result<Vec<(Key, W)>> {
+    planned_group(g, ctx, |a, kinds| match a {
+        Algorithm::GroupBest => super::best::cells(kinds, ctx, keeps_one(kinds, g.kept_filter())?),
+        _ => Ok(run_group(a, kinds, ctx, g.kept_filter())?
+            .into_iter()
+            .collect()),
+    })
 }
 
 /// Plan group `g` (its items' kinds), refuse a plan past the limit, and
