@@ -962,7 +962,7 @@ pub fn joint<W: Weight>(n: &Node) -> Result<BTreeMap<(i64, i64), W>> {
                     j.values().map(Weight::den_bits).max().unwrap_or(0)
                 };
                 let bits = bits(&ja) + bits(&jb);
-                let units = pairs as f64 * (1.0 + bits as f64 / 64.0).powf(1.6);
+                let units = super::pool::combine::exact_units(pairs, bits);
                 let most = super::pool::combine::MAX_EXACT_COMBINE_UNITS;
                 if units > most {
                     return Err(Error::Conflict(format!(

@@ -127,6 +127,14 @@ pub fn planned_sorted<W: Weight>(
 /// so past this an exact combination could take more than about 5 s.
 pub const MAX_EXACT_COMBINE_UNITS: f64 = 6e6;
 
+/// The big-fraction units of `pairs` pairs of exact weights whose
+/// denominators take `bits` bits together: each pair a product and a sum
+/// of fractions, `pairs × (1 + bits/64)^1.6` (measured: see
+/// [`MAX_EXACT_COMBINE_UNITS`]).
+pub fn exact_units(pairs: u64, bits: u64) -> f64 {
+    pairs as f64 * (1.0 + bits as f64 / 64.0).powf(1.6)
+}
+
 /// Refuse at once an exact combination of long fractions that would take
 /// more than seconds (floating point is unaffected).
 fn check_exact<W: Weight>(
@@ -139,7 +147,7 @@ fn check_exact<W: Weight>(
     }
     let bits = |side: &[(&[i64], &W)]| side.iter().map(|(_, w)| w.den_bits()).max().unwrap_or(0);
     let bits = bits(sa) + bits(sb);
-    let units = plan.estimate as f64 * (1.0 + bits as f64 / 64.0).powf(1.6);
+    let units = exact_units(plan.estimate, bits);
     if units > MAX_EXACT_COMBINE_UNITS {
         return Err(Error::Conflict(format!(
             "dice: the exact combination of two parts takes about {units:.1e} big-fraction units ({} pairs of states on {bits}-bit denominators; at most {MAX_EXACT_COMBINE_UNITS:e}); drop --exact (floating point is exact to about 1e-15) or roll fewer dice",
@@ -326,7 +334,7 @@ pub fn check_floor<W: Weight>(n: &Node, a: &Node, b: &Node, ctx: &Ctx) -> Result
     plan.check(super::dice_count(n))?;
     if W::EXACT {
         let bits = ba + bb;
-        let units = plan.estimate as f64 * (1.0 + bits as f64 / 64.0).powf(1.6);
+        let units = exact_units(plan.estimate, bits);
         if units > MAX_EXACT_COMBINE_UNITS {
             return Err(Error::Conflict(format!(
                 "dice: the exact combination of two parts takes at least about {units:.1e} big-fraction units (at least {} pairs of states on {bits}-bit denominators, counted before either part was built; at most {MAX_EXACT_COMBINE_UNITS:e}); drop --exact (floating point is exact to about 1e-15) or roll fewer dice",
