@@ -139,50 +139,44 @@ pub fn check_result_before_tiers<W: Weight>(expr: &Node, tail_eps: f64) -> Resul
         tail_eps / pool::dice_count(expr).max(1) as f64,
         true,
     );
-    let mut found: Result<()> = Ok(());
+    let mut terms: Vec<&PoolTerm> = Vec::new();
     pool::visit(expr, &mut |n| {
-        let Node::Pool(t) = n else {
-            return;
-        };
-        if found.is_err()
-            || t.explosion().is_none()
-            || t.kept_filter().is_some()
-            || !t.scores.is_empty()
-            || t.count < 2
-        {
-            return;
+        if let Node::Pool(t) = n {
+            terms.push(t);
         }
-        found = pool::die::die_law::<W>(t, &ctx).and_then(|law| {
-            let orders = law.outcomes.iter().map(|(o, _)| o.order);
-            let (lo, hi) = (orders.clone().min(), orders.max());
-            let (Some(lo), Some(hi)) = (lo, hi) else {
-                return Ok(());
-            };
-            let values = (hi - lo + 1) as u64;
-            let bits = law.den_bits() as f64;
-            check_sum::<W>(values, t.count, bits, &|| {
-                format!("the sum of {} dice of {values} values", t.count)
-            })
-        });
     });
-    std::mem::replace(&mut found, Ok(()))?;
+    let summed = |t: &&PoolTerm| {
+        t.explosion().is_some() && t.kept_filter().is_none() && t.scores.is_empty() && t.count >= 2
+    };
+    for t in terms.into_iter().filter(summed) {
+        let law = pool::die::die_law::<W>(t, &ctx)?;
+        let orders = || law.outcomes.iter().map(|(o, _)| o.order);
+        let (Some(lo), Some(hi)) = (orders().min(), orders().max()) else {
+            continue;
+        };
+        let values = (hi - lo + 1) as u64;
+        check_sum::<W>(values, t.count, law.den_bits() as f64, &|| {
+            format!("the sum of {} dice of {values} values", t.count)
+        })?;
+    }
     // The result's law takes the pool engine where its dice need it once
     // names are set aside ([`law`]).
     let plain = unnamed(expr);
     if !pool::uses_engine(&plain) {
         return Ok(());
     }
+    let mut pairs: Vec<(&Node, &Node, &Node)> = Vec::new();
     pool::visit(&plain, &mut |n| {
-        if found.is_err() {
-            return;
-        }
         if let Node::Bin(_, a, b) = n {
             if !matches!((&**a, &**b), (Node::Num(_), _) | (_, Node::Num(_))) {
-                found = pool::combine::check_floor::<W>(n, a, b, &ctx);
+                pairs.push((n, a, b));
             }
         }
     });
-    found
+    for (n, a, b) in pairs {
+        pool::combine::check_floor::<W>(n, a, b, &ctx)?;
+    }
+    Ok(())
 }
 
 /// Sum of `n` dice of law `d`.

@@ -241,6 +241,18 @@ impl Floor {
         if t.explosion().is_some() {
             return Floor::exploding(t, eps);
         }
+        let (high, k) = match t.kept_filter() {
+            None => (true, t.count),
+            Some((f, n)) => f.as_keep(n, t.count),
+        };
+        if k < 1 {
+            return Floor::NOTHING;
+        }
+        // A plain `dS`: S faces of chance 1/S each, without spelling them
+        // out (a `d1000000` is a million sides).
+        if let (DieFaces::Standard(sides), []) = (&t.faces, &t.mods[..]) {
+            return Floor::faces(t.count, k, high, *sides as u64, 1.0 / *sides as f64);
+        }
         // The faces a die can show, each with its chance (equal values
         // summed), lowest first.
         let sides = t.faces.sides();
@@ -259,27 +271,26 @@ impl Floor {
             }
             same
         });
-        let m = faces.len() as u64;
-        let (high, k) = match t.kept_filter() {
-            None => (true, t.count),
-            Some((f, n)) => f.as_keep(n, t.count),
+        let p = match (high, faces.first(), faces.last()) {
+            (true, Some(lowest), _) => lowest.1,
+            (false, _, Some(highest)) => highest.1,
+            _ => return Floor::NOTHING,
         };
-        if m < 2 || k < 1 {
+        Floor::faces(t.count, k, high, faces.len() as u64, p)
+    }
+
+    /// `n` dice whose faces show `m` distinct values, `k` kept (the
+    /// highest where `high`), the extreme face kept of chance `p`.
+    fn faces(n: i64, k: i64, high: bool, m: u64, p: f64) -> Floor {
+        if m < 2 {
             return Floor::NOTHING;
         }
-        let cells = (k as u64).saturating_mul(m - 1).saturating_add(1);
-        let p = if high {
-            faces[0].1
-        } else {
-            faces[faces.len() - 1].1
-        };
-        // A floor: 1/p is at most the denominator of the chance p (in
-        // floating point, a hair under the exact value is still under
-        // its denominator's bits, floored).
-        let bits = (t.count as f64 * (1.0 / p).log2() - 1e-9).floor().max(0.0) as u64;
         Floor {
-            cells,
-            bits,
+            cells: (k as u64).saturating_mul(m - 1).saturating_add(1),
+            // A floor: 1/p is at most the denominator of the chance p (in
+            // floating point, a hair under the exact value is still under
+            // its denominator's bits, floored).
+            bits: (n as f64 * (1.0 / p).log2() - 1e-9).floor().max(0.0) as u64,
             low: Some(high),
         }
     }
@@ -307,16 +318,8 @@ impl Floor {
             (true, Ok((depth, _))) => (depth as u64).saturating_mul(sides as u64 - 1),
             _ => stop,
         };
-        if m < 2 {
-            return Floor::NOTHING;
-        }
-        Floor {
-            cells: (t.count as u64).saturating_mul(m - 1).saturating_add(1),
-            bits: (t.count as f64 * (sides as f64).log2() - 1e-9)
-                .floor()
-                .max(0.0) as u64,
-            low: Some(true),
-        }
+        // Every die kept, the lowest total all ones at the first roll.
+        Floor::faces(t.count, t.count, true, m, 1.0 / sides as f64)
     }
 }
 

@@ -736,14 +736,11 @@ pub fn set_name<W: Weight>(m: Map<W>, ctx: &Ctx, name: &str) -> Map<W> {
 /// The law of a group: the planner's choice between the fold of its
 /// items by their totals and the product of its items, one at a time.
 pub fn group_law<W: Weight>(g: &GroupTerm, ctx: &Ctx) -> Result<Map<W>> {
-    if g.kept_filter().is_none() {
-        let mut m: Map<W> = items_summed(g, ctx)?.into_iter().collect();
-        if let Some(name) = &g.name {
-            m = set_name(m, ctx, name);
-        }
-        return Ok(m);
-    }
-    let mut m = planned_group(g, ctx, |a, kinds| run_group(a, kinds, ctx, g.kept_filter()))?;
+    let mut m: Map<W> = if g.kept_filter().is_none() {
+        items_summed(g, ctx)?.into_iter().collect()
+    } else {
+        planned_group(g, ctx, |a, kinds| run_group(a, kinds, ctx, g.kept_filter()))?
+    };
     if let Some(name) = &g.name {
         m = set_name(m, ctx, name);
     }
