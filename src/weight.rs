@@ -428,10 +428,15 @@ impl Memo for CommonDenominator {
 /// `1000R20[20]>=15`'s 2ᵃ·5ᵇ, whose sums fell back to adding 13,000
 /// fractions of 56,000 bits one gcd at a time, for minutes); else their
 /// least common multiple.
-pub fn over_common_denominator<W: Weight>(ws: &[W]) -> Option<(Vec<BigInt>, BigInt)> {
+pub fn over_common_denominator<'a, W: Weight>(
+    ws: impl IntoIterator<Item = &'a W>,
+) -> Option<(Vec<BigInt>, BigInt)> {
     use num_integer::Integer;
     use std::collections::HashMap;
-    let fr: Vec<(BigInt, BigInt)> = ws.iter().map(Weight::as_fraction).collect::<Option<_>>()?;
+    let fr: Vec<(BigInt, BigInt)> = ws
+        .into_iter()
+        .map(Weight::as_fraction)
+        .collect::<Option<_>>()?;
     // The distinct denominators, largest first (their quotients are the
     // shortest, and one that does not divide shows soonest).
     let mut distinct: Vec<&BigInt> = fr.iter().map(|(_, d)| d).collect();
@@ -492,6 +497,30 @@ pub fn over_common_denominator<W: Weight>(ws: &[W]) -> Option<(Vec<BigInt>, BigI
         fr.iter().map(scale).collect()
     };
     Some((nums, den))
+}
+
+/// Exact weights added into `n` buckets (`items`: each weight with its
+/// bucket) over one common denominator ([`over_common_denominator`]): each
+/// weight's numerator scaled once and added as an integer, each bucket's
+/// fraction reduced once at the end, where adding fractions one by one
+/// took a gcd of long integers each (the tiers' and the total's sums of a
+/// long exact joint law). `None` in floating point (whose sums keep their
+/// own order and rounding) or where the weights have no common
+/// denominator short enough.
+pub fn exact_bucket_sums<W: Weight>(n: usize, items: &[(usize, &W)]) -> Option<Vec<W>> {
+    if !W::EXACT {
+        return None;
+    }
+    let (nums, den) = over_common_denominator(items.iter().map(|(_, w)| *w))?;
+    let mut sums = vec![BigInt::zero(); n];
+    for ((b, _), num) in items.iter().zip(nums) {
+        sums[*b] += num;
+    }
+    Some(
+        sums.into_iter()
+            .map(|s| W::from_fraction(s, den.clone()))
+            .collect(),
+    )
 }
 
 /// `a / b` for positive `b` when it divides `a`, else `None`, in time for

@@ -920,7 +920,7 @@ fn a_refused_result_is_refused_before_the_tiers_law() {
 fn combinations_are_refused_from_their_parts_floors() {
     refused_at_once(
         &["odds", "dice", "200D6ro1[n0]+8D1000DL1[n1]", "--exact"],
-        &["counted before either part was built", "at most 6e6"],
+        &["counted before either part was built", "at most 2e7"],
     );
     refused_at_once(
         &[
@@ -935,10 +935,21 @@ fn combinations_are_refused_from_their_parts_floors() {
         &["combination of two parts", "at most 80000000"],
     );
     // A group keeping every item is its items' sum, counted as one: in
-    // exact fractions it answered after 10.3 s, a running sum.
+    // exact fractions it answered after 10.3 s, a running sum; then,
+    // counted at 0.85 µs a unit, it was refused; its pairs now meet as
+    // integers over each part's common denominator, and it answers. Its
+    // moments by hand: a d20 rerolled once on a 1 has mean 1/20 · 21/2 +
+    // 19/20 · 11 = 439/40 and E[X²] = 1/20 · 287/2 + 2869/20 = 1205/8;
+    // a d1000, 1001/2 and (1000² − 1)/12.
+    let v = within_json(&["dice", "{8D20ro1,10D1000}", "--exact"], 10);
+    assert_eq!(v["mean"], "25464/5", "8·439/40 + 10·1001/2");
+    assert_eq!(
+        v["variance"], "166714779/200",
+        "8·(1205/8 − (439/40)²) + 10·999999/12"
+    );
     refused_at_once(
-        &["odds", "dice", "{8D20ro1,10D1000}", "--exact"],
-        &["exact combination of two parts", "at most 6e6"],
+        &["odds", "dice", "{60D20,60D20[b]}", "--exact"],
+        &["exact combination of two parts", "at most 2e7"],
     );
     // The joint law of result and natural dice, exactly: 51 s before.
     refused_at_once(

@@ -1250,25 +1250,38 @@ fn a_number_moves_cells_as_the_map_does() {
 }
 
 /// An exact combination of long fractions is counted before any pair
-/// meets: each pair is a product and a sum of fractions whose
-/// denominators here are 10³⁰ on each side (100 bits each), so 30 d10 a
-/// side read by `a>b` and a count is refused by its units, while the
-/// same roll in floating point answers (and agrees with itself by
-/// symmetry: P(a>b) = (1 − P(a=b)) / 2 when the count is not read).
+/// meets. Its pairs are products and sums of integers over each part's
+/// common denominator (10³⁰ on each side for 30 d10, 100 bits), so 30 d10
+/// a side read by `a>b` and a count now answers exactly, and agrees with
+/// itself by symmetry: P(a>b) = (1 − P(a=b)) / 2 in exact fractions, and
+/// with floating point. 60 d20 a side (1.3 million pairs on 518-bit
+/// denominators, 4.5·10⁷ units) is refused by its units.
 #[test]
 fn an_exact_combination_of_long_fractions_is_counted() {
-    let c = check("30D10[a]+30D10[b]", &["x:a>b and count(10)>=3", "y"], None);
+    let c = check("60D20[a]+60D20[b]", &["x:a>b", "y"], None);
     let err = dice::report::<Exact>(&c).unwrap_err().to_string();
     assert!(
         err.contains("exact combination of two parts")
-            && err.contains("200-bit denominators")
-            && err.contains("at most 6e6"),
+            && err.contains("518-bit denominators")
+            && err.contains("at most 2e7"),
         "{err}"
     );
-    let f = check("30D10[a]+30D10[b]", &["x:a>b", "t:a==b", "y"], None);
-    let r = dice::report::<f64>(&f).unwrap();
-    let (x, t) = (*r.outcome("x").unwrap(), *r.outcome("t").unwrap());
-    assert!((x - (1.0 - t) / 2.0).abs() < 1e-12, "{x} {t}");
+    let e = check("30D10[a]+30D10[b]", &["x:a>b", "t:a==b", "y"], None);
+    let r = dice::report::<Exact>(&e).unwrap();
+    let (x, t) = (
+        r.outcome("x").unwrap().clone(),
+        r.outcome("t").unwrap().clone(),
+    );
+    assert_eq!(x.clone() * Exact::from_integer(2.into()), Exact::one() - &t);
+    let f = dice::report::<f64>(&e).unwrap();
+    assert!((f.outcome("x").unwrap() - x.to_f64()).abs() < 1e-13);
+    let c = check("30D10[a]+30D10[b]", &["x:a>b and count(10)>=3", "y"], None);
+    let (re, rf) = (
+        dice::report::<Exact>(&c).unwrap(),
+        dice::report::<f64>(&c).unwrap(),
+    );
+    let (xe, xf) = (re.outcome("x").unwrap().to_f64(), *rf.outcome("x").unwrap());
+    assert!((xe - xf).abs() < 1e-13, "{xe} {xf}");
 }
 
 /// The floor on a term's states (`plan::count_states_floor`, checked

@@ -821,9 +821,19 @@ impl Check {
         if self.tiers.is_empty() {
             return Vec::new();
         }
-        let mut out = vec![W::zero(); self.tier_count()];
         let program = self.tier_program(&law.layout);
         let mut judge = program.judge();
+        if W::EXACT {
+            let items: Vec<(usize, &W)> = law
+                .cells
+                .iter()
+                .map(|(k, p)| (judge.tier_of(k), p))
+                .collect();
+            if let Some(sums) = crate::weight::exact_bucket_sums(self.tier_count(), &items) {
+                return sums;
+            }
+        }
+        let mut out = vec![W::zero(); self.tier_count()];
         for (k, p) in &law.cells {
             out[judge.tier_of(k)] += p.clone();
         }

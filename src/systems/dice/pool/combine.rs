@@ -19,6 +19,10 @@
 //! to the last bit.
 
 use std::collections::HashMap;
+use std::ops::AddAssign;
+
+use num_bigint::BigInt;
+use num_traits::Zero;
 
 use super::{add_to, plan, sorted, too_many, Ctx, FxBuild, Key, Map, MAX_STATES, MAX_WORK};
 use crate::error::{Error, Result};
@@ -117,15 +121,35 @@ pub fn planned_sorted<W: Weight>(
     )
 }
 
-/// Most big-fraction units of one exact combination: its pairs × (1 +
-/// the bits of a pair's product's denominator / 64)^1.6, as an exact
-/// group's units ([`super::fold::MAX_EXACT_GROUP_UNITS`]). Each pair is a
-/// product and a sum of fractions, a gcd each: measured at 0.85 µs a unit
+/// Most big-fraction units of one exact combination of tuples that do
+/// not pack ([`plan::Algorithm::CombineTuples`]): its pairs × (1 + the
+/// bits of a pair's product's denominator / 64)^1.6, as an exact group's
+/// units ([`super::fold::MAX_EXACT_GROUP_UNITS`]). Each pair is a product
+/// and a sum of fractions, a gcd each: measured at 0.85 µs a unit
 /// (`25D10[a]+25D10[b]` read by `a>b` and `count(10)>=3`: 605,284 pairs
-/// on 166-bit denominators, 4.7·10⁶ units, 4.0 s of a 5.4 s answer;
-/// `30D10`, the same, 9.6·10⁶ units, answered after 9.9 s, now refused),
-/// so past this an exact combination could take more than about 5 s.
+/// on 166-bit denominators, 4.7·10⁶ units, 4.0 s of a 5.4 s answer), so
+/// past this an exact combination could take more than about 5 s.
 pub const MAX_EXACT_COMBINE_UNITS: f64 = 6e6;
+
+/// Most big-fraction units of one exact combination of packed tuples
+/// ([`plan::Algorithm::Combine`]), whose pairs are products and sums of
+/// integers over each part's common denominator and whose cells are
+/// reduced once each: measured at 0.08–0.25 µs a unit, the longest
+/// denominators the dearest (`25D10[a]+25D10[b]` as above, 0.43 s, was
+/// 4.0 s; `40D20[a]+40D20[b]` read by `a>b`, 579,121 pairs on 346-bit
+/// denominators, 1.1·10⁷ units, 2.7 s; `60D20[a]+60D20[b]`, 4.4·10⁷
+/// units, 8.6 s, now refused), so past this one could take more than
+/// about 5 s.
+pub const MAX_EXACT_PACKED_UNITS: f64 = 2e7;
+
+/// The most big-fraction units of an exact combination by `algorithm`.
+fn most_exact_units(algorithm: plan::Algorithm) -> f64 {
+    if algorithm == plan::Algorithm::Combine {
+        MAX_EXACT_PACKED_UNITS
+    } else {
+        MAX_EXACT_COMBINE_UNITS
+    }
+}
 
 /// The big-fraction units of `pairs` pairs of exact weights whose
 /// denominators take `bits` bits together: each pair a product and a sum
@@ -148,9 +172,10 @@ fn check_exact<W: Weight>(
     let bits = |side: &[(&[i64], &W)]| side.iter().map(|(_, w)| w.den_bits()).max().unwrap_or(0);
     let bits = bits(sa) + bits(sb);
     let units = exact_units(plan.estimate, bits);
-    if units > MAX_EXACT_COMBINE_UNITS {
+    let most = most_exact_units(plan.algorithm);
+    if units > most {
         return Err(Error::Conflict(format!(
-            "dice: the exact combination of two parts takes about {units:.1e} big-fraction units ({} pairs of states on {bits}-bit denominators; at most {MAX_EXACT_COMBINE_UNITS:e}); drop --exact (floating point is exact to about 1e-15) or roll fewer dice",
+            "dice: the exact combination of two parts takes about {units:.1e} big-fraction units ({} pairs of states on {bits}-bit denominators; at most {most:e}); drop --exact (floating point is exact to about 1e-15) or roll fewer dice",
             plan.estimate
         )));
     }
@@ -326,8 +351,8 @@ impl Floor {
 /// Refuse `n` = `a op b` before either part's law is built where the
 /// floors on their cells ([`floor_of`]) already put the combination past
 /// its limit: the pairs (past the packed path's limit, the higher of the
-/// two), and in exact fractions the big-fraction units of
-/// [`MAX_EXACT_COMBINE_UNITS`]. The parts of `100D100[n0]+5D3[n1]+…` read
+/// two), and in exact fractions the big-fraction units of the packed path
+/// ([`MAX_EXACT_PACKED_UNITS`], likewise the higher). The parts of `100D100[n0]+5D3[n1]+…` read
 /// exactly took 3 s to build before the combination of the first two was
 /// refused (9.4 million pairs on 960-bit denominators).
 pub fn check_floor<W: Weight>(n: &Node, a: &Node, b: &Node, ctx: &Ctx) -> Result<()> {
@@ -338,9 +363,10 @@ pub fn check_floor<W: Weight>(n: &Node, a: &Node, b: &Node, ctx: &Ctx) -> Result
     if W::EXACT {
         let bits = ba + bb;
         let units = exact_units(plan.estimate, bits);
-        if units > MAX_EXACT_COMBINE_UNITS {
+        let most = most_exact_units(plan.algorithm);
+        if units > most {
             return Err(Error::Conflict(format!(
-                "dice: the exact combination of two parts takes at least about {units:.1e} big-fraction units (at least {} pairs of states on {bits}-bit denominators, counted before either part was built; at most {MAX_EXACT_COMBINE_UNITS:e}); drop --exact (floating point is exact to about 1e-15) or roll fewer dice",
+                "dice: the exact combination of two parts takes at least about {units:.1e} big-fraction units (at least {} pairs of states on {bits}-bit denominators, counted before either part was built; at most {most:e}); drop --exact (floating point is exact to about 1e-15) or roll fewer dice",
                 plan.estimate
             )));
         }
@@ -657,7 +683,47 @@ impl Packing {
     }
 
     /// Every pair, into the answer.
+    ///
+    /// Exact weights are first brought over one common denominator per
+    /// part ([`crate::weight::over_common_denominator`]): each pair is
+    /// then a product and a sum of integers, and each cell's fraction is
+    /// reduced once at the end, where each pair took a reduced product
+    /// and a reduced sum of fractions, two gcds of long integers (about
+    /// 70 % of a long exact combination's time).
     fn run<W: Weight>(&self, sa: &[(&[i64], &W)], sb: &[(&[i64], &W)]) -> Result<Vec<(Key, W)>> {
+        if W::EXACT {
+            let over = |side: &[(&[i64], &W)]| {
+                let ws: Vec<W> = side.iter().map(|(_, w)| (*w).clone()).collect();
+                crate::weight::over_common_denominator(&ws)
+            };
+            if let (Some((na, da)), Some((nb, db))) = (over(sa), over(sb)) {
+                let den = da * db;
+                let cells = self.accumulate(sa, sb, &na, &nb, BigInt::zero(), |x, y| x * y)?;
+                return Ok(cells
+                    .into_iter()
+                    .map(|(k, num)| (k, W::from_fraction(num, den.clone())))
+                    .collect());
+            }
+        }
+        let wa: Vec<&W> = sa.iter().map(|(_, w)| *w).collect();
+        let wb: Vec<&W> = sb.iter().map(|(_, w)| *w).collect();
+        self.accumulate(sa, sb, &wa, &wb, W::zero(), |x, y| (*x).clone() * *y)
+    }
+
+    /// Every pair of the parts' tuples (`sa`, `sb`; their weights as
+    /// `wa`, `wb`), its weight `mul(wa, wb)`, added into its cell.
+    fn accumulate<K, T, W>(
+        &self,
+        sa: &[(&[i64], &W)],
+        sb: &[(&[i64], &W)],
+        wa: &[K],
+        wb: &[K],
+        zero: T,
+        mul: impl Fn(&K, &K) -> T,
+    ) -> Result<Vec<(Key, T)>>
+    where
+        T: Clone + AddAssign,
+    {
         let n = self.slots.len();
         // Columns per tuple (one where no slot varies).
         let m = self.active.len().max(1);
@@ -666,12 +732,12 @@ impl Packing {
         let pairs = sa.len() as u64 * sb.len() as u64;
         // A dense array where the box is within a few times the pairs and
         // its cells within 128 MB (fractions are 64 bytes a cell).
-        let cell = std::mem::size_of::<W>() as u64 + 1;
+        let cell = std::mem::size_of::<T>() as u64 + 1;
         let dense = self.size <= pairs.saturating_mul(4).max(4096)
             && self.size.saturating_mul(cell) <= 1 << 27;
         let mut acc = if dense {
             Acc::Dense {
-                cells: vec![W::zero(); self.size as usize],
+                cells: vec![zero.clone(); self.size as usize],
                 seen: vec![false; self.size as usize],
                 order: Vec::new(),
             }
@@ -683,16 +749,16 @@ impl Packing {
         };
         let (pa, pb, both) = self.split(&ca, &cb, m);
         let k = both.slots.len();
-        for (i, ((_, wa), &p)) in sa.iter().zip(&pa).enumerate() {
+        for (i, (x_w, &p)) in wa.iter().zip(&pa).enumerate() {
             if k == 0 {
-                for ((_, wb), &q) in sb.iter().zip(&pb) {
-                    acc.add(p.wrapping_add(q), (*wa).clone() * *wb);
+                for (y_w, &q) in wb.iter().zip(&pb) {
+                    acc.add(p.wrapping_add(q), mul(x_w, y_w));
                 }
             } else {
                 let x = &both.left[i * k..(i + 1) * k];
-                for ((y, (_, wb)), &q) in both.right.chunks_exact(k).zip(sb).zip(&pb) {
+                for ((y, y_w), &q) in both.right.chunks_exact(k).zip(wb).zip(&pb) {
                     let code = p.wrapping_add(q).wrapping_add(self.code(&both.slots, x, y));
-                    acc.add(code, (*wa).clone() * *wb);
+                    acc.add(code, mul(x_w, y_w));
                 }
             }
             if acc.len() > MAX_STATES {
@@ -701,7 +767,7 @@ impl Packing {
         }
         // The cells in code order, which is the tuples' order (the first
         // slot most significant, each digit a rank): sorted as they leave.
-        let mut out: Vec<(Key, W)> = Vec::with_capacity(acc.len());
+        let mut out: Vec<(Key, T)> = Vec::with_capacity(acc.len());
         match acc {
             Acc::Dense {
                 mut cells,
@@ -714,7 +780,7 @@ impl Packing {
                 let mut key = vec![0i64; n];
                 for code in order {
                     self.decode(code, &mut key);
-                    let w = std::mem::replace(&mut cells[code as usize], W::zero());
+                    let w = std::mem::replace(&mut cells[code as usize], zero.clone());
                     debug_assert!(seen[code as usize]);
                     out.push((Key::from(&key[..]), w));
                 }
@@ -728,13 +794,13 @@ impl Packing {
                 let mut key = self.key_of(&digit);
                 for (code, cell) in cells.iter_mut().enumerate() {
                     if seen[code] {
-                        out.push((Key::from(&key[..]), std::mem::replace(cell, W::zero())));
+                        out.push((Key::from(&key[..]), std::mem::replace(cell, zero.clone())));
                     }
                     self.next(&mut digit, &mut key);
                 }
             }
             Acc::Sparse(m) => {
-                let mut codes: Vec<(u64, W)> = m.into_iter().collect();
+                let mut codes: Vec<(u64, T)> = m.into_iter().collect();
                 codes.sort_unstable_by_key(|(c, _)| *c);
                 let mut key = vec![0i64; n];
                 for (code, w) in codes {
@@ -789,19 +855,19 @@ struct Both {
 }
 
 /// The answer as it accumulates, by code.
-enum Acc<W> {
+enum Acc<T> {
     Dense {
-        cells: Vec<W>,
+        cells: Vec<T>,
         seen: Vec<bool>,
         /// Codes in the order first met.
         order: Vec<u64>,
     },
-    Sparse(HashMap<u64, W, FxBuild>),
+    Sparse(HashMap<u64, T, FxBuild>),
 }
 
-impl<W: Weight> Acc<W> {
+impl<T: AddAssign> Acc<T> {
     #[inline]
-    fn add(&mut self, code: u64, w: W) {
+    fn add(&mut self, code: u64, w: T) {
         match self {
             Acc::Dense { cells, seen, order } => {
                 let c = code as usize;

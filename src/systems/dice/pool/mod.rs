@@ -251,6 +251,20 @@ impl<W: Weight> JointLaw<W> {
     /// The law of one statistic.
     pub fn marginal(&self, stat: &Stat) -> crate::pmf::Pmf<W> {
         let i = self.index(stat).unwrap_or(0);
+        if W::EXACT && self.cells.len() > crate::pmf::FEW_VALUES {
+            // Exact: each value's cells added over one common denominator.
+            let lo = self.cells.iter().map(|(k, _)| k[i]).min().unwrap_or(0);
+            let hi = self.cells.iter().map(|(k, _)| k[i]).max().unwrap_or(0);
+            let items: Vec<(usize, &W)> = self
+                .cells
+                .iter()
+                .map(|(k, w)| ((k[i] - lo) as usize, w))
+                .collect();
+            let n = usize::try_from(hi - lo).map_or(0, |d| d + 1);
+            if let Some(sums) = crate::weight::exact_bucket_sums(n, &items) {
+                return crate::pmf::Pmf::from_pairs((lo..).zip(sums));
+            }
+        }
         // Added up value by value in the cells' order.
         crate::pmf::Pmf::from_pairs(self.cells.iter().map(|(k, w)| (k[i], w.clone())))
     }
