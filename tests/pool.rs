@@ -1669,11 +1669,13 @@ fn the_kept_totals_floor_refuses_at_once_and_never_overcounts() {
     use pool::plan::{product_states_floor, Algorithm};
     let c = check("{100D3,200D100,1D6}KH2", &[], None);
     let (err, decisions) = pool::plan::explain(|| dice::report::<f64>(&c).unwrap_err().to_string());
-    // In floating point the totals whose chance underflows (200D100's
-    // extremes, 100⁻²⁰⁰) are no outcomes, so the floor there is a little
-    // under the exact 3,974,951.
+    // Refused before its items' laws are built (`plan::group_floors`):
+    // their floors of 201 and 19,801 totals, all of the fewer in common,
+    // make 201 · 19,801 − 201 · 200 / 2 = 3,959,901 kept pairs at least,
+    // under the exact 3,974,951 (101 totals in common).
     assert!(
-        err.contains("(at least 39") && err.contains(": the kept totals of its items"),
+        err.contains("at least 3959901 states")
+            && err.contains("counted before its items' laws were built"),
         "{err}"
     );
     assert!(
@@ -1757,6 +1759,76 @@ fn the_kept_totals_floor_refuses_at_once_and_never_overcounts() {
     }
 }
 
+/// The floors on a group's work counted before its items' laws are built
+/// (`plan::group_floors`) never exceed what the planner then estimates
+/// from the laws: the fold's and the product's estimates, and the
+/// product's states after its first two items (enumerated from the
+/// items' totals); and a group they put past both algorithms' limits is
+/// refused at once, naming both.
+#[test]
+fn a_groups_floors_never_exceed_its_estimates() {
+    use pool::plan::{group_estimate, group_floors, Algorithm};
+    for stats in [vec![], parse_stats(&["min"]), parse_stats(&["count(1)"])] {
+        let ctx = test_ctx(&stats, false);
+        for text in [
+            "{1D6,1D8,1D10}KH2",
+            "{2D4,1D6,3D6}KL2",
+            "{1D6,1D6,1D8}KH2",
+            "{1D4,1D6,1D8,1D10}KH3",
+            "{3D6,1D20,1D4}DL1",
+            "{2D6!,1D4,1D8}KH2",
+            "{3D4KL2,2D6ro1,1D10}KH2",
+            "{4D6DL1,1D20,2D4!,1D3}KH2",
+            "{1D6,2D6,1D6,3D6}KL3",
+            "{5D6,5D6,5D6}KH2",
+        ] {
+            let g = single_group(text);
+            let f = group_floors(&g, &ctx).expect("a group keeping 2 to all but one");
+            let kinds = pool::fold::group_kinds::<Exact>(&g, &ctx).unwrap();
+            let fold = group_estimate(Algorithm::Fold, &kinds, &ctx, g.kept_filter());
+            let product = group_estimate(Algorithm::GroupProduct, &kinds, &ctx, g.kept_filter());
+            assert!(
+                f.fold <= fold,
+                "{text} {stats:?}: fold {} over {fold}",
+                f.fold
+            );
+            assert!(
+                f.steps <= product as f64,
+                "{text} {stats:?}: steps {} over {product}",
+                f.steps
+            );
+            // The kept pairs of totals after the first two items met.
+            let totals: Vec<Vec<i64>> = pool::fold::each_item(&kinds)
+                .take(2)
+                .map(|k| {
+                    let mut t: Vec<i64> = k.law.outcomes.iter().map(|(o, _)| o.order).collect();
+                    t.sort_unstable();
+                    t.dedup();
+                    t
+                })
+                .collect();
+            let mut pairs = std::collections::BTreeSet::new();
+            for x in &totals[0] {
+                for y in &totals[1] {
+                    pairs.insert((*x.min(y), *x.max(y)));
+                }
+            }
+            assert!(
+                f.states <= pairs.len() as f64,
+                "{text} {stats:?}: states {} over {}",
+                f.states,
+                pairs.len()
+            );
+        }
+    }
+    for g in ["{1D6,1D8}KH2", "{3D6,1D8}", "{1D6,1D8,1D10}KH1"] {
+        assert!(
+            group_floors(&single_group(g), &test_ctx(&[], false)).is_none(),
+            "{g}"
+        );
+    }
+}
+
 /// The floors on a part's cells and on the bits of their longest
 /// denominator, known before its law is built
 /// (`pool::combine::floor_of`), never exceed what the law then has: the
@@ -1785,6 +1857,13 @@ fn the_floors_on_a_parts_cells_never_overcount() {
         "1D{1,3,7}+2D{0,0,5}",
         "2D6[a]+3D4[b]",
         "2D8*2",
+        // One side's extreme known, the other's not, or the two known on
+        // opposite sides: the known one's bits carry over.
+        "2D2ro1+4D4KL2+6D6DL1",
+        "4D4KL2+3D6",
+        "3D6-4D4KL2",
+        "3D6KL2+2D8KH1",
+        "2D2ro1[a]+4D4KL2[b]+5D6DL1",
     ] {
         let node = single_expr(text);
         for (c, what) in [(&ctx, "total"), (&named, "total, a, b")] {
@@ -1806,6 +1885,10 @@ fn the_floors_on_a_parts_cells_never_overcount() {
             // Plain dice: the floor is their totals exactly.
             if text == "3D6" {
                 assert_eq!((cells, law.len()), (16, 16), "{text}");
+            }
+            // 6D6DL1's lowest total, 5, is six ones: 1/6⁶, 15.5 bits.
+            if text == "2D2ro1+4D4KL2+6D6DL1" {
+                assert_eq!(bits, (6.0 * 6f64.log2()) as u64, "{text}");
             }
         }
     }

@@ -207,7 +207,11 @@ pub fn floor_of(n: &Node, ctx: &Ctx) -> (u64, u64) {
 /// * A sum or difference shows at least as many totals as either part;
 ///   its extreme is one roll where both parts' are on the side it needs
 ///   (`a + b`'s lowest on both lowest, `a − b`'s on `a`'s lowest and
-///   `b`'s highest), their chances multiplied.
+///   `b`'s highest), their chances multiplied. Where only one part's
+///   extreme is known, the answer's extreme on that side needs it, so its
+///   chance is at most that part's: a denominator at least as long
+///   (`2D2ro1+8D4KL2+100D20DL1`: the 432 bits of `100D20DL1`'s lowest
+///   total, where nothing was known).
 #[derive(Clone, Copy, Debug)]
 struct Floor {
     cells: u64,
@@ -249,10 +253,19 @@ impl Floor {
                         bits: fa.bits + fb.bits,
                         low: Some(x),
                     },
-                    _ => Floor {
-                        cells,
-                        ..Floor::NOTHING
-                    },
+                    // One side's extreme alone: the answer's extreme on
+                    // that side is reached only with it, whatever the
+                    // other side shows there, so its chance is at most
+                    // that side's and its denominator as long.
+                    _ => {
+                        let f = match (fa.low, fb.low) {
+                            (Some(_), None) => fa,
+                            (None, Some(_)) => fb,
+                            _ if fa.bits >= fb.bits => fa,
+                            _ => fb,
+                        };
+                        Floor { cells, ..f }
+                    }
                 }
             }
             _ => Floor::NOTHING,

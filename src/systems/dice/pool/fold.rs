@@ -815,6 +815,7 @@ fn planned_group<W: Weight, R>(
     ctx: &Ctx,
     f: impl FnOnce(Algorithm, &[Kind<W>]) -> Result<R>,
 ) -> Result<R> {
+    super::plan::check_group_floor(g, ctx)?;
     let kinds = group_kinds::<W>(g, ctx)?;
     let filter = g.kept_filter();
     let plan = super::plan::group(&kinds, ctx, filter);

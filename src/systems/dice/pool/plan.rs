@@ -1142,6 +1142,104 @@ pub fn product_states_floor<W>(
     }
 }
 
+/// Refuse a group keeping `2 ≤ k <` all of its items before any item's
+/// law is built, where floors on the items' distinct totals
+/// ([`super::combine::floor_of`]) already put both of the algorithms
+/// that could run it past their limits ([`group`] picks the lesser
+/// estimate; keeping one item, the best item's algorithm may run, and
+/// nothing is refused here):
+///
+/// * the fold: its estimate is at least the most totals of one item,
+///   times the product of every item's (at most 2⁴⁰), times the items
+///   plus one;
+/// * the product of the items (order-free statistics only): the first
+///   two items met (identical items are one kind, met where the first
+///   stands) make `a·b` steps and at least `a·b − m(m − 1)/2` multisets
+///   of kept totals (`m = min(a, b)`, the floor of [`multisets_floor`]
+///   with every total in common); the states never fall, and every later
+///   item meets each of them with each of its totals.
+///
+/// `{200D20ri1,100D20DL1,200D8KH1,2D100KH1}KH2 --exact` built its items'
+/// laws for 1.1 s before its product's estimate was refused;
+/// `{50D10!,50D4DL1,2D4!}KH2` read by `min`, 2.0 s.
+pub fn check_group_floor(
+    g: &crate::systems::dice::ast::GroupTerm,
+    ctx: &Ctx,
+) -> crate::error::Result<()> {
+    let Some(f) = group_floors(g, ctx) else {
+        return Ok(());
+    };
+    let product_refused = !order_free(&ctx.layout)
+        || f.states > super::MAX_STATES as f64
+        || f.steps > MAX_PRODUCT_ESTIMATE as f64;
+    if f.fold <= MAX_FOLD_ESTIMATE || !product_refused {
+        return Ok(());
+    }
+    Err(crate::error::Error::Conflict(format!(
+        "dice: the law of {} dice with these statistics takes at least about {} state steps by the fold (at most {MAX_FOLD_ESTIMATE}) and at least {:.0} states and {:.0} state steps by the group product (at most {} states and {MAX_PRODUCT_ESTIMATE} steps), counted before its items' laws were built; read fewer statistics or roll fewer dice",
+        g.items.len(),
+        f.fold,
+        f.states,
+        f.steps,
+        super::MAX_STATES
+    )))
+}
+
+/// Floors on a group's work known before its items' laws are built
+/// ([`check_group_floor`]).
+#[derive(Clone, Copy, Debug)]
+pub struct GroupFloors {
+    /// On the fold's estimate ([`group_estimate`] of [`Algorithm::Fold`]).
+    pub fold: u64,
+    /// On the product's states after its first two items
+    /// ([`product_states_floor`]).
+    pub states: f64,
+    /// On the product's estimate ([`group_estimate`] of
+    /// [`Algorithm::GroupProduct`]).
+    pub steps: f64,
+}
+
+/// [`GroupFloors`] of a group keeping `2 ≤ k <` all of its items; `None`
+/// for any other group, or where the items' totals are not carried whole.
+pub fn group_floors(g: &crate::systems::dice::ast::GroupTerm, ctx: &Ctx) -> Option<GroupFloors> {
+    let items = g.items.len() as i64;
+    let (_, k) = g.kept_filter().map(|(f, n)| f.as_keep(n, items))?;
+    if k < 2 || k >= items {
+        return None;
+    }
+    // The items in the order the product meets them: identical items are
+    // one kind, met where the first of them stands
+    // ([`super::fold::group_kinds`]).
+    let mut kinds: Vec<(&crate::systems::dice::ast::Node, u64, usize)> = Vec::new();
+    for it in &g.items {
+        match kinds.iter_mut().find(|(n, _, _)| *n == it) {
+            Some(k) => k.2 += 1,
+            None => kinds.push((it, super::combine::floor_of(it, ctx).0, 1)),
+        }
+    }
+    let m: Vec<u64> = kinds
+        .iter()
+        .flat_map(|&(_, m, n)| std::iter::repeat_n(m, n))
+        .collect();
+    let product = m
+        .iter()
+        .fold(1u64, |a, &x| a.saturating_mul(x))
+        .min(1 << 40);
+    let most = m.iter().copied().max().unwrap_or(1);
+    let fold = most
+        .saturating_mul(product)
+        .saturating_mul(items as u64 + 1);
+    let (a, b) = (m[0] as f64, m[1] as f64);
+    let least = a.min(b);
+    let states = a * b - least * (least - 1.0) / 2.0;
+    let later: u64 = m[2..].iter().sum();
+    Some(GroupFloors {
+        fold,
+        states,
+        steps: a * b + states * later as f64,
+    })
+}
+
 /// At least how many multisets one total from each of `totals` (each
 /// sorted, distinct) makes: of two, exactly `a·b − c(c − 1)/2`; of more,
 /// the larger of the product over `j!` and the product of the totals each
