@@ -981,6 +981,25 @@ fn combinations_are_refused_from_their_parts_floors() {
             "at most 2000000 states",
         ],
     );
+    // The same counted from its parts' floors before the result's law or
+    // either part is built: 2.0 s before (19,981 · 351 pairs).
+    refused_at_once(
+        &[
+            "odds",
+            "dice",
+            "20D1000-50D8",
+            "--tier",
+            "a:natural>=19",
+            "--tier",
+            "b",
+            "--exact",
+        ],
+        &[
+            "7013331 pairs",
+            "counted before either part was built",
+            "at most 6e6",
+        ],
+    );
     // The joint law of result and natural dice, exactly: 51 s before.
     refused_at_once(
         &[

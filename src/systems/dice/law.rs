@@ -916,6 +916,50 @@ pub fn node<W: Weight>(n: &Node) -> Result<Pmf<W>> {
     Ok(law)
 }
 
+/// Refuse the joint law of result and natural dice of at least `pairs`
+/// pairs on `bits`-bit denominators (floors of its parts, counted before
+/// either is built), past [`MAX_PAIRS`] or, exactly, the combination's
+/// big-fraction units.
+fn check_joint_pairs<W: Weight>(pairs: u64, bits: u64, floor: bool) -> Result<()> {
+    let before = if floor {
+        ", counted before either part was built"
+    } else {
+        ""
+    };
+    if pairs > MAX_PAIRS {
+        return Err(Error::Conflict(format!(
+            "dice: the joint law of result and natural dice needs at least {pairs} pairs{before} (at most {MAX_PAIRS}); drop the natural conditions or use fewer dice"
+        )));
+    }
+    let units = super::pool::combine::exact_units(pairs, bits);
+    let most = super::pool::combine::MAX_EXACT_COMBINE_UNITS;
+    if W::EXACT && units > most {
+        return Err(Error::Conflict(format!(
+            "dice: the exact joint law of result and natural dice takes at least about {units:.1e} big-fraction units ({pairs} pairs on {bits}-bit denominators{before}; at most {most:e}); drop --exact (floating point is exact to about 1e-15), drop the natural conditions or use fewer dice"
+        )));
+    }
+    Ok(())
+}
+
+/// Refuse the joint law of result and natural dice of `n` from its
+/// parts' floors, before either is built (and before the result's own
+/// law: `20D1000-50D8` read by `natural>=19`, exactly, built its result's
+/// and its parts' laws for 2 s before its 7 million pairs were refused).
+pub fn check_joint_floor<W: Weight>(n: &Node) -> Result<()> {
+    match n {
+        Node::Paren(b) | Node::Neg(b) => check_joint_floor::<W>(b),
+        Node::Bin(_, a, b) => {
+            let eps = super::DEFAULT_TAIL_EPS;
+            let (fa, fb) = (
+                super::pool::combine::plain_floor(a, eps),
+                super::pool::combine::plain_floor(b, eps),
+            );
+            check_joint_pairs::<W>(fa.0.saturating_mul(fb.0), fa.1 + fb.1, true)
+        }
+        _ => Ok(()),
+    }
+}
+
 /// The joint law of (result, natural dice) of an expression: sparse.
 pub fn joint<W: Weight>(n: &Node) -> Result<BTreeMap<(i64, i64), W>> {
     Ok(match n {
@@ -939,6 +983,7 @@ pub fn joint<W: Weight>(n: &Node) -> Result<BTreeMap<(i64, i64), W>> {
             .collect(),
         Node::Paren(b) => joint(b)?,
         Node::Bin(op, a, b) => {
+            check_joint_floor::<W>(n)?;
             let (ja, jb) = (joint::<W>(a)?, joint::<W>(b)?);
             let pairs = ja.len() as u64 * jb.len() as u64;
             if pairs > MAX_PAIRS {

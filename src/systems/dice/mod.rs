@@ -1237,6 +1237,9 @@ pub fn report_of<W: Weight>(mut owned: Check) -> Result<Report<W>> {
             }
         },
         Passes::Plain { natural } => {
+            if let (Body::Add(a), true) = (&check.command.body, natural) {
+                law::check_joint_floor::<W>(&a.expr)?;
+            }
             let law = law::law::<W>(&check.command, check.tail_eps)?;
             if !check.tiers.is_empty() {
                 tier_p = vec![W::zero(); check.tier_count()];

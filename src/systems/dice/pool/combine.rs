@@ -193,6 +193,14 @@ pub fn floor_of(n: &Node, ctx: &Ctx) -> (u64, u64) {
     (f.cells, f.bits)
 }
 
+/// A floor on the totals of node `n`'s law and on the bits of their
+/// longest denominator, the total carried whole (as [`floor_of`], for a
+/// caller with no context: the joint law of result and natural dice).
+pub fn plain_floor(n: &Node, eps: f64) -> (u64, u64) {
+    let f = Floor::of(n, eps);
+    (f.cells, f.bits)
+}
+
 /// What is known of a law before it is built, where the total is carried
 /// whole (not saturated).
 ///
