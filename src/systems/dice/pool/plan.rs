@@ -1155,7 +1155,7 @@ pub fn product_states_floor<W>(
 /// * the product of the items (order-free statistics only): the first
 ///   two items met (identical items are one kind, met where the first
 ///   stands) make `a·b` steps and at least `a·b − m(m − 1)/2` multisets
-///   of kept totals (`m = min(a, b)`, the floor of [`multisets_floor`]
+///   of kept totals (`m = min(a, b)`, the floor `multisets_floor` takes
 ///   with every total in common); the states never fall, and every later
 ///   item meets each of them with each of its totals.
 ///
