@@ -1185,6 +1185,11 @@ pub fn report_of<W: Weight>(mut owned: Check) -> Result<Report<W>> {
     let tier_stats = check.tier_stats();
     let passes = check.passes_of(&tier_stats);
     pool::plan::note(|| format!("passes: {}", passes.describe()));
+    if passes == Passes::Joint {
+        // The refusals the result's law makes before any work, before the
+        // joint law builds its terms (a group's plain items included).
+        law::check_work::<W>(&check.command)?;
+    }
     let law = match passes {
         Passes::PushApart => {
             // Each final roll carries only what it is read for.
