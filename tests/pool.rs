@@ -1667,6 +1667,11 @@ fn keeping_every_die_is_the_plain_law_and_plan() {
 #[test]
 fn the_kept_totals_floor_refuses_at_once_and_never_overcounts() {
     use pool::plan::{product_states_floor, Algorithm};
+    // Past the limit from two items above the third's best, the first
+    // item not among them (2.3 s of the product before).
+    let c = check("{5D2ro1,100D6,5D1000ro1}KH2", &[], None);
+    let err = dice::report::<f64>(&c).unwrap_err().to_string();
+    assert!(err.contains(": the kept totals of its items"), "{err}");
     let c = check("{100D3,200D100,1D6}KH2", &[], None);
     let (err, decisions) = pool::plan::explain(|| dice::report::<f64>(&c).unwrap_err().to_string());
     // Refused before its items' laws are built (`plan::group_floors`):
@@ -1699,6 +1704,11 @@ fn the_kept_totals_floor_refuses_at_once_and_never_overcounts() {
         "{3D3,1D2,2D3,1D2}KH2",
         "{3D3,1D2,3D4}KH2",
         "{1D2,2D2,5D6}KL2",
+        // Two items above every other's best, neither first nor both
+        // dominant at their worst.
+        "{1D2ro1,3D6,2D10}KH2",
+        "{2D10,1D3,2D6}KL2",
+        "{1D4,2D4,1D2,3D4}KH2",
     ] {
         let g = single_group(text);
         let kinds = pool::fold::group_kinds::<Exact>(&g, &ctx).unwrap();
@@ -1755,6 +1765,10 @@ fn the_kept_totals_floor_refuses_at_once_and_never_overcounts() {
         // the floor is their pairs, every one a state of the last step.
         if text == "{3D3,1D2,3D4}KH2" {
             assert_eq!(floor, 7 * 10 - 7 * 6 / 2, "{text}");
+        }
+        // 3D6 and 2D10 above 2: 3..=18 and 3..=20, 16 in common.
+        if text == "{1D2ro1,3D6,2D10}KH2" {
+            assert_eq!(floor, 16 * 18 - 16 * 15 / 2, "{text}");
         }
     }
 }

@@ -1135,6 +1135,32 @@ pub fn product_states_floor<W>(
     if let Some(Some(kept)) = dominant {
         floor = floor.max(multisets_floor(&kept));
     }
+    if j == 2 && all.len() <= 64 {
+        // Any two items, each at a total above every other item's best
+        // (for keep-lowest: below its worst), are the two kept, whatever
+        // the others show: the last step holds every pair of such totals
+        // (`{5D2ro1,100D6,5D1000ro1}KH2`: 100D6 and 5D1000ro1 above 10,
+        // 2.5 million pairs, refused at once where the product ran 2.3 s).
+        let key = |v: i64| if high { v } else { -v };
+        for x in 0..all.len() {
+            for y in x + 1..all.len() {
+                let above = all
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, t)| i != x && i != y && !t.is_empty())
+                    .map(|(_, t)| best(t))
+                    .max();
+                let over = |t: &Vec<i64>| -> Vec<i64> {
+                    t.iter()
+                        .copied()
+                        .filter(|&v| above.is_none_or(|a| key(v) > a))
+                        .collect()
+                };
+                let (tx, ty) = (over(&all[x]), over(&all[y]));
+                floor = floor.max(multisets_floor(&[&tx, &ty]));
+            }
+        }
+    }
     if floor >= u64::MAX as f64 {
         u64::MAX
     } else {
