@@ -38,3 +38,41 @@ fn disjoint_supports() {
     let c = compare(&p, &p);
     assert_eq!(c.expected_rolls(), None);
 }
+
+/// Exact laws of more than a few values are compared on their numerators
+/// over a common denominator: equal to the double sum over every pair of
+/// values, on laws with gaps, of different denominators, overlapping in
+/// part, one moved past the other's end.
+#[test]
+fn exact_comparison_equals_the_double_sum() {
+    let a = Pmf::<Exact>::from_pairs([
+        (1, Exact::ratio(1, 7)),
+        (3, Exact::ratio(2, 7)),
+        (4, Exact::ratio(0, 1)),
+        (6, Exact::ratio(1, 3)),
+        (9, Exact::ratio(5, 21)),
+    ]);
+    let b = Pmf::<Exact>::from_pairs([
+        (0, Exact::ratio(1, 10)),
+        (3, Exact::ratio(3, 10)),
+        (5, Exact::ratio(1, 4)),
+        (6, Exact::ratio(1, 4)),
+        (7, Exact::ratio(1, 10)),
+    ]);
+    let far = Pmf::<Exact>::from_pairs((100..110).map(|x| (x, Exact::ratio(1, 10))));
+    for (x, y) in [(&a, &b), (&b, &a), (&a, &far), (&far, &b), (&a, &a)] {
+        let (mut win, mut tie) = (Exact::zero(), Exact::zero());
+        for (u, p) in x.iter() {
+            for (v, q) in y.iter() {
+                if u > v {
+                    win += p.clone() * q;
+                } else if u == v {
+                    tie += p.clone() * q;
+                }
+            }
+        }
+        let c = compare(x, y);
+        assert_eq!((c.win.clone(), c.tie.clone()), (win.clone(), tie.clone()));
+        assert_eq!(c.loss, Exact::one() - &win - &tie);
+    }
+}
