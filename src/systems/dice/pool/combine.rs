@@ -373,9 +373,10 @@ impl Floor {
 /// floors on their cells ([`floor_of`]) already put the combination past
 /// its limit: the pairs (past the packed path's limit, the higher of the
 /// two), and in exact fractions the big-fraction units of the packed path
-/// ([`MAX_EXACT_PACKED_UNITS`], likewise the higher). The parts of `100D100[n0]+5D3[n1]+…` read
-/// exactly took 3 s to build before the combination of the first two was
-/// refused (9.4 million pairs on 960-bit denominators).
+/// ([`MAX_EXACT_PACKED_UNITS`], likewise the higher). The parts of
+/// `100D100[n0]+5D3[n1]+…` read exactly took 3 s to build before the
+/// combination of the first two was refused (9.4 million pairs on
+/// 960-bit denominators).
 pub fn check_floor<W: Weight>(n: &Node, a: &Node, b: &Node, ctx: &Ctx) -> Result<()> {
     let (ca, ba) = floor_of(a, ctx);
     let (cb, bb) = floor_of(b, ctx);
@@ -714,8 +715,7 @@ impl Packing {
     fn run<W: Weight>(&self, sa: &[(&[i64], &W)], sb: &[(&[i64], &W)]) -> Result<Vec<(Key, W)>> {
         if W::EXACT {
             let over = |side: &[(&[i64], &W)]| {
-                let ws: Vec<W> = side.iter().map(|(_, w)| (*w).clone()).collect();
-                crate::weight::over_common_denominator(&ws)
+                crate::weight::over_common_denominator(side.iter().map(|(_, w)| *w))
             };
             if let (Some((na, da)), Some((nb, db))) = (over(sa), over(sb)) {
                 let den = da * db;
