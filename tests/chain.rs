@@ -486,3 +486,44 @@ fn a_chain_builds_each_rounds_laws_once() {
     }
     assert_eq!(chained.tail, Exact::ratio(1, 1 << 10));
 }
+
+/// A chain's first roll is found once a report (its law and its branches
+/// read the same cells, kept by content for the thread): reports of chains
+/// that share a first roll, or share its text under other reads, other
+/// weights or another cut, made one after another on one thread, equal
+/// each made alone on a fresh thread.
+#[test]
+fn a_first_roll_found_once_is_never_read_by_another_chain() {
+    let chains = [
+        ("1D20+5 -> natural==20: 2D8+4; >=15: 1D8+4; 0", 1e-12),
+        ("1D20+5 -> >=15: 1D8+4; 0", 1e-12),
+        ("1D20+5 -> natural==20: (result)D4; >=15: 1D8; 0", 1e-12),
+        ("1D20+6 -> natural==20: 2D8+4; >=15: 1D8+4; 0", 1e-12),
+        ("2D6! -> >=12: 1D6; 0", 1e-12),
+        ("2D6! -> >=12: 1D6; 0", 1e-6),
+    ];
+    let report = |(expr, eps): (&str, f64), exact: bool| {
+        let mut c = check_in(expr, None, &[]);
+        c.tail_eps = eps;
+        if exact {
+            dice::report::<Exact>(&c).unwrap().to_json()
+        } else {
+            dice::report::<f64>(&c).unwrap().to_json()
+        }
+    };
+    let alone: Vec<_> = chains
+        .iter()
+        .flat_map(|&c| [false, true].map(|e| (c, e)))
+        .map(|(c, e)| std::thread::spawn(move || report(c, e)).join().unwrap())
+        .collect();
+    // Twice over, each chain in both weights, on this one thread.
+    for _ in 0..2 {
+        let mut i = 0;
+        for &c in &chains {
+            for e in [false, true] {
+                assert_eq!(report(c, e), alone[i], "{c:?} exact {e}");
+                i += 1;
+            }
+        }
+    }
+}
