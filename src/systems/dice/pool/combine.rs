@@ -111,7 +111,10 @@ pub fn planned_sorted<W: Weight>(
     let packing = Packing::new(op, sa, sb, ctx);
     let plan = plan::combine_plan(sa.len(), sb.len(), packing.is_some());
     let dice = super::dice_count(n);
-    plan.check(dice)?;
+    let dense = packing
+        .as_ref()
+        .is_some_and(|p| p.dense::<W>(plan.estimate));
+    check_pairs(&plan, dice, dense && sums_totals(op, ctx))?;
     check_exact(sa, sb, &plan)?;
     plan::traced(
         || n.to_string(),
@@ -119,6 +122,22 @@ pub fn planned_sorted<W: Weight>(
         &plan,
         || cells(op, sa, sb, packing, ctx),
     )
+}
+
+/// Whether `op`'s answer under `ctx` is the two parts' totals alone,
+/// added or subtracted: a plain sum of parts.
+fn sums_totals(op: Op, ctx: &Ctx) -> bool {
+    ctx.total && ctx.layout.len() == 1 && matches!(op, Op::Add | Op::Sub)
+}
+
+/// Refuse a combination past its limit: a plain sum of parts into a dense
+/// array ([`plan::MAX_SUM_COMBINE_ESTIMATE`], `sum`) or its algorithm's.
+fn check_pairs(plan: &plan::Plan, dice: i64, sum: bool) -> Result<()> {
+    if sum && plan.algorithm == plan::Algorithm::Combine {
+        plan.check_within(dice, plan::MAX_SUM_COMBINE_ESTIMATE)
+    } else {
+        plan.check(dice)
+    }
 }
 
 /// Most big-fraction units of one exact combination of tuples that do
@@ -381,7 +400,8 @@ pub fn check_floor<W: Weight>(n: &Node, a: &Node, b: &Node, ctx: &Ctx) -> Result
     let (ca, ba) = floor_of(a, ctx);
     let (cb, bb) = floor_of(b, ctx);
     let plan = plan::combine_plan(ca as usize, cb as usize, true);
-    plan.check(super::dice_count(n))?;
+    let sums = matches!(n, Node::Bin(op, _, _) if sums_totals(*op, ctx));
+    check_pairs(&plan, super::dice_count(n), sums)?;
     if W::EXACT {
         let bits = ba + bb;
         let units = exact_units(plan.estimate, bits);
@@ -704,6 +724,14 @@ impl Packing {
         }
     }
 
+    /// Whether `pairs` pairs accumulate into a dense array of cells of
+    /// `T`: where the box is within a few times the pairs and its cells
+    /// within 128 MB (fractions are 64 bytes a cell).
+    fn dense<T>(&self, pairs: u64) -> bool {
+        let cell = std::mem::size_of::<T>() as u64 + 1;
+        self.size <= pairs.saturating_mul(4).max(4096) && self.size.saturating_mul(cell) <= 1 << 27
+    }
+
     /// Every pair, into the answer.
     ///
     /// Exact weights are first brought over one common denominator per
@@ -751,12 +779,7 @@ impl Packing {
         let ca = self.columns(sa, &self.left);
         let cb = self.columns(sb, &self.right);
         let pairs = sa.len() as u64 * sb.len() as u64;
-        // A dense array where the box is within a few times the pairs and
-        // its cells within 128 MB (fractions are 64 bytes a cell).
-        let cell = std::mem::size_of::<T>() as u64 + 1;
-        let dense = self.size <= pairs.saturating_mul(4).max(4096)
-            && self.size.saturating_mul(cell) <= 1 << 27;
-        let mut acc = if dense {
+        let mut acc = if self.dense::<T>(pairs) {
             Acc::Dense {
                 cells: vec![zero.clone(); self.size as usize],
                 seen: vec![false; self.size as usize],

@@ -245,6 +245,13 @@ pub const MAX_PUSH_DIE_ESTIMATE: u64 = 350_000_000;
 /// this a combination could run past the 10 s the planner promises.
 pub const MAX_COMBINE_ESTIMATE: u64 = 80_000_000;
 
+/// Combinations of two totals alone, added or subtracted, into a dense
+/// array (a plain sum of parts the engine builds: `100D1000ri1+3D1000`):
+/// a pair is one add of codes and one multiply-add, measured at 2.1 ns
+/// (`26D1000ri1+3D1000`: 77.9 million pairs in 162 ms), so this many take
+/// about 5 s; past it they are refused before any pair meets.
+pub const MAX_SUM_COMBINE_ESTIMATE: u64 = 2_000_000_000;
+
 /// The same, tuple by tuple (tuples that do not fit one `u64`): a pair's
 /// tuple is built slot by slot and inserted into a map of tuples, up to
 /// 2.5 µs a state as the map grows towards [`super::MAX_STATES`].
@@ -284,7 +291,12 @@ impl Plan {
     /// Refuse at once a plan that could never finish, naming its size and
     /// the limit.
     pub fn check(&self, dice: i64) -> crate::error::Result<()> {
-        let most = self.limit();
+        self.check_within(dice, self.limit())
+    }
+
+    /// [`Plan::check`] against the limit `most` (a combination of totals
+    /// alone: [`MAX_SUM_COMBINE_ESTIMATE`]).
+    pub fn check_within(&self, dice: i64, most: u64) -> crate::error::Result<()> {
         if self.estimate > most {
             return Err(crate::error::Error::Conflict(format!(
                 "dice: the law of {dice} dice with these statistics takes about {} state steps by the {} (at most {most}); read fewer statistics (each count, name or score multiplies the states) or roll fewer dice",
