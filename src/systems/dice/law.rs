@@ -920,22 +920,24 @@ pub fn node<W: Weight>(n: &Node) -> Result<Pmf<W>> {
 /// pairs on `bits`-bit denominators (floors of its parts, counted before
 /// either is built), past [`MAX_PAIRS`] or, exactly, the combination's
 /// big-fraction units.
+/// With `floor` false, the same of the pairs and bits its built parts
+/// have.
 fn check_joint_pairs<W: Weight>(pairs: u64, bits: u64, floor: bool) -> Result<()> {
-    let before = if floor {
-        ", counted before either part was built"
+    let (least, before) = if floor {
+        ("at least ", ", counted before either part was built")
     } else {
-        ""
+        ("", "")
     };
     if pairs > MAX_PAIRS {
         return Err(Error::Conflict(format!(
-            "dice: the joint law of result and natural dice needs at least {pairs} pairs{before} (at most {MAX_PAIRS}); drop the natural conditions or use fewer dice"
+            "dice: the joint law of result and natural dice needs {least}{pairs} pairs{before} (at most {MAX_PAIRS}); drop the natural conditions or use fewer dice"
         )));
     }
     let units = super::pool::combine::exact_units(pairs, bits);
     let most = super::pool::combine::MAX_EXACT_COMBINE_UNITS;
     if W::EXACT && units > most {
         return Err(Error::Conflict(format!(
-            "dice: the exact joint law of result and natural dice takes at least about {units:.1e} big-fraction units ({pairs} pairs on {bits}-bit denominators{before}; at most {most:e}); drop --exact (floating point is exact to about 1e-15), drop the natural conditions or use fewer dice"
+            "dice: the exact joint law of result and natural dice takes {least}about {units:.1e} big-fraction units ({pairs} pairs on {bits}-bit denominators{before}; at most {most:e}); drop --exact (floating point is exact to about 1e-15), drop the natural conditions or use fewer dice"
         )));
     }
     Ok(())
@@ -985,30 +987,17 @@ pub fn joint<W: Weight>(n: &Node) -> Result<BTreeMap<(i64, i64), W>> {
         Node::Bin(op, a, b) => {
             check_joint_floor::<W>(n)?;
             let (ja, jb) = (joint::<W>(a)?, joint::<W>(b)?);
-            let pairs = ja.len() as u64 * jb.len() as u64;
-            if pairs > MAX_PAIRS {
-                return Err(Error::Conflict(format!(
-                    "dice: the joint law of result and natural dice needs {pairs} pairs (at most {MAX_PAIRS}); drop the natural conditions or use fewer dice"
-                )));
-            }
-            if W::EXACT {
-                // Each pair a product and a sum of fractions, as a
-                // combination of two parts counts them
-                // (`1D1000+200D10` read by `natural>=19`, exactly: 1.8
-                // million pairs on 674-bit denominators answered after
-                // 51 s).
-                let bits = |j: &BTreeMap<(i64, i64), W>| {
-                    j.values().map(Weight::den_bits).max().unwrap_or(0)
-                };
-                let bits = bits(&ja) + bits(&jb);
-                let units = super::pool::combine::exact_units(pairs, bits);
-                let most = super::pool::combine::MAX_EXACT_COMBINE_UNITS;
-                if units > most {
-                    return Err(Error::Conflict(format!(
-                        "dice: the exact joint law of result and natural dice takes about {units:.1e} big-fraction units ({pairs} pairs on {bits}-bit denominators; at most {most:e}); drop --exact (floating point is exact to about 1e-15), drop the natural conditions or use fewer dice"
-                    )));
-                }
-            }
+            // Each pair a product and a sum of fractions, as a
+            // combination of two parts counts them (`1D1000+200D10` read
+            // by `natural>=19`, exactly: 1.8 million pairs on 674-bit
+            // denominators answered after 51 s).
+            let bits =
+                |j: &BTreeMap<(i64, i64), W>| j.values().map(Weight::den_bits).max().unwrap_or(0);
+            check_joint_pairs::<W>(
+                ja.len() as u64 * jb.len() as u64,
+                bits(&ja) + bits(&jb),
+                false,
+            )?;
             let mut out: BTreeMap<(i64, i64), W> = BTreeMap::new();
             for ((x, nx), p) in &ja {
                 for ((y, ny), q) in &jb {

@@ -189,16 +189,27 @@ fn check_exact<W: Weight>(
         return Ok(());
     }
     let bits = |side: &[(&[i64], &W)]| side.iter().map(|(_, w)| w.den_bits()).max().unwrap_or(0);
-    let bits = bits(sa) + bits(sb);
+    check_units(plan, bits(sa) + bits(sb), false)
+}
+
+/// Refuse an exact combination by `plan` on `bits`-bit denominators past
+/// its algorithm's big-fraction units; `floor`: both counted from the
+/// parts' floors before either was built ([`check_floor`]).
+fn check_units(plan: &plan::Plan, bits: u64, floor: bool) -> Result<()> {
     let units = exact_units(plan.estimate, bits);
     let most = most_exact_units(plan.algorithm);
-    if units > most {
-        return Err(Error::Conflict(format!(
-            "dice: the exact combination of two parts takes about {units:.1e} big-fraction units ({} pairs of states on {bits}-bit denominators; at most {most:e}); drop --exact (floating point is exact to about 1e-15) or roll fewer dice",
-            plan.estimate
-        )));
+    if units <= most {
+        return Ok(());
     }
-    Ok(())
+    let (least, before) = if floor {
+        ("at least ", ", counted before either part was built")
+    } else {
+        ("", "")
+    };
+    Err(Error::Conflict(format!(
+        "dice: the exact combination of two parts takes {least}about {units:.1e} big-fraction units ({least}{} pairs of states on {bits}-bit denominators{before}; at most {most:e}); drop --exact (floating point is exact to about 1e-15) or roll fewer dice",
+        plan.estimate
+    )))
 }
 
 /// A floor on the cells of node `n`'s law and on the bits of their longest
@@ -403,15 +414,7 @@ pub fn check_floor<W: Weight>(n: &Node, a: &Node, b: &Node, ctx: &Ctx) -> Result
     let sums = matches!(n, Node::Bin(op, _, _) if sums_totals(*op, ctx));
     check_pairs(&plan, super::dice_count(n), sums)?;
     if W::EXACT {
-        let bits = ba + bb;
-        let units = exact_units(plan.estimate, bits);
-        let most = most_exact_units(plan.algorithm);
-        if units > most {
-            return Err(Error::Conflict(format!(
-                "dice: the exact combination of two parts takes at least about {units:.1e} big-fraction units (at least {} pairs of states on {bits}-bit denominators, counted before either part was built; at most {most:e}); drop --exact (floating point is exact to about 1e-15) or roll fewer dice",
-                plan.estimate
-            )));
-        }
+        check_units(&plan, ba + bb, true)?;
     }
     Ok(())
 }

@@ -896,13 +896,8 @@ pub fn item_mass<W: Weight>(n: &Node, ctx: &Ctx) -> Option<Result<W>> {
 /// A group's items as kinds (identical items one kind rolled several
 /// times), for [`run_group`].
 pub fn group_kinds<W: Weight>(g: &GroupTerm, ctx: &Ctx) -> Result<Vec<Kind<W>>> {
-    // Identical items are one kind rolled several times.
-    let mut kinds: Vec<(&Node, Kind<W>)> = Vec::new();
-    for it in &g.items {
-        if let Some((_, k)) = kinds.iter_mut().find(|(s, _)| *s == it) {
-            k.n += 1;
-            continue;
-        }
+    let mut kinds: Vec<Kind<W>> = Vec::new();
+    for (it, n) in distinct_items(&g.items) {
         // Distinct cells, with no map between (a term's sums straight
         // from its algorithm).
         let law = super::node_cells::<W>(it, ctx)?;
@@ -937,16 +932,28 @@ pub fn group_kinds<W: Weight>(g: &GroupTerm, ctx: &Ctx) -> Result<Vec<Kind<W>>> 
             Some(m) => m?,
             None => outcomes.iter().fold(W::zero(), |a, (_, w)| a + w),
         };
-        kinds.push((
-            it,
-            Kind {
-                law: DieLaw { outcomes, mass },
-                n: 1,
-                feeds: 1,
-            },
-        ));
+        kinds.push(Kind {
+            law: DieLaw { outcomes, mass },
+            n,
+            feeds: 1,
+        });
     }
-    Ok(kinds.into_iter().map(|(_, k)| k).collect())
+    Ok(kinds)
+}
+
+/// A group's distinct items, each with how many times it stands: identical
+/// items are one kind rolled several times, met where the first of them
+/// stands (the order [`group_kinds`] and the group's floors
+/// ([`super::plan::group_floors`]) meet them in).
+pub fn distinct_items(items: &[Node]) -> Vec<(&Node, i64)> {
+    let mut out: Vec<(&Node, i64)> = Vec::new();
+    for it in items {
+        match out.iter_mut().find(|(s, _)| *s == it) {
+            Some((_, n)) => *n += 1,
+            None => out.push((it, 1)),
+        }
+    }
+    out
 }
 
 /// A group's items as the product of their laws, one item at a time (a

@@ -1245,19 +1245,10 @@ pub fn group_floors(g: &crate::systems::dice::ast::GroupTerm, ctx: &Ctx) -> Opti
     if k < 2 || k >= items {
         return None;
     }
-    // The items in the order the product meets them: identical items are
-    // one kind, met where the first of them stands
-    // ([`super::fold::group_kinds`]).
-    let mut kinds: Vec<(&crate::systems::dice::ast::Node, u64, usize)> = Vec::new();
-    for it in &g.items {
-        match kinds.iter_mut().find(|(n, _, _)| *n == it) {
-            Some(k) => k.2 += 1,
-            None => kinds.push((it, super::combine::floor_of(it, ctx).0, 1)),
-        }
-    }
-    let m: Vec<u64> = kinds
-        .iter()
-        .flat_map(|&(_, m, n)| std::iter::repeat_n(m, n))
+    // The items in the order the product meets them.
+    let m: Vec<u64> = super::fold::distinct_items(&g.items)
+        .into_iter()
+        .flat_map(|(it, n)| std::iter::repeat_n(super::combine::floor_of(it, ctx).0, n as usize))
         .collect();
     let product = m
         .iter()
