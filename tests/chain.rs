@@ -522,8 +522,22 @@ fn a_first_roll_found_once_is_never_read_by_another_chain() {
         for &c in &chains {
             for e in [false, true] {
                 assert_eq!(report(c, e), alone[i], "{c:?} exact {e}");
+                // Kept within its report only: the next report finds its
+                // first roll again (a benchmark repeating one report
+                // measures the work, not a memo).
+                assert!(!dice::chained::memo_held(), "{c:?} exact {e}");
                 i += 1;
             }
         }
     }
+    // A rounds report (`--until`) of a chain keeps none either.
+    let mut c = check_in(&format!("2D({})", chains[0].0), None, &[]);
+    c.tail_eps = 1e-12;
+    let u = dice::until::Until {
+        until: 30,
+        rounds: Some(20),
+        ..Default::default()
+    };
+    dice::until::report::<f64>(&c, &u).unwrap();
+    assert!(!dice::chained::memo_held());
 }

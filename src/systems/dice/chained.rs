@@ -486,11 +486,13 @@ fn totals<W: Weight>(values: impl IntoIterator<Item = (i64, W)>, ctx: &Ctx) -> M
     m
 }
 
-/// The last first roll's cells this thread found ([`stage_cells`]): a
+/// The last first roll's cells found in one report ([`stage_cells`]): a
 /// chain's report reads them twice, for its law and for how often each
 /// branch is taken, and found them twice (17 % of a D&D attack's report).
 /// Keyed by content (the stage, what is read, the cut, the weights' type),
-/// never by address, so a later roll can never read another's cells.
+/// never by address, so a later roll can never read another's cells; and
+/// kept only within one report ([`memo_scope`]), so that a report is never
+/// answered from the work of one before it.
 struct StageMemo {
     stage: Stage,
     reads: Vec<Stat>,
@@ -499,15 +501,27 @@ struct StageMemo {
 }
 
 thread_local! {
-    static STAGE_MEMO: std::cell::RefCell<Option<StageMemo>> =
+    /// `None` outside a report ([`memo_scope`]): nothing is kept there.
+    static STAGE_MEMO: std::cell::RefCell<Option<Option<StageMemo>>> =
         const { std::cell::RefCell::new(None) };
+}
+
+/// Run `f`, one report, with a memo of first rolls of its own
+/// ([`StageMemo`]), empty at its start and dropped at its end (an outer
+/// report's, if any, kept aside meanwhile): within `f` a first roll is
+/// found once however often it is read; no other report reads it.
+pub fn memo_scope<R>(f: impl FnOnce() -> R) -> R {
+    let outer = STAGE_MEMO.with(|m| std::mem::replace(&mut *m.borrow_mut(), Some(None)));
+    let r = f();
+    STAGE_MEMO.with(|m| *m.borrow_mut() = outer);
+    r
 }
 
 /// The first roll's cells: the values of `reads` (flags as 1 or 0), the
 /// last found kept for the next ask of the same.
 fn stage_cells<W: Weight>(s: &Stage, reads: &[Stat], eps: f64) -> Result<StageCells<W>> {
     let hit = STAGE_MEMO.with(|m| {
-        m.borrow().as_ref().and_then(|m| {
+        m.borrow().as_ref().and_then(Option::as_ref).and_then(|m| {
             (m.eps.to_bits() == eps.to_bits() && m.reads == reads && m.stage == *s)
                 .then(|| m.cells.clone().downcast::<Vec<(Vec<i64>, W)>>().ok())
                 .flatten()
@@ -518,18 +532,27 @@ fn stage_cells<W: Weight>(s: &Stage, reads: &[Stat], eps: f64) -> Result<StageCe
     }
     let cells = std::rc::Rc::new(stage_cells_of::<W>(s, reads, eps)?);
     STAGE_MEMO.with(|m| {
-        *m.borrow_mut() = Some(StageMemo {
-            stage: s.clone(),
-            reads: reads.to_vec(),
-            eps,
-            cells: cells.clone(),
-        })
+        if let Some(memo) = m.borrow_mut().as_mut() {
+            *memo = Some(StageMemo {
+                stage: s.clone(),
+                reads: reads.to_vec(),
+                eps,
+                cells: cells.clone(),
+            });
+        }
     });
     Ok(cells)
 }
 
 /// A first roll's cells, shared with [`STAGE_MEMO`].
 type StageCells<W> = std::rc::Rc<Vec<(Vec<i64>, W)>>;
+
+/// Whether this thread keeps a first roll's cells now (within a report
+/// only: the tests hold that none outlives its report).
+#[doc(hidden)]
+pub fn memo_held() -> bool {
+    STAGE_MEMO.with(|m| m.borrow().as_ref().is_some_and(Option::is_some))
+}
 
 /// [`stage_cells`], found.
 fn stage_cells_of<W: Weight>(s: &Stage, reads: &[Stat], eps: f64) -> Result<Vec<(Vec<i64>, W)>> {

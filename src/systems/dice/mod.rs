@@ -1178,7 +1178,12 @@ pub fn report<W: Weight>(check: &Check) -> Result<Report<W>> {
 
 /// [`report`] of a check the caller gives up (validated in place, not
 /// copied first).
-pub fn report_of<W: Weight>(mut owned: Check) -> Result<Report<W>> {
+pub fn report_of<W: Weight>(owned: Check) -> Result<Report<W>> {
+    chained::memo_scope(|| report_in_scope(owned))
+}
+
+/// [`report_of`] within its memo's scope ([`chained::memo_scope`]).
+fn report_in_scope<W: Weight>(mut owned: Check) -> Result<Report<W>> {
     owned.validate()?;
     let check = &owned;
     let mut tier_p: Vec<W> = Vec::new();

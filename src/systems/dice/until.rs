@@ -170,6 +170,11 @@ impl Until {
 
 /// The report of a test over several rolls (or of a race, with `--vs`).
 pub fn report<W: Weight>(check: &Check, u: &Until) -> Result<Report<W>> {
+    super::chained::memo_scope(|| report_in_scope(check, u))
+}
+
+/// [`report`] within its memo's scope ([`super::chained::memo_scope`]).
+fn report_in_scope<W: Weight>(check: &Check, u: &Until) -> Result<Report<W>> {
     u.validate(check)?;
     let law = per_roll::<W>(check, &u.stat)?;
     let effects = u.effects(check);
