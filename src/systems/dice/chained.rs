@@ -511,7 +511,8 @@ thread_local! {
 /// report's, if any, kept aside meanwhile): within `f` a first roll is
 /// found once however often it is read; no other report reads it.
 pub fn memo_scope<R>(f: impl FnOnce() -> R) -> R {
-    let outer = STAGE_MEMO.with(|m| std::mem::replace(&mut *m.borrow_mut(), Some(None)));
+    // `Some(None)`: within a report, nothing kept yet.
+    let outer = STAGE_MEMO.with(|m| m.borrow_mut().replace(None));
     let r = f();
     STAGE_MEMO.with(|m| *m.borrow_mut() = outer);
     r

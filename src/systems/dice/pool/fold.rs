@@ -824,11 +824,11 @@ fn planned_group<W: Weight, R>(
     let items = item_count(&kinds);
     plan.check(items)?;
     if plan.algorithm == Algorithm::GroupProduct {
-        let floor = super::plan::product_states_floor(&kinds, filter);
+        let floor = super::plan::product_states_floor(&kinds, filter, ctx);
         if floor > MAX_STATES as u64 {
             return Err(super::states_refused(
                 Some(floor),
-                Some("the kept totals of its items, each multiset a state"),
+                Some("the kept totals of its items, each multiset a state with each value of the statistics read with them"),
             ));
         }
     }

@@ -52,7 +52,7 @@
 use super::die::DieLaw;
 use super::fold::{order_free, Kind};
 use super::stat::Span;
-use super::{Ctx, Stat};
+use super::{Ctx, Key, Stat};
 use crate::systems::dice::ast::PoolTerm;
 use crate::weight::Weight;
 
@@ -1102,9 +1102,10 @@ const FLOOR_DICE: usize = 2000;
 /// (`{100D3,200D100,1D6}KH2`: 201 · 19,801 − 101 · 100 / 2 = 4.0 million),
 /// where it was refused only as its map passed the limit, after more
 /// than a second and half a gigabyte. `1` where it keeps one item or all.
-pub fn product_states_floor<W>(
+pub fn product_states_floor<W: Weight>(
     kinds: &[Kind<W>],
     filter: Option<(crate::systems::dice::ast::Filter, i64)>,
+    ctx: &Ctx,
 ) -> u64 {
     let items = super::fold::item_count(kinds);
     let Some((high, k)) = filter.map(|(f, n)| f.as_keep(n, items)) else {
@@ -1169,7 +1170,14 @@ pub fn product_states_floor<W>(
                         .collect()
                 };
                 let (tx, ty) = (over(&all[x]), over(&all[y]));
-                floor = floor.max(multisets_floor(&[&tx, &ty]));
+                let kept = multisets_floor(&[&tx, &ty]);
+                floor = floor.max(kept);
+                if kept <= super::MAX_STATES as f64
+                    && (tx.len() as u64).saturating_mul(ty.len() as u64) <= EXTRAS_PAIRS
+                {
+                    let items: Vec<&Kind<W>> = super::fold::each_item(kinds).collect();
+                    floor = floor.max(extras_floor(&items, (x, &tx), (y, &ty), ctx));
+                }
             }
         }
     }
@@ -1178,6 +1186,137 @@ pub fn product_states_floor<W>(
     } else {
         floor as u64
     }
+}
+
+/// Most pairs of kept totals [`extras_floor`] reads one by one (a few
+/// tens of milliseconds).
+const EXTRAS_PAIRS: u64 = 5_000_000;
+
+/// A floor on the last step's states of a group product keeping two
+/// items' totals, where items `x` and `y` are kept at any of their totals
+/// `tx`, `ty` (each above every other item's best): each multiset of
+/// kept totals is a state per value the statistics combined item by item
+/// can take with it (a count summed, a maximum or a minimum; the others
+/// counted once). Per statistic, every item but one is held at an outcome
+/// (item `y` at one of total `b`, the others at any), and the one left
+/// free, item `x` at total `a`, meets it with each value its outcomes of
+/// that total show: each value it leaves after the combination (and its
+/// saturation) is a state of its own. The held outcomes change the
+/// statistic least (the smallest count or maximum, the largest minimum),
+/// which leaves the most values apart; any choice is a floor. Per
+/// multiset the floor takes the most over the statistics and over which
+/// of the two items is free (`{100D100,1D12ro1,30D4}KH2` read by
+/// `count(6)`: 901,091 multisets of kept totals, 2.7 million with the
+/// sixes, refused at once where the product ran 2.6 s to the limit).
+fn extras_floor<W: Weight>(
+    items: &[&Kind<W>],
+    (x, tx): (usize, &[i64]),
+    (y, ty): (usize, &[i64]),
+    ctx: &Ctx,
+) -> f64 {
+    use super::stat::Combine;
+    use std::collections::HashMap;
+    let live = |k: &Kind<W>| -> Vec<(i64, Key)> {
+        k.law
+            .outcomes
+            .iter()
+            .filter(|(_, w)| !w.is_zero())
+            .map(|(o, _)| (o.order, o.contrib.clone()))
+            .collect()
+    };
+    let laws: Vec<Vec<(i64, Key)>> = items.iter().map(|k| live(k)).collect();
+    if laws.iter().any(Vec::is_empty) {
+        // An item that shows nothing: no state at all.
+        return 0.0;
+    }
+    // The statistics combined item by item whose combination is known:
+    // counts of no negative part, maxima, minima, with no "no die" mark.
+    let slots: Vec<usize> = (0..ctx.layout.len())
+        .filter(|&s| !ctx.kept_only(s))
+        .filter(|&s| {
+            let values = || laws.iter().flatten().map(|(_, c)| c[s]);
+            let real = values().all(|v| v != super::NONE_LOW && v != super::NONE_HIGH);
+            match ctx.ops[s].combine {
+                Combine::Add => real && values().all(|v| v >= 0) && ctx.merged(s, 0) == 0,
+                Combine::Max | Combine::Min => real,
+                Combine::AllEqual => false,
+            }
+        })
+        .collect();
+    if slots.is_empty() {
+        return 0.0;
+    }
+    // The value that changes slot `s` least, of a list of values.
+    let least = |s: usize, v: &[i64]| -> Option<i64> {
+        match ctx.ops[s].combine {
+            Combine::Min => v.iter().copied().max(),
+            _ => v.iter().copied().min(),
+        }
+    };
+    // Per slot: the held value of every item but `x` and `y`, combined.
+    let held: Vec<Option<i64>> = slots
+        .iter()
+        .map(|&s| {
+            laws.iter()
+                .enumerate()
+                .filter(|&(i, _)| i != x && i != y)
+                .filter_map(|(_, l)| least(s, &l.iter().map(|(_, c)| c[s]).collect::<Vec<_>>()))
+                .reduce(|a, v| ctx.ops[s].combine.apply(a, v))
+        })
+        .collect();
+    // Per item of the two, per total, per slot: the values shown, sorted
+    // and distinct.
+    let by_total = |l: &[(i64, Key)]| -> HashMap<i64, Vec<Vec<i64>>> {
+        let mut m: HashMap<i64, Vec<Vec<i64>>> = HashMap::new();
+        for (t, c) in l {
+            let e = m.entry(*t).or_insert_with(|| vec![Vec::new(); slots.len()]);
+            for (j, &s) in slots.iter().enumerate() {
+                e[j].push(c[s]);
+            }
+        }
+        for v in m.values_mut().flatten() {
+            v.sort_unstable();
+            v.dedup();
+        }
+        m
+    };
+    let (vx, vy) = (by_total(&laws[x]), by_total(&laws[y]));
+    let empty: Vec<Vec<i64>> = vec![Vec::new(); slots.len()];
+    // The values slot `j` takes with the free item's `free` and the held
+    // values `other` (of the other kept item) and `held[j]`.
+    let apart = |j: usize, free: &[i64], other: &[i64]| -> usize {
+        let s = slots[j];
+        let Some(o) = least(s, other) else {
+            return 0;
+        };
+        let r = held[j].map_or(o, |h| ctx.ops[s].combine.apply(h, o));
+        let mut seen: Vec<i64> = free
+            .iter()
+            .map(|&v| ctx.merged(s, ctx.ops[s].combine.apply(v, r)))
+            .collect();
+        seen.sort_unstable();
+        seen.dedup();
+        seen.len()
+    };
+    let in_y: std::collections::HashSet<i64> = ty.iter().copied().collect();
+    let in_x: std::collections::HashSet<i64> = tx.iter().copied().collect();
+    let mut floor = 0f64;
+    for &a in tx {
+        let ax = vx.get(&a).unwrap_or(&empty);
+        for &b in ty {
+            // A multiset met both ways is counted once.
+            if a < b && in_y.contains(&a) && in_x.contains(&b) {
+                continue;
+            }
+            let by = vy.get(&b).unwrap_or(&empty);
+            let most = (0..slots.len())
+                .map(|j| apart(j, &ax[j], &by[j]).max(apart(j, &by[j], &ax[j])))
+                .max()
+                .unwrap_or(0);
+            floor += most.max(1) as f64;
+        }
+    }
+    floor
 }
 
 /// Refuse a group keeping `2 ≤ k <` all of its items before any item's
