@@ -1198,16 +1198,20 @@ const EXTRAS_PAIRS: u64 = 5_000_000;
 /// kept totals is a state per value the statistics combined item by item
 /// can take with it (a count summed, a maximum or a minimum; the others
 /// counted once). Per statistic, every item but one is held at an outcome
-/// (item `y` at one of total `b`, the others at any), and the one left
-/// free, item `x` at total `a`, meets it with each value its outcomes of
-/// that total show: each value it leaves after the combination (and its
-/// saturation) is a state of its own. The held outcomes change the
-/// statistic least (the smallest count or maximum, the largest minimum),
-/// which leaves the most values apart; any choice is a floor. Per
-/// multiset the floor takes the most over the statistics and over which
-/// of the two items is free (`{100D100,1D12ro1,30D4}KH2` read by
-/// `count(6)`: 901,091 multisets of kept totals, 2.7 million with the
-/// sixes, refused at once where the product ran 2.6 s to the limit).
+/// (`x` at one of total `a`, `y` at one of total `b`, the others at any),
+/// and the one left free meets it with each value it can show there
+/// (`x` its outcomes of total `a`, `y` of total `b`, another item any of
+/// its outcomes, none of which enters the kept totals): each value it
+/// leaves after the combination (and its saturation) is a state of its
+/// own. The held outcomes change the statistic least (the smallest count
+/// or maximum, the largest minimum), which leaves the most values apart;
+/// any choice is a floor. Per multiset the floor takes the most over the
+/// statistics and over which item is free (`{100D100,1D12ro1,30D4}KH2`
+/// read by `count(6)`: 901,091 multisets of kept totals, 2.7 million with
+/// the sixes, refused at once where the product ran 2.6 s to the limit;
+/// `{100D3!,1D4DL1,200D3,1D8ri1}KH2`, where only the `1D8ri1`, never
+/// kept, shows a six: 2.1 million, refused after its items' laws, 1.1 s,
+/// where the product ran 3.0 s).
 fn extras_floor<W: Weight>(
     items: &[&Kind<W>],
     (x, tx): (usize, &[i64]),
@@ -1253,17 +1257,49 @@ fn extras_floor<W: Weight>(
             _ => v.iter().copied().min(),
         }
     };
-    // Per slot: the held value of every item but `x` and `y`, combined.
-    let held: Vec<Option<i64>> = slots
+    // Per item, per slot: the values it shows, sorted and distinct, and
+    // the one that changes the slot least.
+    let values: Vec<Vec<Vec<i64>>> = laws
         .iter()
-        .map(|&s| {
-            laws.iter()
-                .enumerate()
-                .filter(|&(i, _)| i != x && i != y)
-                .filter_map(|(_, l)| least(s, &l.iter().map(|(_, c)| c[s]).collect::<Vec<_>>()))
-                .reduce(|a, v| ctx.ops[s].combine.apply(a, v))
+        .map(|l| {
+            slots
+                .iter()
+                .map(|&s| {
+                    let mut v: Vec<i64> = l.iter().map(|(_, c)| c[s]).collect();
+                    v.sort_unstable();
+                    v.dedup();
+                    v
+                })
+                .collect()
         })
         .collect();
+    let combine = |j: usize, a: Option<i64>, b: Option<i64>| -> Option<i64> {
+        match (a, b) {
+            (Some(a), Some(b)) => Some(ctx.ops[slots[j]].combine.apply(a, b)),
+            (a, None) => a,
+            (None, b) => b,
+        }
+    };
+    // The items held whatever the kept totals: every item but `x` and `y`.
+    // Per slot, all of them held, and all but one (`free`: the one that
+    // may show any of its values, none of them entering the kept totals).
+    let others: Vec<usize> = (0..laws.len()).filter(|&i| i != x && i != y).collect();
+    let held_but = |j: usize, free: Option<usize>| -> Option<i64> {
+        others
+            .iter()
+            .filter(|&&i| Some(i) != free)
+            .fold(None, |acc, &i| {
+                combine(j, acc, least(slots[j], &values[i][j]))
+            })
+    };
+    let held: Vec<Option<i64>> = (0..slots.len()).map(|j| held_but(j, None)).collect();
+    // The others free one at a time, where they show two values or more.
+    let mut loose: Vec<(usize, usize, Option<i64>)> = Vec::new();
+    for j in 0..slots.len() {
+        for &i in others.iter().filter(|&&i| values[i][j].len() > 1) {
+            loose.push((j, i, held_but(j, Some(i))));
+        }
+    }
     // Per item of the two, per total, per slot: the values shown, sorted
     // and distinct.
     let by_total = |l: &[(i64, Key)]| -> HashMap<i64, Vec<Vec<i64>>> {
@@ -1282,17 +1318,13 @@ fn extras_floor<W: Weight>(
     };
     let (vx, vy) = (by_total(&laws[x]), by_total(&laws[y]));
     let empty: Vec<Vec<i64>> = vec![Vec::new(); slots.len()];
-    // The values slot `j` takes with the free item's `free` and the held
-    // values `other` (of the other kept item) and `held[j]`.
-    let apart = |j: usize, free: &[i64], other: &[i64]| -> usize {
+    // The values slot `j` takes with one item free at `free` and the rest
+    // held at `rest` combined.
+    let apart = |j: usize, free: &[i64], rest: Option<i64>| -> usize {
         let s = slots[j];
-        let Some(o) = least(s, other) else {
-            return 0;
-        };
-        let r = held[j].map_or(o, |h| ctx.ops[s].combine.apply(h, o));
         let mut seen: Vec<i64> = free
             .iter()
-            .map(|&v| ctx.merged(s, ctx.ops[s].combine.apply(v, r)))
+            .map(|&v| ctx.merged(s, rest.map_or(v, |r| ctx.ops[s].combine.apply(v, r))))
             .collect();
         seen.sort_unstable();
         seen.dedup();
@@ -1309,10 +1341,18 @@ fn extras_floor<W: Weight>(
                 continue;
             }
             let by = vy.get(&b).unwrap_or(&empty);
-            let most = (0..slots.len())
-                .map(|j| apart(j, &ax[j], &by[j]).max(apart(j, &by[j], &ax[j])))
-                .max()
-                .unwrap_or(0);
+            // Item `x` free, `y` held at total `b`; or the other way; or
+            // one of the others free, `x` and `y` held at `a` and `b`.
+            let kept = |j: usize| combine(j, least(slots[j], &ax[j]), least(slots[j], &by[j]));
+            let two = (0..slots.len()).map(|j| {
+                let x_free = combine(j, held[j], least(slots[j], &by[j]));
+                let y_free = combine(j, held[j], least(slots[j], &ax[j]));
+                apart(j, &ax[j], x_free).max(apart(j, &by[j], y_free))
+            });
+            let rest = loose
+                .iter()
+                .map(|&(j, i, h)| apart(j, &values[i][j], combine(j, h, kept(j))));
+            let most = two.chain(rest).max().unwrap_or(0);
             floor += most.max(1) as f64;
         }
     }
