@@ -1295,8 +1295,8 @@ fn extras_floor<W: Weight>(
     let held: Vec<Option<i64>> = (0..slots.len()).map(|j| held_but(j, None)).collect();
     // The others free one at a time, where they show two values or more.
     let mut loose: Vec<(usize, usize, Option<i64>)> = Vec::new();
-    for j in 0..slots.len() {
-        for &i in others.iter().filter(|&&i| values[i][j].len() > 1) {
+    for &i in &others {
+        for (j, _) in values[i].iter().enumerate().filter(|(_, v)| v.len() > 1) {
             loose.push((j, i, held_but(j, Some(i))));
         }
     }
