@@ -960,6 +960,28 @@ fn combinations_are_refused_from_their_parts_floors() {
         &["odds", "dice", "{60D20,60D20[b]}", "--exact"],
         &["exact combination of two parts", "at most 2e7"],
     );
+    // A group keeping every item is counted from its items' floors as
+    // the sum of them is, before any item's law is built: the two
+    // spellings refused alike (the group built its items' exact laws for
+    // 0.9 s first).
+    for expr in [
+        "{1D100!!,20D100!!,30D100,3D6r1}",
+        "1D100!!+20D100!!+30D100+3D6r1",
+    ] {
+        refused_at_once(
+            &[
+                "odds",
+                "dice",
+                expr,
+                "--tier",
+                "a:natural>=19",
+                "--tier",
+                "b",
+                "--exact",
+            ],
+            &["counted before either part was built", "at most 2e7"],
+        );
+    }
     // A group whose items' floors put both its fold and its product
     // past their limits, refused before any item's law is built (2.0 s
     // and 1.1 s of items' laws before).

@@ -507,7 +507,7 @@ thread_local! {
 }
 
 /// Run `f`, one report, with a memo of first rolls of its own
-/// ([`StageMemo`]), empty at its start and dropped at its end (an outer
+/// (`StageMemo`), empty at its start and dropped at its end (an outer
 /// report's, if any, kept aside meanwhile): within `f` a first roll is
 /// found once however often it is read; no other report reads it.
 pub fn memo_scope<R>(f: impl FnOnce() -> R) -> R {

@@ -775,8 +775,9 @@ pub fn group_cells<W: Weight>(g: &GroupTerm, ctx: &Ctx) -> Result<Vec<(Key, W)>>
 /// nanoseconds a step (`{2D1000KH3,200D100}KH2`: 39 million steps, 1.4 s;
 /// `{8D20ro1,10D1000}` exactly, 10.3 s).
 fn items_summed<W: Weight>(g: &GroupTerm, ctx: &Ctx) -> Result<Vec<(Key, W)>> {
-    let kinds = group_kinds::<W>(g, ctx)?;
     let node = Node::Group(Box::new(g.clone()));
+    super::combine::check_items_floor::<W>(&node, &g.items, ctx)?;
+    let kinds = group_kinds::<W>(g, ctx)?;
     let mut acc: Option<Vec<(Key, W)>> = None;
     for kind in each_item(&kinds) {
         let mut cells: Vec<(Key, W)> = kind
