@@ -1456,6 +1456,62 @@ fn steps_on_a_table_equal_the_buffers_to_the_last_bit() {
     }
 }
 
+/// A step of more pairs than its buffer holds, summed straight into the
+/// dense box its states must lie in (`steps::step_within`), gives the law
+/// the map of tuples gives: to the last bit in floating point and exactly
+/// in fractions, on counts, maxima and minima, saturated or not, the total
+/// carried or not; and where no box is known (whether all dice are alike)
+/// the map runs as before.
+#[test]
+fn a_large_step_in_its_box_equals_the_map_to_the_last_bit() {
+    let stat_sets: [&[&str]; 5] = [
+        &[],
+        &["count(6)"],
+        &["max", "count(1)"],
+        &["min"],
+        &["doubles"],
+    ];
+    let mut large = 0;
+    for text in ["2D600", "2D80!!", "2D700ro1"] {
+        let t = single_term(text);
+        for names in stat_sets {
+            let stats = parse_stats(names);
+            for (saturated, total) in [(false, true), (true, true), (true, false)] {
+                let ctx = test_ctx_total(&stats, saturated, total);
+                let law = pool::fold::ctx_die_law::<f64>(&t, &ctx).unwrap();
+                let die = pool::fold::contributions(&law);
+                // The second die's step past the buffer (2^18 pairs),
+                // where its contributions stay apart.
+                let n = 2;
+                if die.len() * die.len() > 1 << 18 && !names.contains(&"doubles") {
+                    large += 1;
+                }
+                let what = format!("{text} {names:?} saturated {saturated} total {total}");
+                let boxed = pool::fold::independent_paths(&die, &ctx, n, false, true).unwrap();
+                let map = pool::fold::independent_paths(&die, &ctx, n, false, false).unwrap();
+                let bits = |m: &pool::Map<f64>| -> BTreeMap<Vec<i64>, u64> {
+                    m.iter().map(|(k, w)| (k.to_vec(), w.to_bits())).collect()
+                };
+                assert_eq!(bits(&boxed), bits(&map), "{what}");
+                let sum: f64 = boxed.values().sum();
+                assert!(
+                    (sum - 1.0).abs() < 1e-9 || text.contains("!!"),
+                    "{what}: {sum}"
+                );
+            }
+        }
+    }
+    assert!(large >= 30, "{large} steps past the buffer in a box");
+    // Exact fractions: equal too.
+    let t = single_term("2D530");
+    let ctx = test_ctx(&parse_stats(&["count(6)", "max"]), false);
+    let law = pool::fold::ctx_die_law::<Exact>(&t, &ctx).unwrap();
+    let die = pool::fold::contributions(&law);
+    let boxed = pool::fold::independent_paths(&die, &ctx, 2, false, true).unwrap();
+    let map = pool::fold::independent_paths(&die, &ctx, 2, false, false).unwrap();
+    assert_eq!(sorted(&boxed), sorted(&map));
+}
+
 /// The parts' product read by the tiers (`pool::product`, the planner's
 /// `Algorithm::Product`) equals the joint law judged cell by cell:
 /// exactly in fractions (every tier, the total's law and the cut tail),

@@ -528,6 +528,21 @@ pub fn independent<W: Weight>(die: &Map<W>, ctx: &Ctx, n: i64) -> Result<Map<W>>
 /// last bit either way (held so by the tests).
 #[doc(hidden)]
 pub fn independent_by<W: Weight>(die: &Map<W>, ctx: &Ctx, n: i64, table: bool) -> Result<Map<W>> {
+    independent_paths(die, ctx, n, table, true)
+}
+
+/// [`independent_by`], a large step summed straight into a dense array
+/// over the box its states must lie in (`boxed`, [`steps::step_within`])
+/// or into the map of tuples: the same law to the last bit either way
+/// (held so by the tests).
+#[doc(hidden)]
+pub fn independent_paths<W: Weight>(
+    die: &Map<W>,
+    ctx: &Ctx,
+    n: i64,
+    table: bool,
+    boxed: bool,
+) -> Result<Map<W>> {
     if n != 1 {
         // A slot that every contribution leaves neutral stays neutral
         // (a statistic a push's pairs do not carry): the steps run on the
@@ -549,7 +564,7 @@ pub fn independent_by<W: Weight>(die: &Map<W>, ctx: &Ctx, n: i64, table: bool) -
                 n,
                 None::<fn(i64, &States<W>)>,
                 |k, t| t.extend_from_slice(k),
-                table,
+                (table, boxed),
             );
         }
         let sub = ctx.project(&keep);
@@ -569,7 +584,7 @@ pub fn independent_by<W: Weight>(die: &Map<W>, ctx: &Ctx, n: i64, table: bool) -
                     t[i] = k[j];
                 }
             },
-            table,
+            (table, boxed),
         );
     }
     let die = super::sorted(die);
@@ -636,7 +651,7 @@ pub fn independent_steps<W: Weight>(
         n,
         Some(each),
         |k, t| t.extend_from_slice(k),
-        true,
+        (true, true),
     )
 }
 
@@ -649,15 +664,17 @@ const TABLE_FROM: i64 = 4;
 
 /// [`independent_steps`] of the contributions `die` in their order, each
 /// state of the last step written as its tuple by `put`; on a table of
-/// transitions while the states stay few (`table`; the tests turn it off
-/// to hold both equal), then on a step's buffer.
+/// transitions while the states stay few (`paths.0`; the tests turn it
+/// off to hold both equal), then on a step's buffer, a large step summed
+/// straight into the dense box its states lie in (`paths.1`,
+/// [`step_box`]).
 fn steps_of<W: Weight>(
     die: &[(&[i64], &W)],
     ctx: &Ctx,
     n: i64,
     mut each: Option<impl FnMut(i64, &States<W>)>,
     put: impl FnMut(&[i64], &mut Vec<i64>),
-    table: bool,
+    (table, boxed): (bool, bool),
 ) -> Result<Map<W>> {
     let len = ctx.layout.len();
     let edit = |key: &mut [i64], c: &[i64]| {
@@ -691,7 +708,12 @@ fn steps_of<W: Weight>(
         }
         // Each step's states in tuple order (`steps`), so its sums come
         // in one order on every run.
-        states = steps::step(len, pairs, |sink| {
+        let within = if boxed && pairs > steps::BUFFER_MAX {
+            step_box(ctx, &states, die)
+        } else {
+            None
+        };
+        states = steps::step_within(len, pairs, steps::Path::Auto, within.as_deref(), |sink| {
             for (s0, w) in states.iter() {
                 for (c, p) in die {
                     sink.put_edit(
@@ -713,6 +735,54 @@ fn steps_of<W: Weight>(
         states = t.states();
     }
     Ok(states.into_map(put))
+}
+
+/// The box one more die's step leads `states` into: per slot, a die's
+/// contribution added to a state (`Ctx::added`) is monotone in both (a
+/// sum, a maximum, a minimum, saturated or not), so the least and the
+/// greatest of the new values come from the least and the greatest of
+/// each. `None` where a slot holds "no die yet" or "two that differ"
+/// (sentinels) or reads whether all are alike, which is not monotone.
+fn step_box<W: Weight>(
+    ctx: &Ctx,
+    states: &States<W>,
+    die: &[(&[i64], &W)],
+) -> Option<Vec<(i64, i64)>> {
+    use super::stat::Combine;
+    let len = ctx.layout.len();
+    let mut s_lo = vec![i64::MAX; len];
+    let mut s_hi = vec![i64::MIN; len];
+    for (k, _) in states.iter() {
+        for i in 0..len {
+            s_lo[i] = s_lo[i].min(k[i]);
+            s_hi[i] = s_hi[i].max(k[i]);
+        }
+    }
+    let mut c_lo = vec![i64::MAX; len];
+    let mut c_hi = vec![i64::MIN; len];
+    for (c, _) in die {
+        for i in 0..len {
+            c_lo[i] = c_lo[i].min(c[i]);
+            c_hi[i] = c_hi[i].max(c[i]);
+        }
+    }
+    (0..len)
+        .map(|i| {
+            let sentinel = |v: i64| v == super::NONE_LOW || v == super::NONE_HIGH;
+            if ctx.ops[i].combine == Combine::AllEqual
+                || [s_lo[i], s_hi[i], c_lo[i], c_hi[i]]
+                    .into_iter()
+                    .any(sentinel)
+            {
+                return None;
+            }
+            let (lo, hi) = (
+                ctx.added(i, s_lo[i], c_lo[i]),
+                ctx.added(i, s_hi[i], c_hi[i]),
+            );
+            (!sentinel(lo) && !sentinel(hi) && lo <= hi).then_some((lo, hi))
+        })
+        .collect()
 }
 
 /// The slot of the value named `name`, where the layout reads it.

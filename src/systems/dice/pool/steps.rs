@@ -270,7 +270,7 @@ impl<W: Weight> Tuples<W> {
 
 /// Most pairs of one step held in the buffer (beyond, they go to a map
 /// of tuples as they come).
-const BUFFER_MAX: usize = 1 << 18;
+pub const BUFFER_MAX: usize = 1 << 18;
 
 /// Where a step's generator hands its pairs, in order: their tuples,
 /// their weights and the bounds of their slots, or (past `BUFFER_MAX`
@@ -288,6 +288,23 @@ pub struct Buffer<W> {
     spilled: Option<Tuples<W>>,
     /// The tuple a pair past the buffer is edited in.
     scratch: Vec<i64>,
+    /// A dense array over a box known before the step, summed as the
+    /// pairs come ([`step_within`]).
+    direct: Option<Direct<W>>,
+}
+
+/// A step summed straight into a dense array over the box of codes its
+/// caller knows before any pair ([`step_within`]): no buffer, no map.
+struct Direct<W> {
+    packing: Packing,
+    /// Each slot's least and greatest value in the box.
+    lo: Vec<i64>,
+    hi: Vec<i64>,
+    weights: Vec<W>,
+    met: Vec<bool>,
+    /// A pair fell outside the box (never, the box being sound; the step
+    /// is then refused rather than summed wrong).
+    outside: bool,
 }
 
 impl<W: Weight> Buffer<W> {
@@ -303,6 +320,24 @@ impl<W: Weight> Buffer<W> {
     #[inline]
     pub fn put_edit(&mut self, from: &[i64], w: &W, p: &W, edit: impl FnOnce(&mut [i64])) {
         let x = w.clone() * p;
+        if let Some(d) = &mut self.direct {
+            self.scratch.clear();
+            self.scratch.extend_from_slice(from);
+            edit(&mut self.scratch);
+            let inside = self
+                .scratch
+                .iter()
+                .zip(d.lo.iter().zip(&d.hi))
+                .all(|(v, (l, h))| l <= v && v <= h);
+            if !inside {
+                d.outside = true;
+                return;
+            }
+            let c = d.packing.code(&self.scratch) as usize;
+            d.weights[c] += x;
+            d.met[c] = true;
+            return;
+        }
         if let Some(t) = &mut self.spilled {
             // Past the buffer: edited in one reused tuple, into the map.
             self.scratch.clear();
@@ -391,7 +426,49 @@ pub fn step_by<W: Weight>(
     path: Path,
     gen: impl FnOnce(&mut Buffer<W>) -> Result<()>,
 ) -> Result<States<W>> {
-    let room = pairs.min(BUFFER_MAX);
+    step_within(len, pairs, path, None, gen)
+}
+
+/// [`step_by`] where the caller knows, before any pair, a box every new
+/// state lies in (`within`: each slot's least and greatest value, no
+/// sentinel). A step of more pairs than its buffer holds, whose box is
+/// small enough for a dense array, is summed straight into it as the
+/// pairs come, where its pairs went to a map of tuples (two d1000
+/// compounding, read by the total and a count: 36 million pairs, 1.35 s
+/// in the map): each state's sum in the pairs' order and the states in
+/// tuple order, as on every path, so the same values to the last bit.
+pub fn step_within<W: Weight>(
+    len: usize,
+    pairs: usize,
+    path: Path,
+    within: Option<&[(i64, i64)]>,
+    gen: impl FnOnce(&mut Buffer<W>) -> Result<()>,
+) -> Result<States<W>> {
+    let dense_max = (DENSE_BYTES / std::mem::size_of::<W>().max(1)) as u64;
+    let direct = within
+        .filter(|_| path == Path::Auto && pairs > BUFFER_MAX)
+        .and_then(|b| {
+            let mut bounds = Bounds::new(len);
+            for (i, &(l, h)) in b.iter().enumerate() {
+                bounds.see_slot(i, l);
+                bounds.see_slot(i, h);
+            }
+            Packing::new(&bounds)
+        })
+        .filter(|p| p.size <= dense_max && p.size as usize <= pairs)
+        .map(|packing| Direct {
+            weights: vec![W::zero(); packing.size as usize],
+            met: vec![false; packing.size as usize],
+            packing,
+            lo: within.unwrap_or_default().iter().map(|b| b.0).collect(),
+            hi: within.unwrap_or_default().iter().map(|b| b.1).collect(),
+            outside: false,
+        });
+    let room = if direct.is_some() {
+        0
+    } else {
+        pairs.min(BUFFER_MAX)
+    };
     let mut buf = Buffer {
         len,
         keys: Vec::with_capacity(room * len),
@@ -400,6 +477,7 @@ pub fn step_by<W: Weight>(
         hi: vec![i64::MIN; len],
         spilled: None,
         scratch: Vec::with_capacity(len),
+        direct,
     };
     gen(&mut buf)?;
     let mut out = States {
@@ -407,6 +485,14 @@ pub fn step_by<W: Weight>(
         keys: Vec::new(),
         weights: Vec::new(),
     };
+    if let Some(d) = buf.direct {
+        if d.outside {
+            return Err(crate::error::Error::Conflict(
+                "dice: a step's states left the box planned for them (a bug of hantei: please report the command)".into(),
+            ));
+        }
+        return from_dense(&d.packing, d.weights, d.met, out);
+    }
     if let Some(t) = buf.spilled {
         return from_tuples(t, out);
     }
@@ -415,7 +501,6 @@ pub fn step_by<W: Weight>(
     let Some(packing) = packing else {
         return from_tuples(Tuples::of(len, &buf.keys, buf.weights), out);
     };
-    let dense_max = (DENSE_BYTES / std::mem::size_of::<W>().max(1)) as u64;
     let fits = packing.size <= dense_max;
     let small = fits && packing.size as usize <= (4 * pairs).max(4096);
     if path == Path::Dense && fits || path == Path::Auto && small {
@@ -429,23 +514,7 @@ pub fn step_by<W: Weight>(
             weights[c] += w;
             met[c] = true;
         }
-        let count = met.iter().filter(|m| **m).count();
-        super::check_count(count)?;
-        out.keys.resize(count * len, 0);
-        out.weights.reserve(count);
-        // The codes met in order, their digits turned as an odometer.
-        let mut digits = vec![0u64; len];
-        let (mut at, mut last) = (0, 0);
-        for (c, (w, m)) in weights.into_iter().zip(met).enumerate() {
-            if m {
-                packing.advance(&mut digits, (c - last) as u64);
-                last = c;
-                packing.decode(&digits, &mut out.keys[at..at + len]);
-                out.weights.push(w);
-                at += len;
-            }
-        }
-        return Ok(out);
+        return from_dense(&packing, weights, met, out);
     }
     // The codes sorted (ties in the pairs' order), equal codes summed.
     let mut codes: Vec<(u64, u32)> = buf
@@ -471,6 +540,35 @@ pub fn step_by<W: Weight>(
             out.keys.extend_from_slice(&buf.keys[at..at + len]);
             out.weights.push(w);
             last = Some(c);
+        }
+    }
+    Ok(out)
+}
+
+/// The codes a step met in a dense array over `packing`'s box (`met`),
+/// with their weights, as states in tuple order into `out` (each code's
+/// tuple decoded from it).
+fn from_dense<W: Weight>(
+    packing: &Packing,
+    weights: Vec<W>,
+    met: Vec<bool>,
+    mut out: States<W>,
+) -> Result<States<W>> {
+    let len = out.len;
+    let count = met.iter().filter(|m| **m).count();
+    super::check_count(count)?;
+    out.keys.resize(count * len, 0);
+    out.weights.reserve(count);
+    // The codes met in order, their digits turned as an odometer.
+    let mut digits = vec![0u64; len];
+    let (mut at, mut last) = (0, 0);
+    for (c, (w, m)) in weights.into_iter().zip(met).enumerate() {
+        if m {
+            packing.advance(&mut digits, (c - last) as u64);
+            last = c;
+            packing.decode(&digits, &mut out.keys[at..at + len]);
+            out.weights.push(w);
+            at += len;
         }
     }
     Ok(out)
