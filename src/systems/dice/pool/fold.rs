@@ -741,46 +741,59 @@ fn steps_of<W: Weight>(
 /// contribution added to a state (`Ctx::added`) is monotone in both (a
 /// sum, a maximum, a minimum, saturated or not), so the least and the
 /// greatest of the new values come from the least and the greatest of
-/// each. `None` where a slot holds "no die yet" or "two that differ"
-/// (sentinels) or reads whether all are alike, which is not monotone.
+/// each. Whether all the dice are alike is not monotone, but its value
+/// is the state's or the die's, or "two that differ": the range of both
+/// and that mark. `None` where a monotone slot's bound is a mark.
 fn step_box<W: Weight>(
     ctx: &Ctx,
     states: &States<W>,
     die: &[(&[i64], &W)],
-) -> Option<Vec<(i64, i64)>> {
+) -> Option<Vec<steps::SlotRange>> {
     use super::stat::Combine;
     let len = ctx.layout.len();
-    let mut s_lo = vec![i64::MAX; len];
-    let mut s_hi = vec![i64::MIN; len];
-    for (k, _) in states.iter() {
-        for i in 0..len {
-            s_lo[i] = s_lo[i].min(k[i]);
-            s_hi[i] = s_hi[i].max(k[i]);
+    let sentinel = |v: i64| v == super::NONE_LOW || v == super::NONE_HIGH;
+    // Per slot: least and greatest, marks included, and the least and
+    // greatest ordinary values, and whether "no die yet" occurs.
+    let scan = |keys: &mut dyn Iterator<Item = &[i64]>| {
+        let mut all = vec![(i64::MAX, i64::MIN); len];
+        let mut ordinary = vec![(i64::MAX, i64::MIN); len];
+        let mut low = vec![false; len];
+        for k in keys {
+            for i in 0..len {
+                let v = k[i];
+                all[i] = (all[i].0.min(v), all[i].1.max(v));
+                if sentinel(v) {
+                    low[i] |= v == super::NONE_LOW;
+                } else {
+                    ordinary[i] = (ordinary[i].0.min(v), ordinary[i].1.max(v));
+                }
+            }
         }
-    }
-    let mut c_lo = vec![i64::MAX; len];
-    let mut c_hi = vec![i64::MIN; len];
-    for (c, _) in die {
-        for i in 0..len {
-            c_lo[i] = c_lo[i].min(c[i]);
-            c_hi[i] = c_hi[i].max(c[i]);
-        }
-    }
+        (all, ordinary, low)
+    };
+    let (s_all, s_ord, s_low) = scan(&mut states.iter().map(|(k, _)| k));
+    let (c_all, c_ord, c_low) = scan(&mut die.iter().map(|(c, _)| *c));
     (0..len)
         .map(|i| {
-            let sentinel = |v: i64| v == super::NONE_LOW || v == super::NONE_HIGH;
-            if ctx.ops[i].combine == Combine::AllEqual
-                || [s_lo[i], s_hi[i], c_lo[i], c_hi[i]]
-                    .into_iter()
-                    .any(sentinel)
-            {
-                return None;
+            if ctx.ops[i].combine == Combine::AllEqual && !ctx.kept_only(i) {
+                let (lo, hi) = (s_ord[i].0.min(c_ord[i].0), s_ord[i].1.max(c_ord[i].1));
+                return Some(steps::SlotRange {
+                    lo: ctx.merged(i, lo),
+                    hi: ctx.merged(i, hi),
+                    none_low: s_low[i] && c_low[i],
+                    none_high: true,
+                });
             }
             let (lo, hi) = (
-                ctx.added(i, s_lo[i], c_lo[i]),
-                ctx.added(i, s_hi[i], c_hi[i]),
+                ctx.added(i, s_all[i].0, c_all[i].0),
+                ctx.added(i, s_all[i].1, c_all[i].1),
             );
-            (!sentinel(lo) && !sentinel(hi) && lo <= hi).then_some((lo, hi))
+            (!sentinel(lo) && !sentinel(hi) && lo <= hi).then_some(steps::SlotRange {
+                lo,
+                hi,
+                none_low: false,
+                none_high: false,
+            })
         })
         .collect()
 }

@@ -293,13 +293,39 @@ pub struct Buffer<W> {
     direct: Option<Direct<W>>,
 }
 
+/// One slot's values in a box known before a step ([`step_within`]):
+/// its ordinary values `lo..=hi`, and whether "no die yet" (`i64::MIN`)
+/// or "two that differ" (`i64::MAX`) can occur.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SlotRange {
+    /// The least ordinary value.
+    pub lo: i64,
+    /// The greatest ordinary value.
+    pub hi: i64,
+    /// `i64::MIN` can occur.
+    pub none_low: bool,
+    /// `i64::MAX` can occur.
+    pub none_high: bool,
+}
+
+impl SlotRange {
+    /// Whether `v` lies in it.
+    #[inline]
+    fn holds(&self, v: i64) -> bool {
+        match v {
+            i64::MIN => self.none_low,
+            i64::MAX => self.none_high,
+            v => self.lo <= v && v <= self.hi,
+        }
+    }
+}
+
 /// A step summed straight into a dense array over the box of codes its
 /// caller knows before any pair ([`step_within`]): no buffer, no map.
 struct Direct<W> {
     packing: Packing,
-    /// Each slot's least and greatest value in the box.
-    lo: Vec<i64>,
-    hi: Vec<i64>,
+    /// Each slot's values in the box.
+    within: Vec<SlotRange>,
     weights: Vec<W>,
     met: Vec<bool>,
     /// A pair fell outside the box (never, the box being sound; the step
@@ -324,11 +350,7 @@ impl<W: Weight> Buffer<W> {
             self.scratch.clear();
             self.scratch.extend_from_slice(from);
             edit(&mut self.scratch);
-            let inside = self
-                .scratch
-                .iter()
-                .zip(d.lo.iter().zip(&d.hi))
-                .all(|(v, (l, h))| l <= v && v <= h);
+            let inside = self.scratch.iter().zip(&d.within).all(|(&v, r)| r.holds(v));
             if !inside {
                 d.outside = true;
                 return;
@@ -441,17 +463,21 @@ pub fn step_within<W: Weight>(
     len: usize,
     pairs: usize,
     path: Path,
-    within: Option<&[(i64, i64)]>,
+    within: Option<&[SlotRange]>,
     gen: impl FnOnce(&mut Buffer<W>) -> Result<()>,
 ) -> Result<States<W>> {
     let dense_max = (DENSE_BYTES / std::mem::size_of::<W>().max(1)) as u64;
     let direct = within
-        .filter(|_| path == Path::Auto && pairs > BUFFER_MAX)
+        .filter(|b| path == Path::Auto && pairs > BUFFER_MAX && b.len() == len)
         .and_then(|b| {
             let mut bounds = Bounds::new(len);
-            for (i, &(l, h)) in b.iter().enumerate() {
-                bounds.see_slot(i, l);
-                bounds.see_slot(i, h);
+            for (i, r) in b.iter().enumerate() {
+                if r.lo <= r.hi {
+                    bounds.see_slot(i, r.lo);
+                    bounds.see_slot(i, r.hi);
+                }
+                bounds.min[i] |= r.none_low;
+                bounds.max[i] |= r.none_high;
             }
             Packing::new(&bounds)
         })
@@ -460,8 +486,7 @@ pub fn step_within<W: Weight>(
             weights: vec![W::zero(); packing.size as usize],
             met: vec![false; packing.size as usize],
             packing,
-            lo: within.unwrap_or_default().iter().map(|b| b.0).collect(),
-            hi: within.unwrap_or_default().iter().map(|b| b.1).collect(),
+            within: within.unwrap_or_default().to_vec(),
             outside: false,
         });
     let room = if direct.is_some() {
