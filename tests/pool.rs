@@ -1457,10 +1457,12 @@ fn steps_on_a_table_equal_the_buffers_to_the_last_bit() {
 }
 
 /// A step of more pairs than its buffer holds, summed straight into the
-/// dense box its states must lie in (`steps::step_within`), gives the law
-/// the map of tuples gives: to the last bit in floating point and exactly
-/// in fractions, on counts, maxima, minima and whether all dice are alike,
-/// saturated or not, the total carried or not.
+/// box its states must lie in (`steps::step_within`: a dense array, or a
+/// map keyed by the box's codes where it is too wide, as two d1000 read
+/// by `doubles` are), gives the law the map of tuples gives: to the last
+/// bit in floating point and exactly in fractions, on counts, maxima,
+/// minima and whether all dice are alike, saturated or not, the total
+/// carried or not.
 #[test]
 fn a_large_step_in_its_box_equals_the_map_to_the_last_bit() {
     let stat_sets: [&[&str]; 5] = [
