@@ -1404,6 +1404,34 @@ fn an_items_mass_is_its_dice_masses_multiplied() {
     }
 }
 
+/// Each term of `terms` under each set of statistics of `stat_sets`, in
+/// three contexts (saturated or not, the total carried or not): `f` gets
+/// a label, the term, the context and one die's contributions in f64.
+fn each_die_layout(
+    terms: &[&str],
+    stat_sets: &[&[&str]],
+    mut f: impl FnMut(&str, &hantei::systems::dice::ast::PoolTerm, &pool::Ctx, &pool::Map<f64>),
+) {
+    for text in terms {
+        let t = single_term(text);
+        for names in stat_sets {
+            let stats = parse_stats(names);
+            for (saturated, total) in [(false, true), (true, true), (true, false)] {
+                let ctx = test_ctx_total(&stats, saturated, total);
+                let law = pool::fold::ctx_die_law::<f64>(&t, &ctx).unwrap();
+                let die = pool::fold::contributions(&law);
+                let what = format!("{text} {names:?} saturated {saturated} total {total}");
+                f(&what, &t, &ctx, &die);
+            }
+        }
+    }
+}
+
+/// A law's f64 weights by their bits, in tuple order.
+fn weight_bits(m: &pool::Map<f64>) -> BTreeMap<Vec<i64>, u64> {
+    m.iter().map(|(k, w)| (k.to_vec(), w.to_bits())).collect()
+}
+
 /// Die-by-die steps on a table of transitions (`steps::Table`, where the
 /// states stay few) give the law the buffer's steps give, to the last bit
 /// in floating point and exactly in fractions: the same pairs in the same
@@ -1427,33 +1455,19 @@ fn steps_on_a_table_equal_the_buffers_to_the_last_bit() {
         &["min", "doubles"],
         &["count(>=4)", "count(1)"],
     ];
-    for text in terms {
-        let t = single_term(text);
-        for names in stat_sets {
-            let stats = parse_stats(names);
-            for (saturated, total) in [(false, true), (true, true), (true, false)] {
-                let ctx = test_ctx_total(&stats, saturated, total);
-                let law = pool::fold::ctx_die_law::<f64>(&t, &ctx).unwrap();
-                let die = pool::fold::contributions(&law);
-                for n in [4, 6, 9] {
-                    let what =
-                        format!("{text} {names:?} saturated {saturated} total {total} n {n}");
-                    let on = pool::fold::independent_by(&die, &ctx, n, true).unwrap();
-                    let off = pool::fold::independent_by(&die, &ctx, n, false).unwrap();
-                    let bits = |m: &pool::Map<f64>| -> BTreeMap<Vec<i64>, u64> {
-                        m.iter().map(|(k, w)| (k.to_vec(), w.to_bits())).collect()
-                    };
-                    assert_eq!(bits(&on), bits(&off), "{what}");
-                }
-                // Exact fractions: equal too (fewer dice: long fractions).
-                let law = pool::fold::ctx_die_law::<Exact>(&t, &ctx).unwrap();
-                let die = pool::fold::contributions(&law);
-                let on = pool::fold::independent_by(&die, &ctx, 4, true).unwrap();
-                let off = pool::fold::independent_by(&die, &ctx, 4, false).unwrap();
-                assert_eq!(sorted(&on), sorted(&off), "{text} {names:?} exact");
-            }
+    each_die_layout(&terms, &stat_sets, |what, t, ctx, die| {
+        for n in [4, 6, 9] {
+            let on = pool::fold::independent_by(die, ctx, n, true).unwrap();
+            let off = pool::fold::independent_by(die, ctx, n, false).unwrap();
+            assert_eq!(weight_bits(&on), weight_bits(&off), "{what} n {n}");
         }
-    }
+        // Exact fractions: equal too (fewer dice: long fractions).
+        let law = pool::fold::ctx_die_law::<Exact>(t, ctx).unwrap();
+        let die = pool::fold::contributions(&law);
+        let on = pool::fold::independent_by(&die, ctx, 4, true).unwrap();
+        let off = pool::fold::independent_by(&die, ctx, 4, false).unwrap();
+        assert_eq!(sorted(&on), sorted(&off), "{what} exact");
+    });
 }
 
 /// A step of more pairs than its buffer holds, summed straight into the
@@ -1473,35 +1487,22 @@ fn a_large_step_in_its_box_equals_the_map_to_the_last_bit() {
         &["doubles"],
     ];
     let mut large = 0;
-    for text in ["2D600", "2D80!!", "2D700ro1"] {
-        let t = single_term(text);
-        for names in stat_sets {
-            let stats = parse_stats(names);
-            for (saturated, total) in [(false, true), (true, true), (true, false)] {
-                let ctx = test_ctx_total(&stats, saturated, total);
-                let law = pool::fold::ctx_die_law::<f64>(&t, &ctx).unwrap();
-                let die = pool::fold::contributions(&law);
-                // The second die's step past the buffer (2^18 pairs),
-                // where its contributions stay apart.
-                let n = 2;
-                if die.len() * die.len() > 1 << 18 {
-                    large += 1;
-                }
-                let what = format!("{text} {names:?} saturated {saturated} total {total}");
-                let boxed = pool::fold::independent_paths(&die, &ctx, n, false, true).unwrap();
-                let map = pool::fold::independent_paths(&die, &ctx, n, false, false).unwrap();
-                let bits = |m: &pool::Map<f64>| -> BTreeMap<Vec<i64>, u64> {
-                    m.iter().map(|(k, w)| (k.to_vec(), w.to_bits())).collect()
-                };
-                assert_eq!(bits(&boxed), bits(&map), "{what}");
-                let sum: f64 = boxed.values().sum();
-                assert!(
-                    (sum - 1.0).abs() < 1e-9 || text.contains("!!"),
-                    "{what}: {sum}"
-                );
-            }
+    let terms = ["2D600", "2D80!!", "2D700ro1"];
+    each_die_layout(&terms, &stat_sets, |what, _, ctx, die| {
+        // The second die's step past the buffer (2^18 pairs), where its
+        // contributions stay apart.
+        if die.len() * die.len() > 1 << 18 {
+            large += 1;
         }
-    }
+        let boxed = pool::fold::independent_paths(die, ctx, 2, false, true).unwrap();
+        let map = pool::fold::independent_paths(die, ctx, 2, false, false).unwrap();
+        assert_eq!(weight_bits(&boxed), weight_bits(&map), "{what}");
+        let sum: f64 = boxed.values().sum();
+        assert!(
+            (sum - 1.0).abs() < 1e-9 || what.contains("!!"),
+            "{what}: {sum}"
+        );
+    });
     assert!(large >= 39, "{large} steps past the buffer in a box");
     // Exact fractions: equal too.
     let t = single_term("2D530");
