@@ -531,10 +531,10 @@ pub fn independent_by<W: Weight>(die: &Map<W>, ctx: &Ctx, n: i64, table: bool) -
     independent_paths(die, ctx, n, table, true)
 }
 
-/// [`independent_by`], a large step summed straight into a dense array
-/// over the box its states must lie in (`boxed`, [`steps::step_within`])
-/// or into the map of tuples: the same law to the last bit either way
-/// (held so by the tests).
+/// [`independent_by`], a large step summed straight by the codes of the
+/// box its states must lie in (`boxed`, [`steps::step_within`]) or into
+/// the map of tuples: the same law to the last bit either way (held so by
+/// the tests).
 #[doc(hidden)]
 pub fn independent_paths<W: Weight>(
     die: &Map<W>,
@@ -666,7 +666,7 @@ const TABLE_FROM: i64 = 4;
 /// state of the last step written as its tuple by `put`; on a table of
 /// transitions while the states stay few (`paths.0`; the tests turn it
 /// off to hold both equal), then on a step's buffer, a large step summed
-/// straight into the dense box its states lie in (`paths.1`,
+/// straight by the codes of the box its states lie in (`paths.1`,
 /// [`step_box`]).
 fn steps_of<W: Weight>(
     die: &[(&[i64], &W)],

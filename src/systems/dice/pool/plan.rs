@@ -1155,6 +1155,7 @@ pub fn product_states_floor<W: Weight>(
         // (`{5D2ro1,100D6,5D1000ro1}KH2`: 100D6 and 5D1000ro1 above 10,
         // 2.5 million pairs, refused at once where the product ran 2.3 s).
         let key = |v: i64| if high { v } else { -v };
+        let mut extras: Option<Option<Extras<'_>>> = None;
         for x in 0..all.len() {
             for y in x + 1..all.len() {
                 let above = all
@@ -1175,8 +1176,10 @@ pub fn product_states_floor<W: Weight>(
                 if kept <= super::MAX_STATES as f64
                     && (tx.len() as u64).saturating_mul(ty.len() as u64) <= EXTRAS_PAIRS
                 {
-                    let items: Vec<&Kind<W>> = super::fold::each_item(kinds).collect();
-                    floor = floor.max(extras_floor(&items, (x, &tx), (y, &ty), ctx));
+                    // The items read once, for every pair that needs them.
+                    if let Some(e) = extras.get_or_insert_with(|| Extras::of(kinds, ctx)) {
+                        floor = floor.max(extras_floor(e, (x, &tx), (y, &ty), ctx));
+                    }
                 }
             }
         }
@@ -1192,8 +1195,77 @@ pub fn product_states_floor<W: Weight>(
 /// tens of milliseconds).
 const EXTRAS_PAIRS: u64 = 5_000_000;
 
+/// What [`extras_floor`] reads of a group's items, found once for every
+/// pair of items it counts.
+struct Extras<'k> {
+    /// Per item, its outcomes of weight not zero: total and contributions.
+    laws: Vec<Vec<(i64, &'k Key)>>,
+    /// The statistics combined item by item whose combination is known:
+    /// counts of no negative part, maxima, minima, with no "no die" mark.
+    slots: Vec<usize>,
+    /// Per item, per slot of `slots`: the values it shows, sorted and
+    /// distinct.
+    values: Vec<Vec<Vec<i64>>>,
+}
+
+impl<'k> Extras<'k> {
+    /// `None` where no statistic is counted, or an item shows nothing (no
+    /// state at all).
+    fn of<W: Weight>(kinds: &'k [Kind<W>], ctx: &Ctx) -> Option<Extras<'k>> {
+        use super::stat::Combine;
+        let laws: Vec<Vec<(i64, &Key)>> = super::fold::each_item(kinds)
+            .map(|k| {
+                k.law
+                    .outcomes
+                    .iter()
+                    .filter(|(_, w)| !w.is_zero())
+                    .map(|(o, _)| (o.order, &o.contrib))
+                    .collect()
+            })
+            .collect();
+        if laws.iter().any(Vec::is_empty) {
+            return None;
+        }
+        let slots: Vec<usize> = (0..ctx.layout.len())
+            .filter(|&s| !ctx.kept_only(s))
+            .filter(|&s| {
+                let values = || laws.iter().flatten().map(|(_, c)| c[s]);
+                let real = values().all(|v| v != super::NONE_LOW && v != super::NONE_HIGH);
+                match ctx.ops[s].combine {
+                    Combine::Add => real && values().all(|v| v >= 0) && ctx.merged(s, 0) == 0,
+                    Combine::Max | Combine::Min => real,
+                    Combine::AllEqual => false,
+                }
+            })
+            .collect();
+        if slots.is_empty() {
+            return None;
+        }
+        let values = laws
+            .iter()
+            .map(|l| {
+                slots
+                    .iter()
+                    .map(|&s| {
+                        let mut v: Vec<i64> = l.iter().map(|(_, c)| c[s]).collect();
+                        v.sort_unstable();
+                        v.dedup();
+                        v
+                    })
+                    .collect()
+            })
+            .collect();
+        Some(Extras {
+            laws,
+            slots,
+            values,
+        })
+    }
+}
+
 /// A floor on the last step's states of a group product keeping two
-/// items' totals, where items `x` and `y` are kept at any of their totals
+/// items' totals (the items read once, `e`), where items `x` and `y` are
+/// kept at any of their totals
 /// `tx`, `ty` (each above every other item's best): each multiset of
 /// kept totals is a state per value the statistics combined item by item
 /// can take with it (a count summed, a maximum or a minimum; the others
@@ -1212,67 +1284,25 @@ const EXTRAS_PAIRS: u64 = 5_000_000;
 /// `{100D3!,1D4DL1,200D3,1D8ri1}KH2`, where only the `1D8ri1`, never
 /// kept, shows a six: 2.1 million, refused after its items' laws, 1.1 s,
 /// where the product ran 3.0 s).
-fn extras_floor<W: Weight>(
-    items: &[&Kind<W>],
+fn extras_floor(
+    e: &Extras<'_>,
     (x, tx): (usize, &[i64]),
     (y, ty): (usize, &[i64]),
     ctx: &Ctx,
 ) -> f64 {
-    use super::stat::Combine;
     use std::collections::HashMap;
-    let live = |k: &Kind<W>| -> Vec<(i64, Key)> {
-        k.law
-            .outcomes
-            .iter()
-            .filter(|(_, w)| !w.is_zero())
-            .map(|(o, _)| (o.order, o.contrib.clone()))
-            .collect()
-    };
-    let laws: Vec<Vec<(i64, Key)>> = items.iter().map(|k| live(k)).collect();
-    if laws.iter().any(Vec::is_empty) {
-        // An item that shows nothing: no state at all.
-        return 0.0;
-    }
-    // The statistics combined item by item whose combination is known:
-    // counts of no negative part, maxima, minima, with no "no die" mark.
-    let slots: Vec<usize> = (0..ctx.layout.len())
-        .filter(|&s| !ctx.kept_only(s))
-        .filter(|&s| {
-            let values = || laws.iter().flatten().map(|(_, c)| c[s]);
-            let real = values().all(|v| v != super::NONE_LOW && v != super::NONE_HIGH);
-            match ctx.ops[s].combine {
-                Combine::Add => real && values().all(|v| v >= 0) && ctx.merged(s, 0) == 0,
-                Combine::Max | Combine::Min => real,
-                Combine::AllEqual => false,
-            }
-        })
-        .collect();
-    if slots.is_empty() {
-        return 0.0;
-    }
+    let Extras {
+        laws,
+        slots,
+        values,
+    } = e;
     // The value that changes slot `s` least, of a list of values.
     let least = |s: usize, v: &[i64]| -> Option<i64> {
         match ctx.ops[s].combine {
-            Combine::Min => v.iter().copied().max(),
+            super::stat::Combine::Min => v.iter().copied().max(),
             _ => v.iter().copied().min(),
         }
     };
-    // Per item, per slot: the values it shows, sorted and distinct, and
-    // the one that changes the slot least.
-    let values: Vec<Vec<Vec<i64>>> = laws
-        .iter()
-        .map(|l| {
-            slots
-                .iter()
-                .map(|&s| {
-                    let mut v: Vec<i64> = l.iter().map(|(_, c)| c[s]).collect();
-                    v.sort_unstable();
-                    v.dedup();
-                    v
-                })
-                .collect()
-        })
-        .collect();
     let combine = |j: usize, a: Option<i64>, b: Option<i64>| -> Option<i64> {
         match (a, b) {
             (Some(a), Some(b)) => Some(ctx.ops[slots[j]].combine.apply(a, b)),
@@ -1302,7 +1332,7 @@ fn extras_floor<W: Weight>(
     }
     // Per item of the two, per total, per slot: the values shown, sorted
     // and distinct.
-    let by_total = |l: &[(i64, Key)]| -> HashMap<i64, Vec<Vec<i64>>> {
+    let by_total = |l: &[(i64, &Key)]| -> HashMap<i64, Vec<Vec<i64>>> {
         let mut m: HashMap<i64, Vec<Vec<i64>>> = HashMap::new();
         for (t, c) in l {
             let e = m.entry(*t).or_insert_with(|| vec![Vec::new(); slots.len()]);

@@ -296,8 +296,8 @@ pub struct Buffer<W> {
     spilled: Option<Tuples<W>>,
     /// The tuple a pair past the buffer is edited in.
     scratch: Vec<i64>,
-    /// A dense array over a box known before the step, summed as the
-    /// pairs come ([`step_within`]).
+    /// The sums over a box known before the step, made as the pairs come
+    /// ([`step_within`]).
     direct: Option<Direct<W>>,
 }
 
@@ -328,8 +328,8 @@ impl SlotRange {
     }
 }
 
-/// A step summed straight into a dense array over the box of codes its
-/// caller knows before any pair ([`step_within`]): no buffer, no map.
+/// A step summed straight by the codes of the box its caller knows
+/// before any pair ([`step_within`]): no buffer, no map of tuples.
 struct Direct<W> {
     packing: Packing,
     /// Each slot's values in the box.
@@ -511,9 +511,9 @@ pub fn step_within<W: Weight>(
                 bounds.min[i] |= r.none_low;
                 bounds.max[i] |= r.none_high;
             }
-            Packing::new(&bounds)
+            Packing::new(&bounds).map(|packing| (b, packing))
         })
-        .map(|packing| Direct {
+        .map(|(b, packing)| Direct {
             sums: if packing.size <= dense_max && packing.size as usize <= pairs {
                 Sums::Dense {
                     weights: vec![W::zero(); packing.size as usize],
@@ -526,7 +526,7 @@ pub fn step_within<W: Weight>(
                 }
             },
             packing,
-            within: within.unwrap_or_default().to_vec(),
+            within: b.to_vec(),
             outside: false,
         });
     let room = if direct.is_some() {
