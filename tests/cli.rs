@@ -326,6 +326,82 @@ fn bad_input_exits_2_with_one_line() {
     expect_usage_error(&["odds", "nosuchsystem"], "nosuchsystem");
 }
 
+/// `--outcomes-only`: the outcomes and p_success of the whole report,
+/// nothing of the result's law; refused, naming the flag, where there is
+/// no tier to keep alone (no --tier, a contest, rounds, a game's own
+/// command).
+#[test]
+fn outcomes_only_keeps_the_outcomes_and_names_what_it_cannot_go_with() {
+    let args = [
+        "dice",
+        "3D6[base]+2D6[skill]",
+        "--tier",
+        "success:count(6)>=1",
+        "--tier",
+        "failure",
+        "--push",
+        "failure",
+        "--push-dice",
+        "2..5",
+    ];
+    let full = odds_json(&args);
+    let alone = odds_json(&[&args[..], &["--outcomes-only"]].concat());
+    assert_eq!(alone["outcomes"], full["outcomes"]);
+    assert_eq!(alone["p_success"], full["p_success"]);
+    assert!(full.get("distribution").is_some() && alone.get("distribution").is_none());
+    assert!(alone.get("mean").is_none() && alone.get("sd").is_none());
+    assert_eq!(alone["params"]["outcomes_only"], true);
+    for (extra, needle) in [
+        (
+            &["odds", "dice", "2D6", "--outcomes-only"][..],
+            "--outcomes-only",
+        ),
+        (
+            &[
+                "odds",
+                "dice",
+                "2D6",
+                "--tier",
+                "a:>=7",
+                "--tier",
+                "b",
+                "--vs",
+                "2D6",
+                "--outcomes-only",
+            ][..],
+            "--vs",
+        ),
+        (
+            &[
+                "odds",
+                "dice",
+                "2D6",
+                "--tier",
+                "a:>=7",
+                "--tier",
+                "b",
+                "--until",
+                "20",
+                "--outcomes-only",
+            ][..],
+            "--until",
+        ),
+        (
+            &[
+                "odds",
+                "dice",
+                "CC(1)<=50",
+                "--game",
+                "Cthulhu7th",
+                "--outcomes-only",
+            ][..],
+            "--outcomes-only",
+        ),
+    ] {
+        expect_usage_error(extra, needle);
+    }
+}
+
 /// Run `hantei verify` and return stdout, exit code.
 fn verify(args: &[&str]) -> (String, Option<i32>) {
     let out = hantei().arg("verify").args(args).output().expect("runs");

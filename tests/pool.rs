@@ -635,6 +635,145 @@ fn reports_taken_apart_equal_the_joint_law() {
     }
 }
 
+/// `--outcomes-only`: the tiers' law alone, on every pass a report can
+/// take (a push apart or reading the total, the tiers apart with or
+/// without a named term's total, one joint law, BCDice's plain law with
+/// or without the natural dice, outcomes by value), gives each tier the
+/// probability of the joint law read tuple by tuple (or, where a command
+/// has no joint law, of the whole report), exactly, and no law of the
+/// result beside it.
+#[test]
+fn outcomes_alone_equal_the_joint_law_on_every_pass() {
+    type C<'a> = (&'a str, &'a [&'a str], Option<(&'a str, &'a [&'a str])>);
+    let cases: &[C] = &[
+        // Pushed, tiers without the total (Year Zero).
+        (
+            "3D6[base]+2D6[skill]+1D6[gear]",
+            &[
+                "success:count(6)>=1 and not (pushed and count(1,base)>=1)",
+                "hurt:count(6)>=1",
+                "failure (hurt):pushed and count(1,base)>=1:fail",
+                "failure",
+            ],
+            Some(("failure", &["2..5", "skill:<6"])),
+        ),
+        // Pushed, tiers reading the total.
+        (
+            "3D6",
+            &["a:total>=14 and count(6)>=1", "b:>=10", "c"],
+            Some(("c", &["<4"])),
+        ),
+        // Tiers apart: named terms (their total carried), then plain
+        // statistics, then an exploding die.
+        (
+            "1D6[action]+1D10[c1]+1D10[c2]",
+            &[
+                "strong twist:action+2>c1 and action+2>c2 and c1==c2",
+                "strong:action+2>c1 and action+2>c2",
+                "weak:action+2>c1 or action+2>c2",
+                "miss twist:c1==c2:fail",
+                "miss",
+            ],
+            None,
+        ),
+        (
+            "6D6",
+            &["crit:count(6)>=2", "full:max==6", "partial:max>=4", "bad"],
+            None,
+        ),
+        ("3D6!", &["x:count(6)>=2", "y:max>=5", "z"], None),
+        // One joint law: the total with named terms, a group's kept total.
+        (
+            "1D12[hope]+1D12[fear]+2",
+            &[
+                "critical:doubles",
+                "hope:total>=15 and hope>fear",
+                "fear:total>=15",
+                "fail hope:hope>fear:fail",
+                "fail fear",
+            ],
+            None,
+        ),
+        (
+            "{1D6![trait],1D4![wild]}KH1",
+            &[
+                "snake:trait==1 and wild==1:fail",
+                "two:>=8",
+                "one:>=4",
+                "no",
+            ],
+            None,
+        ),
+        ("5D10!!KH3", &["20:>=20", "10:>=10", "below"], None),
+        // BCDice's plain law: the result, then with the natural dice.
+        ("2D6+1", &["strong:>=10", "weak:>=7", "miss"], None),
+        ("1D20+5", &["crit:natural>=19", "hit:>=15", "miss"], None),
+    ];
+    for (expr, tiers, push) in cases {
+        let c = check(expr, tiers, *push);
+        let full = dice::report::<Exact>(&c).unwrap();
+        let mut alone = c.clone();
+        alone.outcomes_only = true;
+        let r = dice::report::<Exact>(&alone).unwrap();
+        let names = c.tier_names();
+        let want: Vec<Exact> = match c.joint::<Exact>() {
+            Ok(joint) if !joint.explodes => {
+                let mut want = vec![Exact::zero(); names.len()];
+                for (k, p) in &joint.cells {
+                    want[c.tier_of_stats(&|s| joint.index(s).map_or(0, |i| k[i]))] += p.clone();
+                }
+                want
+            }
+            // A cut law's tiers: the whole report's (a joint law unsaturated
+            // cuts its chains at other places).
+            _ => names
+                .iter()
+                .map(|n| full.outcome(n).unwrap().clone())
+                .collect(),
+        };
+        for (name, w) in names.iter().zip(&want) {
+            assert_eq!(r.outcome(name), Some(w), "{expr}: {name}");
+            assert_eq!(
+                r.outcome(name),
+                full.outcome(name),
+                "{expr}: {name} as reported in full"
+            );
+        }
+        assert_eq!(r.p_success, full.p_success, "{expr}: p_success");
+        let json = r.to_json();
+        for field in ["distribution", "mean", "variance", "sd"] {
+            assert!(
+                json.get(field).is_none(),
+                "{expr}: {field} with --outcomes-only"
+            );
+            assert!(
+                full.to_json().get(field).is_some(),
+                "{expr}: {field} in full"
+            );
+        }
+        assert_eq!(
+            json["params"]["outcomes_only"], true,
+            "{expr}: the flag read back"
+        );
+        assert_eq!(
+            json.get("tail_mass").is_some(),
+            full.to_json().get("tail_mass").is_some(),
+            "{expr}: tail_mass where dice explode"
+        );
+    }
+    // Outcomes by value: every count of sixes, alone as in full.
+    let mut c = check("4D6", &[], None);
+    c.outcomes_by(vec![count("6")]).unwrap();
+    let full = dice::report::<Exact>(&c).unwrap();
+    c.outcomes_only = true;
+    let r = dice::report::<Exact>(&c).unwrap();
+    assert_eq!(r.outcomes.len(), 5);
+    for o in &full.outcomes {
+        assert_eq!(r.outcome(&o.key), Some(&o.p), "4D6 by count(6): {}", o.key);
+    }
+    assert_eq!(r.outcome("count(6)=4"), Some(&Exact::ratio(1, 1296)));
+}
+
 /// The planner's bounds: a count read as `>= 2` is carried as 0, 1 or
 /// "2 or more", so 40 d6 read by their sixes take three states, and the
 /// tier's probability is the binomial tail computed by hand.

@@ -11,6 +11,7 @@
 //! `hantei::request::dice::Params::report`, the path `hantei odds dice`
 //! takes (parsing included).
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// The allocator the `hantei` binary runs on (src/main.rs).
@@ -139,10 +140,17 @@ fn dice_report(
         push_dice: push_dice.iter().map(|s| s.to_string()).collect(),
         tail_eps: hantei::systems::dice::DEFAULT_TAIL_EPS,
         game: game.map(str::to_string),
+        // The workloads with tiers read their outcomes alone, as icepool's
+        // do; `--full-report` computes the whole report (the distribution,
+        // mean and sd of the result beside them).
+        outcomes_only: !tiers.is_empty() && !FULL_REPORT.load(Ordering::Relaxed),
         ..Default::default()
     };
     p.report::<f64>().unwrap_or_else(|e| panic!("{expr}: {e}"))
 }
+
+/// `--full-report`: the workloads with tiers compute their whole report.
+static FULL_REPORT: AtomicBool = AtomicBool::new(false);
 
 /// The probabilities of the outcomes `keys`, in that order (a missing key
 /// is a bug of the workload, not a zero).
@@ -585,7 +593,9 @@ fn main() {
     let mut names = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
-        if a == "--repeat" {
+        if a == "--full-report" {
+            FULL_REPORT.store(true, Ordering::Relaxed);
+        } else if a == "--repeat" {
             repeat = args.next().and_then(|r| r.parse().ok()).unwrap_or(1);
         } else {
             names.push(a);

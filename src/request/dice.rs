@@ -160,6 +160,14 @@ pub struct Params {
     #[serde(default, deserialize_with = "de::strings")]
     #[arg(long = "outcomes-by", value_name = "STAT")]
     pub outcomes_by: Vec<String>,
+    /// Only the outcomes: the tiers' probabilities and p_success, with no
+    /// distribution, mean or sd, so the law of the result is never built
+    /// and the tiers' law carries only what they read (quicker for sweeps
+    /// and ladders). Needs --tier or --outcomes-by; not with --vs, --until
+    /// or a game's own command.
+    #[serde(default, deserialize_with = "de::switch")]
+    #[arg(long)]
+    pub outcomes_only: bool,
     /// List the game systems --game takes, with their commands.
     #[serde(skip)]
     #[arg(long, conflicts_with = "expr")]
@@ -235,6 +243,7 @@ impl Params {
             })
             .collect::<crate::Result<Vec<_>>>()?;
         check.outcomes_by(by)?;
+        check.outcomes_only = self.outcomes_only;
         Ok(check)
     }
 
@@ -307,10 +316,13 @@ impl Params {
             let game = dice::games::find(id)?;
             return match game.parse(&self.expr)? {
                 dice::games::Parsed::Game(_) => {
-                    if !self.tier.is_empty() || !self.success_tiers.is_empty() || self.vs.is_some()
+                    if !self.tier.is_empty()
+                        || !self.success_tiers.is_empty()
+                        || self.vs.is_some()
+                        || self.outcomes_only
                     {
                         return Err(crate::Error::Conflict(format!(
-                            "--tier, --success-tiers and --vs apply to common commands; {} commands report BCDice's own words",
+                            "--tier, --success-tiers, --vs and --outcomes-only apply to common commands; {} commands report BCDice's own words",
                             game.id
                         )));
                     }
@@ -324,6 +336,7 @@ impl Params {
 
     fn preflight_check(&self, exact: bool) -> crate::Result<()> {
         let mut check = self.check()?;
+        self.outcomes_only_alone()?;
         match self.until()? {
             Some(u) => u.validate(&check)?,
             None => check.validate()?,
@@ -333,6 +346,17 @@ impl Params {
         } else {
             check_work::<f64>(&check)
         }
+    }
+
+    /// `--outcomes-only` with a flag it cannot go with (`--until`: a
+    /// rounds report has no tiers' outcomes to keep alone).
+    fn outcomes_only_alone(&self) -> crate::Result<()> {
+        if self.outcomes_only && self.until.is_some() {
+            return Err(crate::Error::Conflict(
+                "--outcomes-only reports the tiers of one roll; --until reports rounds (p_done_by): leave out one of the two".into(),
+            ));
+        }
+        Ok(())
     }
 
     /// The report for these flags.
@@ -346,6 +370,7 @@ impl Params {
             return game_report(id, self);
         }
         let check = self.check()?;
+        self.outcomes_only_alone()?;
         match self.until()? {
             Some(u) => until::report(&check, &u),
             None => dice::report_of(check),
@@ -370,9 +395,13 @@ fn game_report<W: Weight>(id: &str, p: &Params) -> crate::Result<Report<W>> {
     let game = dice::games::find(id)?;
     match game.parse(&p.expr)? {
         dice::games::Parsed::Game(cmd) => {
-            if !p.tier.is_empty() || !p.success_tiers.is_empty() || p.vs.is_some() {
+            if !p.tier.is_empty()
+                || !p.success_tiers.is_empty()
+                || p.vs.is_some()
+                || p.outcomes_only
+            {
                 return Err(crate::Error::Conflict(format!(
-                    "--tier, --success-tiers and --vs apply to common commands; {} commands report BCDice's own words",
+                    "--tier, --success-tiers, --vs and --outcomes-only apply to common commands; {} commands report BCDice's own words",
                     game.id
                 )));
             }

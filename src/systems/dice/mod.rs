@@ -286,6 +286,11 @@ pub struct Check {
     /// `--outcomes-by`: the statistics whose values name the outcomes (the
     /// tiers are then one per value, built by [`Check::outcomes_by`]).
     pub outcomes_by: Vec<pool::Stat>,
+    /// `--outcomes-only`: the report holds the tiers' probabilities and
+    /// p_success alone, so no law of the result is built (no
+    /// distribution, mean or sd) and the tiers' law carries only what they
+    /// read ([`Check::tier_probs_only`]).
+    pub outcomes_only: bool,
 }
 
 impl Check {
@@ -306,6 +311,7 @@ impl Check {
             tail_eps: DEFAULT_TAIL_EPS,
             push: None,
             outcomes_by: Vec::new(),
+            outcomes_only: false,
         }
     }
 
@@ -419,6 +425,16 @@ impl Check {
                 "--tail-eps",
                 self.tail_eps,
                 "allowed above 0 and below 0.001",
+            ));
+        }
+        if self.outcomes_only && self.tiers.is_empty() {
+            return Err(Error::Conflict(
+                "--outcomes-only reports the tiers' probabilities alone: give the tiers with --tier NAME:COND or --outcomes-by STAT".into(),
+            ));
+        }
+        if self.outcomes_only && self.vs.is_some() {
+            return Err(Error::Conflict(
+                "--outcomes-only reports the tiers of one roll: a contest (--vs) needs the law of both results; leave out one of the two".into(),
             ));
         }
         if self.tiers.len() > MAX_TIERS && self.outcomes_by.is_empty() {
@@ -840,6 +856,63 @@ impl Check {
         out
     }
 
+    /// The tiers' probabilities alone, with the mass cut from exploding
+    /// dice and whether any explode: the law of what the tiers read
+    /// (`tier_stats`), its statistics saturated where the tiers allow, and
+    /// no law of the result beside it (`--outcomes-only`).
+    pub fn tier_probs_only<W: Weight>(
+        &self,
+        tier_stats: &[pool::Stat],
+        passes: Passes,
+    ) -> Result<(Vec<W>, W, bool)> {
+        let joint = match (passes, self.expr(), &self.push) {
+            (Passes::Plain { .. }, _, _) | (_, None, _) => {
+                let law = law::law::<W>(&self.command, self.tail_eps)?;
+                let mut tier_p = vec![W::zero(); self.tier_count()];
+                match (
+                    &self.command.body,
+                    tier_stats.contains(&pool::Stat::Natural),
+                ) {
+                    (Body::Add(a), true) => {
+                        law::check_joint_floor::<W>(&a.expr)?;
+                        let joint: BTreeMap<(i64, i64), W> = law::joint(&a.expr)?;
+                        for ((v, nat), p) in joint {
+                            tier_p[self.tier_of(v, nat)] += p;
+                        }
+                    }
+                    _ => {
+                        for (v, p) in law.value.iter() {
+                            if !p.is_zero() {
+                                tier_p[self.tier_of(v, v)] += p;
+                            }
+                        }
+                    }
+                }
+                return Ok((tier_p, law.tail, law.explodes));
+            }
+            (_, Some(_), Some(_)) => {
+                self.push_law::<W>(tier_stats, Some(tier_stats), &self.bounds())?
+            }
+            (Passes::Joint, Some(expr), None) => {
+                law::check_work::<W>(&self.command)?;
+                let (p, law) = self.read_tiers::<W>(expr, tier_stats)?;
+                return Ok((p, law.tail, law.explodes));
+            }
+            (_, Some(expr), None)
+                if pool::facts_carry_total(expr, tier_stats) && !pool::explodes(expr) =>
+            {
+                // A named term's value needs the total: the parts' product
+                // read by the tiers, as the whole report reads them.
+                let (p, law) = self.read_tiers::<W>(expr, tier_stats)?;
+                return Ok((p, law.tail, law.explodes));
+            }
+            (_, Some(expr), None) => {
+                pool::facts_bounded::<W>(expr, tier_stats, &self.bounds(), self.tail_eps)?
+            }
+        };
+        Ok((self.tier_probs(&joint), joint.tail, joint.explodes))
+    }
+
     /// The tiers' conditions with their statistics resolved to the slots
     /// of `layout` (a joint law's), for judging many tuples.
     pub fn tier_program(&self, layout: &[pool::Stat]) -> TierProgram {
@@ -1189,6 +1262,9 @@ fn report_in_scope<W: Weight>(mut owned: Check) -> Result<Report<W>> {
     let mut tier_p: Vec<W> = Vec::new();
     let tier_stats = check.tier_stats();
     let passes = check.passes_of(&tier_stats);
+    if check.outcomes_only {
+        return outcomes_only(check, &tier_stats, passes);
+    }
     pool::plan::note(|| format!("passes: {}", passes.describe()));
     if passes == Passes::Joint {
         // The refusals the result's law makes before any work, before the
@@ -1413,6 +1489,48 @@ fn report_in_scope<W: Weight>(mut owned: Check) -> Result<Report<W>> {
         if b.target.is_none() {
             report =
                 report.note("no comparison: BCDice lists the faces; the result here is their sum");
+        }
+    }
+    Ok(report)
+}
+
+/// The report of a check with `--outcomes-only` (validated): the tiers'
+/// probabilities and p_success, from a law of what the tiers read alone.
+fn outcomes_only<W: Weight>(
+    check: &Check,
+    tier_stats: &[pool::Stat],
+    passes: Passes,
+) -> Result<Report<W>> {
+    pool::plan::note(|| "passes: the tiers' statistics alone (--outcomes-only)".to_string());
+    let (tier_p, tail, explodes) = check.tier_probs_only::<W>(tier_stats, passes)?;
+    let names = check.tier_names();
+    let success: W = names
+        .iter()
+        .zip(&tier_p)
+        .filter(|(n, _)| check.is_success_tier(n))
+        .fold(W::zero(), |acc, (_, p)| acc + p);
+    let mut report = Report::bare(ID, JA, success);
+    if !check.outcomes_by.is_empty() && check.success_tiers.is_none() {
+        report = report.without_success();
+    }
+    report.outcomes = names
+        .iter()
+        .zip(tier_p)
+        .rev()
+        .map(|(n, p)| OutcomeRow::new(n.clone(), n.clone(), n.clone(), p))
+        .collect();
+    report = check
+        .write_params(report, true)
+        .param("outcomes_only", true);
+    if explodes {
+        report = report.param("tail_eps", check.tail_eps);
+        report = report.prob("tail_mass", tail.clone());
+        if tail.to_f64() > 0.0 {
+            report = report.note(format!(
+                "exploding dice are cut where less than {:e} of the probability is left: {} is not shown (tail_mass); every other probability is that of the cut law",
+                check.tail_eps,
+                crate::export::percent(tail.to_f64())
+            ));
         }
     }
     Ok(report)
