@@ -716,30 +716,43 @@ fn outcomes_alone_equal_the_joint_law_on_every_pass() {
         alone.outcomes_only = true;
         let r = dice::report::<Exact>(&alone).unwrap();
         let names = c.tier_names();
-        let want: Vec<Exact> = match c.joint::<Exact>() {
+        let tail = |r: &hantei::Report<Exact>| match r.get("tail_mass") {
+            Some(hantei::Field::Prob(p)) => p.clone(),
+            _ => Exact::zero(),
+        };
+        match c.joint::<Exact>() {
             Ok(joint) if !joint.explodes => {
                 let mut want = vec![Exact::zero(); names.len()];
                 for (k, p) in &joint.cells {
                     want[c.tier_of_stats(&|s| joint.index(s).map_or(0, |i| k[i]))] += p.clone();
                 }
-                want
+                for (name, w) in names.iter().zip(&want) {
+                    assert_eq!(r.outcome(name), Some(w), "{expr}: {name}");
+                    assert_eq!(
+                        r.outcome(name),
+                        full.outcome(name),
+                        "{expr}: {name} in full"
+                    );
+                }
+                assert_eq!(r.p_success, full.p_success, "{expr}: p_success");
             }
-            // A cut law's tiers: the whole report's (a joint law unsaturated
-            // cuts its chains at other places).
-            _ => names
-                .iter()
-                .map(|n| full.outcome(n).unwrap().clone())
-                .collect(),
-        };
-        for (name, w) in names.iter().zip(&want) {
-            assert_eq!(r.outcome(name), Some(w), "{expr}: {name}");
-            assert_eq!(
-                r.outcome(name),
-                full.outcome(name),
-                "{expr}: {name} as reported in full"
-            );
+            _ => {
+                // A cut law: the tiers alone cut no more than the whole
+                // report (chains that stop where the tiers read alike cut
+                // nothing), each tier within the whole report's cut of
+                // it, and every probability accounted for.
+                let (cut, cut_full) = (tail(&r), tail(&full));
+                assert!(cut <= cut_full, "{expr}: cut {cut:?} over {cut_full:?}");
+                let mut mass = cut.clone();
+                for name in &names {
+                    let (a, b) = (r.outcome(name).unwrap(), full.outcome(name).unwrap());
+                    let gap = if a > b { a.clone() - b } else { b.clone() - a };
+                    assert!(gap <= cut_full, "{expr}: {name} moved by {gap:?}");
+                    mass += a.clone();
+                }
+                assert_eq!(mass, Exact::one(), "{expr}: the tiers and the cut sum to 1");
+            }
         }
-        assert_eq!(r.p_success, full.p_success, "{expr}: p_success");
         let json = r.to_json();
         for field in ["distribution", "mean", "variance", "sd"] {
             assert!(
@@ -772,6 +785,73 @@ fn outcomes_alone_equal_the_joint_law_on_every_pass() {
         assert_eq!(r.outcome(&o.key), Some(&o.p), "4D6 by count(6): {}", o.key);
     }
     assert_eq!(r.outcome("count(6)=4"), Some(&Exact::ratio(1, 1296)));
+}
+
+/// Exploding chains stop where the tiers read the result alike
+/// (`pool::chain_cap`, `--outcomes-only` only): the tiers' law then cuts
+/// nothing and is the uncut law's, exactly. The values below are worked
+/// by hand from one die's law: an exploding d6 reaches 8 or more with a 6
+/// then 2 or more (5/36) and 12 with two sixes (1/36); a compounding d10
+/// reaches 10 with a 10 (1/10) and 20 with two (1/100). A tier that reads
+/// the result in arithmetic, or a face below 0, keeps the cut.
+#[test]
+fn chains_stop_where_the_tiers_read_alike() {
+    let alone = |expr: &str, tiers: &[&str]| {
+        let mut c = check(expr, tiers, None);
+        c.outcomes_only = true;
+        dice::report::<Exact>(&c).unwrap()
+    };
+    let cut = |r: &hantei::Report<Exact>| match r.get("tail_mass") {
+        Some(hantei::Field::Prob(p)) => p.clone(),
+        _ => panic!("no tail_mass"),
+    };
+    // Savage Worlds, d6 trait and wild d6: the better of two.
+    let r = alone(
+        "{1D6![trait],1D6![wild]}KH1",
+        &[
+            "crit:trait==1 and wild==1:fail",
+            "two:>=12",
+            "one:>=8",
+            "ok:>=4",
+            "fail",
+        ],
+    );
+    let q = |n| Exact::ratio(n, 1296);
+    // 1 − (35/36)², then 1 − (31/36)² less that, 1 − (1/2)² less both,
+    // and (1/2)² less the snake eyes.
+    for (name, p) in [
+        ("crit", 36),
+        ("two", 71),
+        ("one", 264),
+        ("ok", 637),
+        ("fail", 288),
+    ] {
+        assert_eq!(r.outcome(name), Some(&q(p)), "savage d6: {name}");
+    }
+    assert_eq!(cut(&r), Exact::zero());
+    // L5R-like: the higher of two compounding d10.
+    let r = alone("2D10!!KH1", &["20:>=20", "10:>=10", "below"]);
+    assert_eq!(r.outcome("20"), Some(&Exact::ratio(199, 10_000)));
+    assert_eq!(r.outcome("10"), Some(&Exact::ratio(1_701, 10_000)));
+    assert_eq!(r.outcome("below"), Some(&Exact::ratio(81, 100)));
+    assert_eq!(cut(&r), Exact::zero());
+    // Numbers added move the cap: 1D6!+2 >= 10 needs 8 on the die,
+    // 1D6!-1 >= 6 needs 7 (a six, then anything).
+    let r = alone("1D6!+2", &["hit:>=10", "miss"]);
+    assert_eq!(r.outcome("hit"), Some(&Exact::ratio(5, 36)));
+    assert_eq!(cut(&r), Exact::zero());
+    let r = alone("1D6!-1", &["hit:>=6", "miss"]);
+    assert_eq!(r.outcome("hit"), Some(&Exact::ratio(1, 6)));
+    assert_eq!(cut(&r), Exact::zero());
+    // Read in arithmetic, or a face below 0: cut as the whole report is.
+    for (expr, tiers) in [
+        ("1D6!", &["hit:total/2>=4", "miss"][..]),
+        ("1D{-1,2,6}!", &["hit:>=8", "miss"][..]),
+        ("1D6!+1D6[x]", &["hit:>=8 and x*2>=4", "miss"][..]),
+    ] {
+        let r = alone(expr, tiers);
+        assert!(cut(&r) > Exact::zero(), "{expr}: the chain is cut");
+    }
 }
 
 /// The planner's bounds: a count read as `>= 2` is carried as 0, 1 or

@@ -805,12 +805,22 @@ impl Check {
         expr: &ast::Node,
         stats: &[pool::Stat],
     ) -> Result<(Vec<W>, law::Law<W>)> {
+        self.read_tiers_within(expr, stats, &self.bounds())
+    }
+
+    /// [`Check::read_tiers`] with the statistics saturated at `bounds`.
+    fn read_tiers_within<W: Weight>(
+        &self,
+        expr: &ast::Node,
+        stats: &[pool::Stat],
+        bounds: &[pool::Bound],
+    ) -> Result<(Vec<W>, law::Law<W>)> {
         let program = self.tier_program(&pool::layout(stats));
         let mut judge = program.judge();
         let read = pool::product::read::<W, _>(
             expr,
             stats,
-            &self.bounds(),
+            bounds,
             self.tail_eps,
             self.tier_count(),
             &mut |k| judge.tier_of(k),
@@ -895,7 +905,8 @@ impl Check {
             }
             (Passes::Joint, Some(expr), None) => {
                 law::check_work::<W>(&self.command)?;
-                let (p, law) = self.read_tiers::<W>(expr, tier_stats)?;
+                let bounds = self.bounds_with_cap(expr, tier_stats);
+                let (p, law) = self.read_tiers_within::<W>(expr, tier_stats, &bounds)?;
                 return Ok((p, law.tail, law.explodes));
             }
             (_, Some(expr), None)
@@ -911,6 +922,33 @@ impl Check {
             }
         };
         Ok((self.tier_probs(&joint), joint.tail, joint.explodes))
+    }
+
+    /// [`Check::bounds`], and the result's own bound where the tiers read
+    /// it against numbers alone and [`pool::chain_cap`] lets exploding
+    /// chains stop there: for the tiers' law alone (`--outcomes-only`),
+    /// never for a law whose result is reported.
+    fn bounds_with_cap(&self, expr: &ast::Node, tier_stats: &[pool::Stat]) -> Vec<pool::Bound> {
+        let mut bounds = self.bounds();
+        let mut seen = Vec::new();
+        for c in self.tiers.iter().filter_map(|t| t.cond.as_ref()) {
+            c.thresholds(&mut seen);
+        }
+        let hi = seen
+            .iter()
+            .find(|(s, _)| *s == pool::Stat::Total)
+            .and_then(|(_, t)| t.as_ref()?.iter().max().copied());
+        let named: Vec<(pool::Stat, i64)> = bounds
+            .iter()
+            .filter(|(s, _, _)| matches!(s, pool::Stat::Named(_)))
+            .map(|(s, _, h)| (s.clone(), *h))
+            .collect();
+        if let Some(cap) =
+            hi.and_then(|hi| pool::chain_cap(expr, &pool::layout(tier_stats), hi, &named))
+        {
+            bounds.push((pool::Stat::Total, i64::MIN, cap));
+        }
+        bounds
     }
 
     /// The tiers' conditions with their statistics resolved to the slots

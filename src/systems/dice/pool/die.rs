@@ -71,9 +71,35 @@ impl<W: Weight> DieLaw<W> {
 /// roll of many exploding dice is their cuts combined
 /// (`tail_of_cuts` in `pool`). `(1, 0)` for a die that does not explode.
 pub fn chain_cut<W: Weight>(t: &PoolTerm, die_eps: f64) -> Result<(usize, W)> {
+    chain_cut_at(t, die_eps, None).map(|(depth, cut, _)| (depth, cut))
+}
+
+/// [`chain_cut`] where a chain may stop at `cap` ([`super::Ctx::chain_cap`]):
+/// once `d` rolls that all explode must show `cap` or more (each
+/// exploding face shows at least `m` > 0, so `d·m ≥ cap`), the mass still
+/// rolling is kept at that depth rather than cut: `(d, 0, true)`. Where
+/// the cut comes first, as [`chain_cut`] with `false`.
+pub fn chain_cut_at<W: Weight>(
+    t: &PoolTerm,
+    die_eps: f64,
+    cap: Option<i64>,
+) -> Result<(usize, W, bool)> {
     let Some((cond, _)) = explode_cond(t) else {
-        return Ok((1, W::zero()));
+        return Ok((1, W::zero(), false));
     };
+    let capped_at = cap.and_then(|cap| {
+        let sides = t.faces.sides();
+        let plain = |s: &Score| s.value >= 0 && s.units.is_empty();
+        if !t.scores.is_empty() || !sides.iter().all(plain) {
+            return None;
+        }
+        let least = sides
+            .iter()
+            .filter(|s| cond.holds(s.value))
+            .map(|s| s.value)
+            .min()?;
+        (least > 0).then(|| ((cap + least - 1) / least).max(1) as usize)
+    });
     let sides = t.faces.sides();
     let go = |w: &[W]| {
         sides
@@ -96,8 +122,14 @@ pub fn chain_cut<W: Weight>(t: &PoolTerm, die_eps: f64) -> Result<(usize, W)> {
     }
     let mut depth = 1;
     loop {
-        if left.is_zero() || left.to_f64() < die_eps {
-            return Ok((depth, left));
+        if left.is_zero() {
+            return Ok((depth, left, false));
+        }
+        if capped_at.is_some_and(|d| depth >= d) {
+            return Ok((depth, W::zero(), true));
+        }
+        if left.to_f64() < die_eps {
+            return Ok((depth, left, false));
         }
         if depth >= MAX_CHAIN {
             return Err(chain_error());
@@ -203,7 +235,8 @@ pub fn die_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<DieLaw<W>> {
     // plain.
     let later = later_weights::<W>(t);
     // How deep a chain is built (its cut is the mass then still rolling).
-    let (chain_depth, _) = chain_cut::<W>(t, ctx.die_eps)?;
+    // Capped: the mass still rolling at that depth is kept, not cut.
+    let (chain_depth, _, capped) = chain_cut_at::<W>(t, ctx.die_eps, ctx.chain_cap)?;
     let name = t.name.as_deref();
     let layout = &ctx.layout;
     // Keyed by [order, contribution…]: faces that contribute alike but sort
@@ -254,6 +287,9 @@ pub fn die_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<DieLaw<W>> {
                 }
                 done = done.add(&alive.convolve(&end));
                 alive = alive.convolve(&go);
+            }
+            if capped && !alive.total().is_zero() {
+                done = done.add(&alive);
             }
             // Each face once, in order: written as found, with no map.
             let mut all: Vec<(Outcome, W)> = Vec::with_capacity(done.weights().len());
@@ -354,7 +390,7 @@ pub fn die_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<DieLaw<W>> {
             }
             if going == 1 {
                 let mut written = Vec::new();
-                linear_chain(ctx, &steps, chain_depth, &mut written);
+                linear_chain(ctx, &steps, chain_depth, capped, &mut written);
                 return Ok(written_die(
                     written
                         .into_iter()
@@ -386,6 +422,11 @@ pub fn die_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<DieLaw<W>> {
                 active = next;
                 if depth >= chain_depth {
                     break;
+                }
+            }
+            if capped {
+                for (c, w) in super::sorted(&active) {
+                    add_to(&mut done, c, w.clone());
                 }
             }
             for (c, w) in done {
@@ -475,6 +516,7 @@ fn linear_chain<W: Weight>(
     ctx: &Ctx,
     steps: &[(Key, bool, W, W)],
     depth_most: usize,
+    capped: bool,
     done: &mut Vec<(Key, W)>,
 ) {
     let Some((go, _, go_first, go_later)) = steps.iter().find(|x| x.1) else {
@@ -493,7 +535,14 @@ fn linear_chain<W: Weight>(
             done.push((join(ctx, &acc, c), w.clone() * p));
         }
         let p = if depth == 1 { go_first } else { go_later };
-        if p.is_zero() || depth >= depth_most {
+        if p.is_zero() {
+            return;
+        }
+        if depth >= depth_most {
+            // Capped: the roll still going reads as it stands.
+            if capped {
+                done.push((join(ctx, &acc, go), w * p));
+            }
             return;
         }
         acc = join(ctx, &acc, go);

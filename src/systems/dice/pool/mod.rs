@@ -316,6 +316,59 @@ pub fn bounds<'a>(
         .collect()
 }
 
+/// Where a roll's exploding chains may stop: the value `hi` past which
+/// every value of the result reads alike (one above the highest threshold
+/// the tiers compare it with), moved by the numbers the roll adds, and no
+/// lower than any named term's own bound, where every chain of dice that
+/// has reached it leaves everything the tiers read as it is. So only
+/// where the tiers read nothing but the result and named terms' values
+/// (each against numbers: `named` holds their highest edges); every
+/// face and score is a number of 0 or more; and the roll is parts added
+/// (dice, groups kept across, numbers; an item's numbers not below 0),
+/// so a part reaching the cap puts the result past `hi` or, kept across,
+/// leaves it as a part at the cap would. `None` where any of that fails.
+pub fn chain_cap(expr: &Node, layout: &[Stat], hi: i64, named: &[(Stat, i64)]) -> Option<i64> {
+    let mut top = 0i64;
+    if !layout.iter().all(|s| match s {
+        Stat::Total => true,
+        Stat::Named(_) => named.iter().any(|(n, _)| n == s),
+        _ => false,
+    }) {
+        return None;
+    }
+    fn added(n: &Node, numbers: &mut i64) -> bool {
+        match n {
+            Node::Num(v) => {
+                *numbers = numbers.saturating_add(*v);
+                true
+            }
+            Node::Paren(a) => added(a, numbers),
+            Node::Bin(Op::Add, a, b) => added(a, numbers) && added(b, numbers),
+            Node::Bin(Op::Sub, a, b) => match **b {
+                Node::Num(v) => {
+                    *numbers = numbers.saturating_sub(v);
+                    added(a, numbers)
+                }
+                _ => false,
+            },
+            Node::Pool(t) => {
+                let number = |s: &Score| s.value >= 0 && s.units.is_empty();
+                t.faces.sides().iter().all(number) && t.scores.iter().all(|r| number(&r.score))
+            }
+            Node::Group(g) => g.items.iter().all(|item| {
+                let mut own = 0;
+                added(item, &mut own) && own >= 0
+            }),
+            _ => false,
+        }
+    }
+    if !added(expr, &mut top) {
+        return None;
+    }
+    let named_hi = named.iter().map(|(_, h)| *h).max().unwrap_or(i64::MIN);
+    Some(hi.saturating_sub(top).max(named_hi).max(1))
+}
+
 /// How to build laws: the layout and the cut for exploding dice.
 #[derive(Clone, Debug)]
 pub struct Ctx {
@@ -332,6 +385,10 @@ pub struct Ctx {
     /// combining saturates it: the engine's inner loops read this table,
     /// not the statistic.
     ops: Vec<SlotOp>,
+    /// Where an exploding chain may stop rolling: every roll whose dice
+    /// reach this value reads alike from there on ([`chain_cap`], given as
+    /// the total's bound; `None`: chains run to their cut).
+    pub chain_cap: Option<i64>,
 }
 
 /// What the inner loops need of one slot's statistic.
@@ -365,6 +422,7 @@ impl Ctx {
             set: vec![None; n],
             ops: layout.iter().map(SlotOp::of).collect(),
             layout,
+            chain_cap: None,
         }
     }
 
@@ -383,6 +441,9 @@ impl Ctx {
                 Saturation::Upper => self.ops[i].merge = Some((i64::MIN, (*hi).max(0))),
                 Saturation::Both => self.ops[i].merge = Some((*lo, *hi)),
                 Saturation::Set => self.set[i] = Some((*lo, *hi)),
+                // The total is carried exactly; a bound on it (given only
+                // where [`chain_cap`] allows) stops exploding chains there.
+                Saturation::Exact if *s == Stat::Total => self.chain_cap = Some(*hi),
                 Saturation::Exact => {}
             }
         }
@@ -397,6 +458,7 @@ impl Ctx {
             total: true,
             set: self.set.iter().chain(&self.set).copied().collect(),
             ops: self.ops.iter().chain(&self.ops).copied().collect(),
+            chain_cap: self.chain_cap,
         }
     }
 
@@ -409,6 +471,7 @@ impl Ctx {
             total: self.total,
             set: slots.iter().map(|&i| self.set[i]).collect(),
             ops: slots.iter().map(|&i| self.ops[i]).collect(),
+            chain_cap: self.chain_cap,
         }
     }
 
@@ -907,10 +970,12 @@ fn tail_of_cuts<W: Weight>(expr: &Node, ctx: &Ctx) -> Result<Option<W>> {
             return;
         };
         match n {
-            Node::Pool(t) if t.explosion().is_some() => match die::chain_cut::<W>(t, ctx.die_eps) {
-                Ok((_, cut)) => list.push((t.count, cut)),
-                Err(e) => parts = Err(e),
-            },
+            Node::Pool(t) if t.explosion().is_some() => {
+                match die::chain_cut_at::<W>(t, ctx.die_eps, ctx.chain_cap) {
+                    Ok((_, cut, _)) => list.push((t.count, cut)),
+                    Err(e) => parts = Err(e),
+                }
+            }
             Node::Chain(_) => parts = Ok(None),
             _ => {}
         }
