@@ -1989,7 +1989,7 @@ fn the_kept_totals_floor_refuses_at_once_and_never_overcounts() {
     ] {
         let g = single_group(text);
         let kinds = pool::fold::group_kinds::<Exact>(&g, &ctx).unwrap();
-        let floor = product_states_floor(&kinds, g.kept_filter(), &ctx);
+        let floor = product_states_floor(&kinds, g.kept_filter(), &ctx, 0);
         let items: Vec<Vec<i64>> = pool::fold::each_item(&kinds)
             .map(|k| {
                 let mut t: Vec<i64> = k.law.outcomes.iter().map(|(o, _)| o.order).collect();
@@ -2096,8 +2096,8 @@ fn the_kept_totals_floor_counts_the_statistics_read_with_them() {
         ] {
             let g = single_group(text);
             let kinds = pool::fold::group_kinds::<Exact>(&g, ctx).unwrap();
-            let floor = product_states_floor(&kinds, g.kept_filter(), ctx);
-            let alone = product_states_floor(&kinds, g.kept_filter(), &test_ctx(&[], false));
+            let floor = product_states_floor(&kinds, g.kept_filter(), ctx, 0);
+            let alone = product_states_floor(&kinds, g.kept_filter(), &test_ctx(&[], false), 0);
             let items: Vec<Vec<(i64, Vec<i64>)>> = pool::fold::each_item(&kinds)
                 .map(|k| {
                     k.law

@@ -908,7 +908,7 @@ fn planned_group<W: Weight, R>(
     let items = item_count(&kinds);
     plan.check(items)?;
     if plan.algorithm == Algorithm::GroupProduct {
-        let floor = super::plan::product_states_floor(&kinds, filter, ctx);
+        let floor = super::plan::product_states_floor(&kinds, filter, ctx, MAX_STATES as u64);
         if floor > MAX_STATES as u64 {
             return Err(super::states_refused(
                 Some(floor),
