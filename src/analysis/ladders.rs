@@ -56,6 +56,15 @@ pub fn compute(a: &Analysis) -> Result<Vec<LadderOdds>> {
                                 params.insert(k.clone(), x.clone());
                             }
                             params.insert(l.param.clone(), toml::Value::Integer(v));
+                            // A ladder reads p_success alone: a dice check
+                            // with tiers computes their law alone.
+                            if l.system == "dice"
+                                && params.contains_key("tier")
+                                && !params.contains_key("vs")
+                                && !params.contains_key("until")
+                            {
+                                params.insert("outcomes_only".into(), toml::Value::Boolean(true));
+                            }
                             let report = super::request(&l.system, &params)
                                 .and_then(|r| r.report::<f64>().map_err(|e| e.to_string()))
                                 .map_err(|msg| {
