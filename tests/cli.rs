@@ -978,6 +978,18 @@ fn a_refused_result_is_refused_before_the_tiers_law() {
         args.extend(tiers);
         refused_at_once(&args, &["multiply-adds", "at most 5000000000"]);
     }
+    // An opposing roll refused (its sum, 200 dice of 5,999 values) is
+    // refused before the roll's own law: the group took 1 s first.
+    refused_at_once(
+        &[
+            "odds",
+            "dice",
+            "{20D8r1,1D20,200D6!!}KH2",
+            "--vs",
+            "200D1000!",
+        ],
+        &["multiply-adds", "at most 5000000000"],
+    );
     let mut args = vec!["dice", "10D1000!"];
     args.extend(tiers);
     let v = within_json(&args, 10);

@@ -7,7 +7,9 @@ refusal within 1 s (issue 27, item 4).
 Builds nothing: runs `target/release/hantei` (build it first with
 `cargo build --release`) on random dice programs (terms of 1-200 dice of
 2-1000 sides with explosions, rerolls and keep/drop; sums; groups; named
-terms; listed faces), with random tiers, `--exact` and `--vs`, for SECONDS
+terms; listed faces), with random tiers, `--exact`, `--vs` and
+`--outcomes-only` (its own stream, so a seed's programs are those it gave
+before that flag was drawn), for SECONDS
 (default 300). Prints each run past the promise (BAD: an answer after
 10 s, a refusal after 1 s, a timeout of 20 s, or an exit code other than
 0 and 2) and each run over 3 s (slow), with its command and message.
@@ -21,6 +23,7 @@ import os, random, subprocess, sys, time
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 H = os.path.join(ROOT, 'target', 'release', 'hantei')
 R=random.Random(int(sys.argv[1]) if len(sys.argv)>1 else 1)
+ALONE=random.Random(1000+(int(sys.argv[1]) if len(sys.argv)>1 else 1))
 def die():
     n=R.choice([1,1,2,3,5,8,10,20,30,50,100,200])
     s=R.choice([2,3,4,6,8,10,12,20,100,1000])
@@ -45,6 +48,7 @@ while time.time()<t_end:
     if R.random()<0.6: args+=tiers()
     if R.random()<0.2: args+=['--exact']
     if R.random()<0.1: args+=['--vs',die()]
+    if '--tier' in args and '--vs' not in args and ALONE.random()<0.5: args+=['--outcomes-only']
     s=time.time()
     try:
         p=subprocess.run(args,capture_output=True,text=True,timeout=20)

@@ -45,7 +45,10 @@
 //! carries 0 or 1 and Savage Worlds' `trait==1` carries "1 or not" where it
 //! carried the whole exploding chain. A caller that does not read the total
 //! ([`facts`]: a check whose tiers read counts, a game's round) does not
-//! carry it.
+//! carry it. The total itself is carried exactly; where only the tiers are
+//! wanted (`--outcomes-only`) and they read it against numbers, exploding
+//! chains stop once they pass the highest threshold ([`chain_cap`]), their
+//! mass kept rather than cut.
 //!
 //! States are [`Key`]s: tuples held inline (no allocation), hashed a word
 //! at a time, merged with one hash. The fold and the group product go
