@@ -1010,6 +1010,15 @@ fn combinations_are_refused_from_their_parts_floors() {
         &["odds", "dice", "200D6ro1[n0]+8D1000DL1[n1]", "--exact"],
         &["counted before either part was built", "at most 2e7"],
     );
+    // An exploding term's highest total is one roll, every die as deep
+    // as its chain is built: 8D4!! cut at 28 rolls, 1/4²²⁴ (448 bits),
+    // beside 100D100KH3's 664. The exact keep of 100D100KH3 ran 2.4 s
+    // before the pairs (272,074 on 1,130-bit denominators) were refused
+    // (fuzzer seed 11).
+    refused_at_once(
+        &["odds", "dice", "100D100KH3[n0]+8D4!![n1]", "--exact"],
+        &["counted before either part was built", "at most 2e7"],
+    );
     // `100D1000ri1+3D1000` read by `doubles` was refused (its result's
     // 3·10⁸ pairs past 8·10⁷) after 3.1 s, then at once. Its result is a
     // plain sum of parts, a convolution into a dense array (2 ns a pair,

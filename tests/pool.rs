@@ -2268,6 +2268,9 @@ fn a_groups_floors_never_exceed_its_estimates() {
 fn the_floors_on_a_parts_cells_never_overcount() {
     let ctx = test_ctx_total(&[], false, true);
     let named = test_ctx_total(&parse_stats(&["a", "b"]), false, true);
+    // Exploding chains stopped at 12 (`--outcomes-only` read at 12): the
+    // floors count the chains as deep as they are then built.
+    let capped = test_ctx_total(&[], false, true).bounded(&[(Stat::Total, i64::MIN, 12)]);
     for text in [
         "3D6",
         "2D6ro1",
@@ -2294,10 +2297,21 @@ fn the_floors_on_a_parts_cells_never_overcount() {
         "3D6-4D4KL2",
         "3D6KL2+2D8KH1",
         "2D2ro1[a]+4D4KL2[b]+5D6DL1",
+        // Exploding chains: the highest total, every die as deep as its
+        // chain is built on its highest faces, is one roll.
+        "5D12!",
+        "3D10!!",
+        "2D6!+3D4!!",
+        "4D4KL2+2D6!",
+        "3D6KH2+2D8!>=7",
     ] {
         let node = single_expr(text);
-        for (c, what) in [(&ctx, "total"), (&named, "total, a, b")] {
-            if text.contains('[') != (what != "total") {
+        for (c, what) in [
+            (&ctx, "total"),
+            (&named, "total, a, b"),
+            (&capped, "total, chains stopped at 12"),
+        ] {
+            if text.contains('[') != (what == "total, a, b") {
                 continue;
             }
             let (cells, bits) = pool::combine::floor_of(&node, c);
@@ -2319,6 +2333,18 @@ fn the_floors_on_a_parts_cells_never_overcount() {
             // 6D6DL1's lowest total, 5, is six ones: 1/6⁶, 15.5 bits.
             if text == "2D2ro1+4D4KL2+6D6DL1" {
                 assert_eq!(bits, (6.0 * 6f64.log2()) as u64, "{text}");
+            }
+            // 5D12!'s highest total, every die 12 eleven times then 11:
+            // 1/12⁶⁰ (each die's chain cut at 12 rolls, the mass then
+            // still rolling 12⁻¹² under the context's 10⁻¹²), the longest
+            // denominator itself: 215.1 bits.
+            if text == "5D12!" && what == "total" {
+                assert_eq!((bits, longest), (215, 216), "{text}");
+            }
+            // Stopped at 12, a d12's chain ends with its first roll (a 12
+            // is already the cap): every cell a roll of five dice, 1/12⁵.
+            if text == "5D12!" && what == "total, chains stopped at 12" {
+                assert_eq!((bits, longest), (17, 18), "{text}");
             }
         }
     }

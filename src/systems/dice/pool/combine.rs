@@ -219,7 +219,7 @@ pub fn floor_of(n: &Node, ctx: &Ctx) -> (u64, u64) {
     if !ctx.total || ctx.ops.first().is_some_and(|o| o.merge.is_some()) {
         return (1, 0);
     }
-    let f = Floor::of(n, ctx.die_eps);
+    let f = Floor::of(n, (ctx.die_eps, ctx.chain_cap));
     (f.cells, f.bits)
 }
 
@@ -227,9 +227,13 @@ pub fn floor_of(n: &Node, ctx: &Ctx) -> (u64, u64) {
 /// longest denominator, the total carried whole (as [`floor_of`], for a
 /// caller with no context: the joint law of result and natural dice).
 pub fn plain_floor(n: &Node, eps: f64) -> (u64, u64) {
-    let f = Floor::of(n, eps);
+    let f = Floor::of(n, (eps, None));
     (f.cells, f.bits)
 }
+
+/// One die's share of the cut and the cap of exploding chains
+/// ([`Ctx::die_eps`], [`Ctx::chain_cap`]): how deep a chain is built.
+type Cut = (f64, Option<i64>);
 
 /// What is known of a law before it is built, where the total is carried
 /// whole (not saturated).
@@ -266,7 +270,7 @@ impl Floor {
         low: None,
     };
 
-    fn of(n: &Node, eps: f64) -> Floor {
+    fn of(n: &Node, eps: Cut) -> Floor {
         match n {
             Node::Pool(t) => Floor::term(t, eps),
             Node::Paren(b) => Floor::of(b, eps),
@@ -316,7 +320,7 @@ impl Floor {
         }
     }
 
-    fn term(t: &PoolTerm, eps: f64) -> Floor {
+    fn term(t: &PoolTerm, eps: Cut) -> Floor {
         if !t.scores.is_empty() || t.count < 1 {
             return Floor::NOTHING;
         }
@@ -382,7 +386,7 @@ impl Floor {
     /// each die shows at least its `m` faces that stop, and exploding on
     /// the highest face alone, the `d(S − 1)` chain totals `jS + r`
     /// (`r < S`, `j < d`) of a chain built `d` rolls deep.
-    fn exploding(t: &PoolTerm, eps: f64) -> Floor {
+    fn exploding(t: &PoolTerm, (eps, cap): Cut) -> Floor {
         let (DieFaces::Standard(sides), [_], None) = (&t.faces, &t.mods[..], t.kept_filter())
         else {
             return Floor::NOTHING;
@@ -396,12 +400,28 @@ impl Floor {
         }
         let stop = (1..=sides).filter(|&f| !cond.holds(f)).count() as u64;
         let on_top = (1..=sides).all(|f| cond.holds(f) == (f == sides));
-        let m = match (on_top, super::die::chain_cut::<f64>(t, eps)) {
-            (true, Ok((depth, _))) => (depth as u64).saturating_mul(sides as u64 - 1),
+        let depth = super::die::chain_cut_at::<f64>(t, eps, cap)
+            .ok()
+            .map(|(d, _, _)| d);
+        let m = match (on_top, depth) {
+            (true, Some(depth)) => (depth as u64).saturating_mul(sides as u64 - 1),
             _ => stop,
         };
         // Every die kept, the lowest total all ones at the first roll.
-        Floor::faces(t.count, t.count, true, m, 1.0 / sides as f64)
+        let low = Floor::faces(t.count, t.count, true, m, 1.0 / sides as f64);
+        // The highest total: every die `d` rolls deep, each roll its
+        // highest face (a chain stopped at a cap keeps its last roll going),
+        // one way only, of chance `S^(−n·d)`.
+        match depth {
+            Some(d) if d > 1 => Floor {
+                bits: ((t.count as f64) * d as f64 * (sides as f64).log2() - 1e-9)
+                    .floor()
+                    .max(0.0) as u64,
+                low: Some(false),
+                ..low
+            },
+            _ => low,
+        }
     }
 }
 
@@ -444,7 +464,7 @@ pub fn check_items_floor<W: Weight>(n: &Node, items: &[Node], ctx: &Ctx) -> Resu
     let sums = sums_totals(Op::Add, ctx);
     let mut acc: Option<Floor> = None;
     for item in items {
-        let f = Floor::of(item, ctx.die_eps);
+        let f = Floor::of(item, (ctx.die_eps, ctx.chain_cap));
         acc = Some(match acc {
             None => f,
             Some(a) => {

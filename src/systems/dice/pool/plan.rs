@@ -1104,7 +1104,7 @@ const FLOOR_DICE: usize = 2000;
 /// than a second and half a gigabyte. `1` where it keeps one item or all.
 ///
 /// The statistics are counted only where they could lift the floor past
-/// `limit` (their values' ceiling, [`Extras::ceiling`], times the kept
+/// `limit` (their values' ceiling, `Extras::ceiling`, times the kept
 /// totals' multisets): below it the floor refuses nothing either way, and
 /// counting them took a 12-dice Cortex pool a third of its report. `0`
 /// counts them always.
