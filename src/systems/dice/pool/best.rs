@@ -81,7 +81,8 @@ pub fn values<W: Weight>(kinds: &[Kind<W>]) -> Vec<i64> {
     values
 }
 
-/// One class: the other statistics' tuple, its probability at each value.
+/// One class: the other statistics' tuple, its probability at each value
+/// (or its numerators over a common denominator).
 type Class<W> = (Vec<i64>, Vec<W>);
 
 /// One item's law by classes of its other statistics: per class, its
@@ -119,6 +120,11 @@ pub fn law<W: Weight>(kinds: &[Kind<W>], ctx: &Ctx, high: bool) -> Result<Map<W>
 /// (its tuple with the kept slots 0) gives one cell per value of the kept
 /// total, so no two cells meet and no map is needed between.
 pub fn cells<W: Weight>(kinds: &[Kind<W>], ctx: &Ctx, high: bool) -> Result<Vec<(Key, W)>> {
+    if W::EXACT {
+        if let Some(cells) = cells_on_integers(kinds, ctx, high) {
+            return cells;
+        }
+    }
     // The values, best last.
     let mut values = values(kinds);
     if !high {
@@ -204,6 +210,130 @@ pub fn cells<W: Weight>(kinds: &[Kind<W>], ctx: &Ctx, high: bool) -> Result<Vec<
         out.push((ctx.neutral().into(), W::one()));
     }
     Ok(out)
+}
+
+/// [`cells`] in exact fractions on whole numbers: each item's law brought
+/// over one common denominator ([`crate::weight::over_common_denominator`]),
+/// `A` and `B` carried as numerators over the product of the denominators
+/// met so far, so each step is products and sums of integers and each
+/// cell is reduced once at the end, where adding fractions took a gcd of
+/// long integers at every step (`{200D100r1,5D20ro1}KH1` exactly: 39,394
+/// steps on 1,330-bit denominators, 9.7 s). The same values exactly.
+/// `None` where an item's weights have no common denominator short enough.
+fn cells_on_integers<W: Weight>(
+    kinds: &[Kind<W>],
+    ctx: &Ctx,
+    high: bool,
+) -> Option<Result<Vec<(Key, W)>>> {
+    use num_bigint::BigInt;
+    use num_traits::{One, Zero};
+    let mut values = values(kinds);
+    if !high {
+        values.reverse();
+    }
+    let n = values.len();
+    let pos: std::collections::HashMap<i64, usize, super::FxBuild> =
+        values.iter().enumerate().map(|(j, v)| (*v, j)).collect();
+    let index = |v: i64| -> usize { pos[&v] };
+    // Each item's classes, their weights as numerators over its own
+    // common denominator.
+    let mut items: Vec<(Vec<Class<BigInt>>, BigInt)> = Vec::new();
+    for kind in super::fold::each_item(kinds) {
+        let cls = classes(&kind.law, ctx, &index, n);
+        let (nums, den) =
+            crate::weight::over_common_denominator(cls.iter().flat_map(|(_, f)| f.iter()))?;
+        let mut nums = nums.into_iter();
+        let cls = cls
+            .into_iter()
+            .map(|(rest, f)| {
+                (
+                    rest,
+                    f.iter().map(|_| nums.next().unwrap_or_default()).collect(),
+                )
+            })
+            .collect();
+        items.push((cls, den));
+    }
+    let len = ctx.layout.len();
+    let mut states: Map<(Vec<BigInt>, Vec<BigInt>)> = Map::default();
+    let start: Vec<i64> = ctx
+        .neutral()
+        .iter()
+        .zip(&ctx.layout)
+        .map(|(v, s)| if kept_slot(s) { 0 } else { *v })
+        .collect();
+    // Over the denominators met so far (1 before any item).
+    let mut den = BigInt::one();
+    states.insert(
+        start.into(),
+        (vec![BigInt::one(); n], vec![BigInt::zero(); n]),
+    );
+    let mut work: u64 = 0;
+    let mut key = vec![0i64; len];
+    for (met, (cls, d)) in items.iter().enumerate() {
+        if let Err(e) = super::spend(&mut work, (states.len() * cls.len() * n) as u64) {
+            return Some(Err(e));
+        }
+        let mut next: Map<(Vec<BigInt>, Vec<BigInt>)> = Map::default();
+        for (state, (a, b)) in super::sorted(&states) {
+            for (rest, f) in cls {
+                for (i, s) in ctx.layout.iter().enumerate() {
+                    key[i] = if kept_slot(s) {
+                        0
+                    } else {
+                        ctx.combined(i, state[i], rest[i])
+                    };
+                }
+                let entry = next
+                    .entry(super::Key::from(&key[..]))
+                    .or_insert_with(|| (vec![BigInt::zero(); n], vec![BigInt::zero(); n]));
+                let mut cdf = BigInt::zero();
+                for j in 0..n {
+                    cdf += &f[j];
+                    // A at the value below, over `den`: 1 before any item
+                    // (every item is at most anything), 0 below the lowest
+                    // value after one.
+                    let below = match j {
+                        0 if met == 0 => den.clone(),
+                        0 => BigInt::zero(),
+                        _ => a[j - 1].clone(),
+                    };
+                    entry.0[j] += &a[j] * &cdf;
+                    entry.1[j] += &b[j] * &cdf + below * &f[j];
+                }
+            }
+            if let Err(e) = super::check_states(&next) {
+                return Some(Err(e));
+            }
+        }
+        states = next;
+        den *= d;
+    }
+    let states = super::sorted(&states);
+    let mut out: Vec<(Key, W)> = Vec::with_capacity(states.len() * n);
+    let ascending: Vec<usize> = if high {
+        (0..n).collect()
+    } else {
+        (0..n).rev().collect()
+    };
+    for j in ascending {
+        for (state, (_, b)) in &states {
+            if b[j].is_zero() {
+                continue;
+            }
+            for (i, s) in ctx.layout.iter().enumerate() {
+                key[i] = if kept_slot(s) { values[j] } else { state[i] };
+            }
+            out.push((
+                Key::from(&key[..]),
+                W::from_fraction(b[j].clone(), den.clone()),
+            ));
+        }
+    }
+    if items.is_empty() {
+        out.push((ctx.neutral().into(), W::one()));
+    }
+    Some(Ok(out))
 }
 
 /// The number of classes of an item's law (its outcomes' tuples of the
