@@ -1297,13 +1297,16 @@ pub fn report_of<W: Weight>(owned: Check) -> Result<Report<W>> {
 fn report_in_scope<W: Weight>(mut owned: Check) -> Result<Report<W>> {
     owned.validate()?;
     let check = &owned;
-    // The opposing roll's law first: what refuses it (`--vs 200D1000!`,
-    // refused as its sum is planned) is refused before the roll's own law
-    // is built.
-    let vs_law = match &check.vs {
-        Some(vs) => Some(law::law::<W>(vs, check.tail_eps)?),
-        None => None,
-    };
+    if let Some(vs) = &check.vs {
+        // What refuses the opposing roll before any work (`--vs
+        // 200D1000!`: its sum, 200 dice of 5,999 values) is refused before
+        // the roll's own law is built, and the roll's own refusals before
+        // the opposing roll's law is (`--vs 100D10! --exact`, 1.3 s).
+        law::check_work::<W>(vs)?;
+        if let Body::Add(a) = &vs.body {
+            law::check_result_before_tiers::<W>(&a.expr, check.tail_eps)?;
+        }
+    }
     let mut tier_p: Vec<W> = Vec::new();
     let tier_stats = check.tier_stats();
     let passes = check.passes_of(&tier_stats);
@@ -1398,7 +1401,8 @@ fn report_in_scope<W: Weight>(mut owned: Check) -> Result<Report<W>> {
 
     let mut report: Report<W>;
     let mut fields: Vec<(String, Field<W>)> = Vec::new();
-    if let Some(vs_law) = vs_law {
+    if let Some(vs_cmd) = &check.vs {
+        let vs_law = law::law::<W>(vs_cmd, check.tail_eps)?;
         let c = if check.lower_wins {
             compare(&vs_law.value, &law.value)
         } else {
