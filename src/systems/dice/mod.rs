@@ -877,27 +877,8 @@ impl Check {
     ) -> Result<(Vec<W>, W, bool)> {
         let joint = match (passes, self.expr(), &self.push) {
             (Passes::Plain { .. }, _, _) | (_, None, _) => {
-                let law = law::law::<W>(&self.command, self.tail_eps)?;
-                let mut tier_p = vec![W::zero(); self.tier_count()];
-                match (
-                    &self.command.body,
-                    tier_stats.contains(&pool::Stat::Natural),
-                ) {
-                    (Body::Add(a), true) => {
-                        law::check_joint_floor::<W>(&a.expr)?;
-                        let joint: BTreeMap<(i64, i64), W> = law::joint(&a.expr)?;
-                        for ((v, nat), p) in joint {
-                            tier_p[self.tier_of(v, nat)] += p;
-                        }
-                    }
-                    _ => {
-                        for (v, p) in law.value.iter() {
-                            if !p.is_zero() {
-                                tier_p[self.tier_of(v, v)] += p;
-                            }
-                        }
-                    }
-                }
+                let natural = tier_stats.contains(&pool::Stat::Natural);
+                let (tier_p, law) = self.plain_tiers::<W>(natural)?;
                 return Ok((tier_p, law.tail, law.explodes));
             }
             (_, Some(_), Some(_)) => {
@@ -949,6 +930,84 @@ impl Check {
             bounds.push((pool::Stat::Total, i64::MIN, cap));
         }
         bounds
+    }
+
+    /// A report of the tiers' probabilities `tier_p`: p_success the sum
+    /// of the success tiers' (none for outcomes by value unless told which
+    /// succeed).
+    fn tiers_report<W: Weight>(&self, tier_p: &[W]) -> Report<W> {
+        let success: W = self
+            .tier_names()
+            .iter()
+            .zip(tier_p)
+            .filter(|(n, _)| self.is_success_tier(n))
+            .fold(W::zero(), |acc, (_, p)| acc + p);
+        let report = Report::bare(ID, JA, success);
+        if !self.outcomes_by.is_empty() && self.success_tiers.is_none() {
+            // Outcomes by value judge nothing unless told which succeed.
+            return report.without_success();
+        }
+        report
+    }
+
+    /// The tiers' outcome rows, worst first like every system's.
+    fn tier_rows<W: Weight>(&self, tier_p: Vec<W>) -> Vec<OutcomeRow<W>> {
+        self.tier_names()
+            .iter()
+            .zip(tier_p)
+            .rev()
+            .map(|(n, p)| OutcomeRow::new(n.clone(), n.clone(), n.clone(), p))
+            .collect()
+    }
+
+    /// `report` with the mass cut from exploding dice (`tail_mass`) and,
+    /// where some is cut, the note that says so.
+    fn with_cut<W: Weight>(&self, report: Report<W>, tail: &W) -> Report<W> {
+        let report = report.prob("tail_mass", tail.clone());
+        if tail.to_f64() > 0.0 {
+            return report.note(format!(
+                "exploding dice are cut where less than {:e} of the probability is left: {} is not shown (tail_mass); every other probability is that of the cut law",
+                self.tail_eps,
+                crate::export::percent(tail.to_f64())
+            ));
+        }
+        report
+    }
+
+    /// BCDice's plain law of the result ([`Passes::Plain`]) and the tiers'
+    /// probabilities read from it (none without tiers), or, where they
+    /// read the natural dice (`natural`), from the joint law of result and
+    /// natural dice, its floor refused before any work.
+    fn plain_tiers<W: Weight>(&self, natural: bool) -> Result<(Vec<W>, law::Law<W>)> {
+        let joint_of = match (&self.command.body, natural) {
+            (Body::Add(a), true) => {
+                law::check_joint_floor::<W>(&a.expr)?;
+                Some(&a.expr)
+            }
+            _ => None,
+        };
+        let law = law::law::<W>(&self.command, self.tail_eps)?;
+        if self.tiers.is_empty() {
+            return Ok((Vec::new(), law));
+        }
+        let mut tier_p = vec![W::zero(); self.tier_count()];
+        match joint_of {
+            Some(expr) => {
+                // Ordered, so the f64 sums are the same on every run.
+                let joint: BTreeMap<(i64, i64), W> = law::joint(expr)?;
+                for ((v, nat), p) in joint {
+                    tier_p[self.tier_of(v, nat)] += p;
+                }
+            }
+            None => {
+                for (v, p) in law.value.iter() {
+                    if !p.is_zero() {
+                        tier_p[self.tier_of(v, v)] += p;
+                    }
+                }
+            }
+        }
+        Ok((tier_p, law))
     }
 
     /// The tiers' conditions with their statistics resolved to the slots
@@ -1307,7 +1366,7 @@ fn report_in_scope<W: Weight>(mut owned: Check) -> Result<Report<W>> {
             law::check_result_before_tiers::<W>(&a.expr, check.tail_eps)?;
         }
     }
-    let mut tier_p: Vec<W> = Vec::new();
+    let tier_p: Vec<W>;
     let tier_stats = check.tier_stats();
     let passes = check.passes_of(&tier_stats);
     if check.outcomes_only {
@@ -1371,29 +1430,8 @@ fn report_in_scope<W: Weight>(mut owned: Check) -> Result<Report<W>> {
             }
         },
         Passes::Plain { natural } => {
-            if let (Body::Add(a), true) = (&check.command.body, natural) {
-                law::check_joint_floor::<W>(&a.expr)?;
-            }
-            let law = law::law::<W>(&check.command, check.tail_eps)?;
-            if !check.tiers.is_empty() {
-                tier_p = vec![W::zero(); check.tier_count()];
-                match (&check.command.body, natural) {
-                    (Body::Add(a), true) => {
-                        // Ordered, so the f64 sums are the same on every run.
-                        let joint: BTreeMap<(i64, i64), W> = law::joint(&a.expr)?;
-                        for ((v, nat), p) in joint {
-                            tier_p[check.tier_of(v, nat)] += p;
-                        }
-                    }
-                    _ => {
-                        for (v, p) in law.value.iter() {
-                            if !p.is_zero() {
-                                tier_p[check.tier_of(v, v)] += p;
-                            }
-                        }
-                    }
-                }
-            }
+            let (p, law) = check.plain_tiers::<W>(natural)?;
+            tier_p = p;
             law
         }
     };
@@ -1432,17 +1470,7 @@ fn report_in_scope<W: Weight>(mut owned: Check) -> Result<Report<W>> {
             fields.push(("p_target".into(), Field::Prob(p)));
         }
     } else if !check.tiers.is_empty() {
-        let names = check.tier_names();
-        let success: W = names
-            .iter()
-            .zip(&tier_p)
-            .filter(|(n, _)| check.is_success_tier(n))
-            .fold(W::zero(), |acc, (_, p)| acc + p);
-        report = Report::bare(ID, JA, success);
-        if !check.outcomes_by.is_empty() && check.success_tiers.is_none() {
-            // Outcomes by value judge nothing unless told which succeed.
-            report = report.without_success();
-        }
+        report = check.tiers_report(&tier_p);
         if let Some(p) = cmp_p.clone() {
             fields.push(("p_target".into(), Field::Prob(p)));
         }
@@ -1467,13 +1495,7 @@ fn report_in_scope<W: Weight>(mut owned: Check) -> Result<Report<W>> {
         }
     }
     if !check.tiers.is_empty() {
-        let names = check.tier_names();
-        report.outcomes = names
-            .iter()
-            .zip(tier_p)
-            .rev()
-            .map(|(n, p)| OutcomeRow::new(n.clone(), n.clone(), n.clone(), p))
-            .collect();
+        report.outcomes = check.tier_rows(tier_p);
     }
 
     // Params: the request's own fields, so the block reads back as the
@@ -1496,14 +1518,7 @@ fn report_in_scope<W: Weight>(mut owned: Check) -> Result<Report<W>> {
         report = report.field(&name, sd);
     }
     if law.explodes {
-        report = report.prob("tail_mass", law.tail.clone());
-        if law.tail.to_f64() > 0.0 {
-            report = report.note(format!(
-                "exploding dice are cut where less than {:e} of the probability is left: {} is not shown (tail_mass); every other probability is that of the cut law",
-                check.tail_eps,
-                crate::export::percent(law.tail.to_f64())
-            ));
-        }
+        report = check.with_cut(report, &law.tail);
     }
     for (k, f) in fields {
         report = report.field(&k, f);
@@ -1551,35 +1566,13 @@ fn outcomes_only<W: Weight>(
 ) -> Result<Report<W>> {
     pool::plan::note(|| "passes: the tiers' statistics alone (--outcomes-only)".to_string());
     let (tier_p, tail, explodes) = check.tier_probs_only::<W>(tier_stats, passes)?;
-    let names = check.tier_names();
-    let success: W = names
-        .iter()
-        .zip(&tier_p)
-        .filter(|(n, _)| check.is_success_tier(n))
-        .fold(W::zero(), |acc, (_, p)| acc + p);
-    let mut report = Report::bare(ID, JA, success);
-    if !check.outcomes_by.is_empty() && check.success_tiers.is_none() {
-        report = report.without_success();
-    }
-    report.outcomes = names
-        .iter()
-        .zip(tier_p)
-        .rev()
-        .map(|(n, p)| OutcomeRow::new(n.clone(), n.clone(), n.clone(), p))
-        .collect();
+    let mut report = check.tiers_report(&tier_p);
+    report.outcomes = check.tier_rows(tier_p);
     report = check
         .write_params(report, true)
         .param("outcomes_only", true);
     if explodes {
-        report = report.param("tail_eps", check.tail_eps);
-        report = report.prob("tail_mass", tail.clone());
-        if tail.to_f64() > 0.0 {
-            report = report.note(format!(
-                "exploding dice are cut where less than {:e} of the probability is left: {} is not shown (tail_mass); every other probability is that of the cut law",
-                check.tail_eps,
-                crate::export::percent(tail.to_f64())
-            ));
-        }
+        report = check.with_cut(report.param("tail_eps", check.tail_eps), &tail);
     }
     Ok(report)
 }

@@ -125,27 +125,14 @@ pub fn cells<W: Weight>(kinds: &[Kind<W>], ctx: &Ctx, high: bool) -> Result<Vec<
             return cells;
         }
     }
-    // The values, best last.
-    let mut values = values(kinds);
-    if !high {
-        values.reverse();
-    }
+    let (values, pos) = ordered(kinds, high);
     let n = values.len();
-    let pos: std::collections::HashMap<i64, usize, super::FxBuild> =
-        values.iter().enumerate().map(|(j, v)| (*v, j)).collect();
     let index = |v: i64| -> usize { pos[&v] };
-    let len = ctx.layout.len();
     // Per combined tuple: (A, B) over the values.
     let mut states: Map<(Vec<W>, Vec<W>)> = Map::default();
-    let start: Vec<i64> = ctx
-        .neutral()
-        .iter()
-        .zip(&ctx.layout)
-        .map(|(v, s)| if kept_slot(s) { 0 } else { *v })
-        .collect();
-    states.insert(start.into(), (vec![W::one(); n], vec![W::zero(); n]));
+    states.insert(start(ctx), (vec![W::one(); n], vec![W::zero(); n]));
     let mut work: u64 = 0;
-    let mut key = vec![0i64; len];
+    let mut key = vec![0i64; ctx.layout.len()];
     let mut met = 0usize;
     for kind in super::fold::each_item(kinds) {
         let cls = classes(&kind.law, ctx, &index, n);
@@ -153,13 +140,7 @@ pub fn cells<W: Weight>(kinds: &[Kind<W>], ctx: &Ctx, high: bool) -> Result<Vec<
         let mut next: Map<(Vec<W>, Vec<W>)> = Map::default();
         for (state, (a, b)) in super::sorted(&states) {
             for (rest, f) in &cls {
-                for (i, s) in ctx.layout.iter().enumerate() {
-                    key[i] = if kept_slot(s) {
-                        0
-                    } else {
-                        ctx.combined(i, state[i], rest[i])
-                    };
-                }
+                join_into(ctx, state, rest, &mut key);
                 let entry = next
                     .entry(super::Key::from(&key[..]))
                     .or_insert_with(|| (vec![W::zero(); n], vec![W::zero(); n]));
@@ -183,33 +164,90 @@ pub fn cells<W: Weight>(kinds: &[Kind<W>], ctx: &Ctx, high: bool) -> Result<Vec<
         states = next;
         met += 1;
     }
-    // In the tuples' order: the kept total (slot 0) first, by value
-    // ascending, then the states in their tuples' order (equal in the kept
-    // slots, which read 0 in a state), so the roll's sort finds them in
-    // order.
     let states = super::sorted(&states);
+    Ok(written(&states, &values, high, met > 0, ctx, |w: &W| {
+        (!w.is_zero()).then(|| w.clone())
+    }))
+}
+
+/// A state's `A` and `B` over the values.
+type Sums<X> = (Vec<X>, Vec<X>);
+
+/// The items' totals in order, best last, and each one's index.
+fn ordered<W: Weight>(
+    kinds: &[Kind<W>],
+    high: bool,
+) -> (
+    Vec<i64>,
+    std::collections::HashMap<i64, usize, super::FxBuild>,
+) {
+    let mut values = values(kinds);
+    if !high {
+        values.reverse();
+    }
+    let pos = values.iter().enumerate().map(|(j, v)| (*v, j)).collect();
+    (values, pos)
+}
+
+/// The state before any item: the neutral tuple, the kept slots 0.
+fn start(ctx: &Ctx) -> Key {
+    let k: Vec<i64> = ctx
+        .neutral()
+        .iter()
+        .zip(&ctx.layout)
+        .map(|(v, s)| if kept_slot(s) { 0 } else { *v })
+        .collect();
+    Key::from(&k[..])
+}
+
+/// A state joined with an item's class `rest`, written into `key`: the
+/// kept slots 0, every other slot combined by its rule.
+fn join_into(ctx: &Ctx, state: &[i64], rest: &[i64], key: &mut [i64]) {
+    for (i, s) in ctx.layout.iter().enumerate() {
+        key[i] = if kept_slot(s) {
+            0
+        } else {
+            ctx.combined(i, state[i], rest[i])
+        };
+    }
+}
+
+/// The cells of the states' `B` at each value, in the order of their
+/// tuples: the kept total (slot 0) first, by value ascending, then the
+/// states in their tuples' order (equal in the kept slots, which read 0
+/// in a state), so the roll's sort finds them in order. `cell` gives a
+/// weight, `None` for zero; with no item `met`, the one neutral cell.
+fn written<X, W: Weight>(
+    states: &[(&[i64], &Sums<X>)],
+    values: &[i64],
+    high: bool,
+    met: bool,
+    ctx: &Ctx,
+    cell: impl Fn(&X) -> Option<W>,
+) -> Vec<(Key, W)> {
+    let n = values.len();
     let mut out: Vec<(Key, W)> = Vec::with_capacity(states.len() * n);
     let ascending: Vec<usize> = if high {
         (0..n).collect()
     } else {
         (0..n).rev().collect()
     };
+    let mut key = vec![0i64; ctx.layout.len()];
     for j in ascending {
-        for (state, (_, b)) in &states {
-            let w = &b[j];
-            if w.is_zero() {
+        for (state, (_, b)) in states {
+            let Some(w) = cell(&b[j]) else {
                 continue;
-            }
+            };
             for (i, s) in ctx.layout.iter().enumerate() {
                 key[i] = if kept_slot(s) { values[j] } else { state[i] };
             }
-            out.push((Key::from(&key[..]), w.clone()));
+            out.push((Key::from(&key[..]), w));
         }
     }
-    if met == 0 {
+    if !met {
         out.push((ctx.neutral().into(), W::one()));
     }
-    Ok(out)
+    out
 }
 
 /// [`cells`] in exact fractions on whole numbers: each item's law brought
@@ -227,13 +265,8 @@ fn cells_on_integers<W: Weight>(
 ) -> Option<Result<Vec<(Key, W)>>> {
     use num_bigint::BigInt;
     use num_traits::{One, Zero};
-    let mut values = values(kinds);
-    if !high {
-        values.reverse();
-    }
+    let (values, pos) = ordered(kinds, high);
     let n = values.len();
-    let pos: std::collections::HashMap<i64, usize, super::FxBuild> =
-        values.iter().enumerate().map(|(j, v)| (*v, j)).collect();
     let index = |v: i64| -> usize { pos[&v] };
     // Each item's classes, their weights as numerators over its own
     // common denominator.
@@ -254,22 +287,15 @@ fn cells_on_integers<W: Weight>(
             .collect();
         items.push((cls, den));
     }
-    let len = ctx.layout.len();
     let mut states: Map<(Vec<BigInt>, Vec<BigInt>)> = Map::default();
-    let start: Vec<i64> = ctx
-        .neutral()
-        .iter()
-        .zip(&ctx.layout)
-        .map(|(v, s)| if kept_slot(s) { 0 } else { *v })
-        .collect();
     // Over the denominators met so far (1 before any item).
     let mut den = BigInt::one();
     states.insert(
-        start.into(),
+        start(ctx),
         (vec![BigInt::one(); n], vec![BigInt::zero(); n]),
     );
     let mut work: u64 = 0;
-    let mut key = vec![0i64; len];
+    let mut key = vec![0i64; ctx.layout.len()];
     for (met, (cls, d)) in items.iter().enumerate() {
         if let Err(e) = super::spend(&mut work, (states.len() * cls.len() * n) as u64) {
             return Some(Err(e));
@@ -277,13 +303,7 @@ fn cells_on_integers<W: Weight>(
         let mut next: Map<(Vec<BigInt>, Vec<BigInt>)> = Map::default();
         for (state, (a, b)) in super::sorted(&states) {
             for (rest, f) in cls {
-                for (i, s) in ctx.layout.iter().enumerate() {
-                    key[i] = if kept_slot(s) {
-                        0
-                    } else {
-                        ctx.combined(i, state[i], rest[i])
-                    };
-                }
+                join_into(ctx, state, rest, &mut key);
                 let entry = next
                     .entry(super::Key::from(&key[..]))
                     .or_insert_with(|| (vec![BigInt::zero(); n], vec![BigInt::zero(); n]));
@@ -310,29 +330,14 @@ fn cells_on_integers<W: Weight>(
         den *= d;
     }
     let states = super::sorted(&states);
-    let mut out: Vec<(Key, W)> = Vec::with_capacity(states.len() * n);
-    let ascending: Vec<usize> = if high {
-        (0..n).collect()
-    } else {
-        (0..n).rev().collect()
-    };
-    for j in ascending {
-        for (state, (_, b)) in &states {
-            if b[j].is_zero() {
-                continue;
-            }
-            for (i, s) in ctx.layout.iter().enumerate() {
-                key[i] = if kept_slot(s) { values[j] } else { state[i] };
-            }
-            out.push((
-                Key::from(&key[..]),
-                W::from_fraction(b[j].clone(), den.clone()),
-            ));
-        }
-    }
-    if items.is_empty() {
-        out.push((ctx.neutral().into(), W::one()));
-    }
+    let out = written(
+        &states,
+        &values,
+        high,
+        !items.is_empty(),
+        ctx,
+        |b: &BigInt| (!b.is_zero()).then(|| W::from_fraction(b.clone(), den.clone())),
+    );
     Some(Ok(out))
 }
 
