@@ -1185,7 +1185,7 @@ pub fn product_states_floor<W: Weight>(
                 {
                     // The items read once, for every pair that needs them.
                     if let Some(e) = extras.get_or_insert_with(|| Extras::of(kinds, ctx)) {
-                        if kept * e.ceiling(ctx) > limit as f64 {
+                        if kept * e.ceiling > limit as f64 {
                             floor = floor.max(extras_floor(e, (x, &tx), (y, &ty), ctx));
                         }
                     }
@@ -1215,6 +1215,9 @@ struct Extras<'k> {
     /// Per item, per slot of `slots`: the values it shows, sorted and
     /// distinct.
     values: Vec<Vec<Vec<i64>>>,
+    /// How many values the statistics can take together at most
+    /// ([`Extras::ceiling`]), the same for every pair of items.
+    ceiling: f64,
 }
 
 impl<'k> Extras<'k> {
@@ -1250,7 +1253,7 @@ impl<'k> Extras<'k> {
         if slots.is_empty() {
             return None;
         }
-        let values = laws
+        let values: Vec<Vec<Vec<i64>>> = laws
             .iter()
             .map(|l| {
                 slots
@@ -1264,21 +1267,23 @@ impl<'k> Extras<'k> {
                     .collect()
             })
             .collect();
+        let ceiling = Extras::ceiling(&slots, &values, ctx);
         Some(Extras {
             laws,
             slots,
             values,
+            ceiling,
         })
     }
 
     /// How many values the statistics can take together at most, over
     /// every item combined and saturated: a sum from its parts' least to
     /// their greatest, a maximum or minimum one of the values shown.
-    fn ceiling(&self, ctx: &Ctx) -> f64 {
+    fn ceiling(slots: &[usize], values: &[Vec<Vec<i64>>], ctx: &Ctx) -> f64 {
         use super::stat::Combine;
         let mut out = 1f64;
-        for (j, &s) in self.slots.iter().enumerate() {
-            let each = self.values.iter().map(|v| &v[j]);
+        for (j, &s) in slots.iter().enumerate() {
+            let each = values.iter().map(|v| &v[j]);
             let count = match ctx.ops[s].combine {
                 Combine::Add => {
                     let lo = each.clone().filter_map(|v| v.first()).sum::<i64>();
@@ -1330,6 +1335,7 @@ fn extras_floor(
         laws,
         slots,
         values,
+        ..
     } = e;
     // The value that changes slot `s` least, of a list of values.
     let least = |s: usize, v: &[i64]| -> Option<i64> {
