@@ -595,7 +595,7 @@ impl Check {
     }
 
     /// The check's own request fields in a report's params: the command,
-    /// tiers, success tiers, push and contest (`lower_wins` when asked:
+    /// tiers, success tiers, outcomes alone, push and contest (`lower_wins` when asked:
     /// `--until` refuses it, so its reports leave it out).
     pub fn write_params<W: Weight>(&self, mut r: Report<W>, lower_wins: bool) -> Report<W> {
         r = r.param("expr", self.command.to_string());
@@ -619,6 +619,9 @@ impl Check {
         }
         if let Some(s) = &self.success_tiers {
             r = r.param("success_tiers", serde_json::Value::from(s.clone()));
+        }
+        if self.outcomes_only {
+            r = r.param("outcomes_only", true);
         }
         if let Some(p) = &self.push {
             r = r
@@ -1568,9 +1571,7 @@ fn outcomes_only<W: Weight>(
     let (tier_p, tail, explodes) = check.tier_probs_only::<W>(tier_stats, passes)?;
     let mut report = check.tiers_report(&tier_p);
     report.outcomes = check.tier_rows(tier_p);
-    report = check
-        .write_params(report, true)
-        .param("outcomes_only", true);
+    report = check.write_params(report, true);
     if explodes {
         report = check.with_cut(report.param("tail_eps", check.tail_eps), &tail);
     }
