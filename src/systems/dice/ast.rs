@@ -350,6 +350,12 @@ pub struct Score {
 }
 
 impl Score {
+    /// A number of 0 or more with no named scores: it can only raise a
+    /// total it is added to.
+    pub fn is_non_negative_number(&self) -> bool {
+        self.value >= 0 && self.units.is_empty()
+    }
+
     /// A plain number.
     pub fn num(value: i64) -> Score {
         Score {

@@ -87,10 +87,9 @@ pub fn chain_cut_at<W: Weight>(
     let Some((cond, _)) = explode_cond(t) else {
         return Ok((1, W::zero(), false));
     };
+    let sides = t.faces.sides();
     let capped_at = cap.and_then(|cap| {
-        let sides = t.faces.sides();
-        let plain = |s: &Score| s.value >= 0 && s.units.is_empty();
-        if !t.scores.is_empty() || !sides.iter().all(plain) {
+        if !t.scores.is_empty() || !sides.iter().all(Score::is_non_negative_number) {
             return None;
         }
         let least = sides
@@ -100,7 +99,6 @@ pub fn chain_cut_at<W: Weight>(
             .min()?;
         (least > 0).then(|| ((cap + least - 1) / least).max(1) as usize)
     });
-    let sides = t.faces.sides();
     let go = |w: &[W]| {
         sides
             .iter()

@@ -355,8 +355,8 @@ pub fn chain_cap(expr: &Node, layout: &[Stat], hi: i64, named: &[(Stat, i64)]) -
                 _ => false,
             },
             Node::Pool(t) => {
-                let number = |s: &Score| s.value >= 0 && s.units.is_empty();
-                t.faces.sides().iter().all(number) && t.scores.iter().all(|r| number(&r.score))
+                t.faces.sides().iter().all(Score::is_non_negative_number)
+                    && t.scores.iter().all(|r| r.score.is_non_negative_number())
             }
             Node::Group(g) => g.items.iter().all(|item| {
                 let mut own = 0;
