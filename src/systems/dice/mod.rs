@@ -893,9 +893,7 @@ impl Check {
                 let (p, law) = self.read_tiers_within::<W>(expr, tier_stats, &bounds)?;
                 return Ok((p, law.tail, law.explodes));
             }
-            (_, Some(expr), None)
-                if pool::facts_carry_total(expr, tier_stats) && !pool::explodes(expr) =>
-            {
+            (_, Some(expr), None) if tiers_carry_the_total(expr, tier_stats) => {
                 // A named term's value needs the total: the parts' product
                 // read by the tiers, as the whole report reads them.
                 let (p, law) = self.read_tiers::<W>(expr, tier_stats)?;
@@ -1398,10 +1396,7 @@ fn report_in_scope<W: Weight>(mut owned: Check) -> Result<Report<W>> {
         Passes::TiersApart => {
             // States that differ only in the total merge.
             let expr = check.expr().expect("an engine expression");
-            if pool::facts_carry_total(expr, &tier_stats)
-                && !pool::explodes(expr)
-                && matches!(check.command.body, Body::Add(_))
-            {
+            if tiers_carry_the_total(expr, &tier_stats) {
                 // The tiers' law carries the total exactly (a named term's
                 // value needs it) and nothing is cut: the result's law is
                 // its marginal, not a second law of the same dice.
@@ -1558,6 +1553,14 @@ fn report_in_scope<W: Weight>(mut owned: Check) -> Result<Report<W>> {
         }
     }
     Ok(report)
+}
+
+/// Whether the tiers' law of `tier_stats` over `expr` (an `xDy` sum's),
+/// read as the parts' product ([`Check::read_tiers`]), carries the total
+/// exactly and cuts nothing: a named term's value needs the total, and no
+/// die explodes. Then it is the result's law as well.
+fn tiers_carry_the_total(expr: &Node, tier_stats: &[pool::Stat]) -> bool {
+    pool::facts_carry_total(expr, tier_stats) && !pool::explodes(expr)
 }
 
 /// The report of a check with `--outcomes-only` (validated): the tiers'
