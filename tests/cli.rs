@@ -351,54 +351,24 @@ fn outcomes_only_keeps_the_outcomes_and_names_what_it_cannot_go_with() {
     assert!(full.get("distribution").is_some() && alone.get("distribution").is_none());
     assert!(alone.get("mean").is_none() && alone.get("sd").is_none());
     assert_eq!(alone["params"]["outcomes_only"], true);
-    for (extra, needle) in [
-        (
-            &["odds", "dice", "2D6", "--outcomes-only"][..],
+    expect_usage_error(
+        &["odds", "dice", "2D6", "--outcomes-only"],
+        "--outcomes-only",
+    );
+    expect_usage_error(
+        &[
+            "odds",
+            "dice",
+            "CC(1)<=50",
+            "--game",
+            "Cthulhu7th",
             "--outcomes-only",
-        ),
-        (
-            &[
-                "odds",
-                "dice",
-                "2D6",
-                "--tier",
-                "a:>=7",
-                "--tier",
-                "b",
-                "--vs",
-                "2D6",
-                "--outcomes-only",
-            ][..],
-            "--vs",
-        ),
-        (
-            &[
-                "odds",
-                "dice",
-                "2D6",
-                "--tier",
-                "a:>=7",
-                "--tier",
-                "b",
-                "--until",
-                "20",
-                "--outcomes-only",
-            ][..],
-            "--until",
-        ),
-        (
-            &[
-                "odds",
-                "dice",
-                "CC(1)<=50",
-                "--game",
-                "Cthulhu7th",
-                "--outcomes-only",
-            ][..],
-            "--outcomes-only",
-        ),
-    ] {
-        expect_usage_error(extra, needle);
+        ],
+        "--outcomes-only",
+    );
+    let tiered = ["odds", "dice", "2D6", "--tier", "a:>=7", "--tier", "b"];
+    for (with, needle) in [(["--vs", "2D6"], "--vs"), (["--until", "20"], "--until")] {
+        expect_usage_error(&[&tiered[..], &with, &["--outcomes-only"]].concat(), needle);
     }
 }
 
