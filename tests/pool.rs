@@ -2259,6 +2259,56 @@ fn a_groups_floors_never_exceed_its_estimates() {
     }
 }
 
+/// The floors on an exact group's work counted before its items' laws are
+/// built (`fold::exact_group_floor`) never exceed what its check then
+/// counts from the laws: the steps of the plan the planner chooses, and
+/// the bits of the items' longest denominators; and a group they put past
+/// the limit is refused at once (`{200D12KL2,10D1000ro1,100D12!}KL1`:
+/// 1.1 s of items' laws before).
+#[test]
+fn an_exact_groups_floors_never_exceed_its_check() {
+    for stats in [vec![], parse_stats(&["min"]), parse_stats(&["count(1)"])] {
+        let ctx = test_ctx(&stats, false);
+        for text in [
+            "{1D6,1D8,1D10}KH1",
+            "{1D6,1D8,1D10}KH2",
+            "{2D4,1D6,3D6}KL2",
+            "{1D6,1D6,1D8}KH1",
+            "{3D6,1D20,1D4}DL1",
+            "{2D6!,1D4,1D8}KH2",
+            "{3D4KL2,2D6ro1,1D10}KL1",
+            "{4D6DL1,1D20,2D4!,1D3}KH2",
+            "{5D6,5D6,5D6}KH1",
+            "{20D12KL2,3D10ro1,4D12!}KL1",
+        ] {
+            let g = single_group(text);
+            let (steps, bits) = pool::fold::exact_group_floor(&g, &ctx);
+            let kinds = pool::fold::group_kinds::<Exact>(&g, &ctx).unwrap();
+            let plan = pool::plan::group(&kinds, &ctx, g.kept_filter());
+            let real_bits: u64 = kinds.iter().map(|k| k.law.den_bits() * k.n as u64).sum();
+            assert!(
+                steps <= plan.estimate,
+                "{text} {stats:?}: steps {steps} over the {}'s {}",
+                plan.algorithm.name(),
+                plan.estimate
+            );
+            assert!(
+                bits <= real_bits,
+                "{text} {stats:?}: bits {bits} over {real_bits}"
+            );
+            assert!(bits > 0 && steps > 1, "{text} {stats:?}: nothing counted");
+        }
+    }
+    let start = std::time::Instant::now();
+    let c = check("{200D12KL2,10D1000ro1,100D12!}KL1", &[], None);
+    let err = dice::report::<Exact>(&c).unwrap_err().to_string();
+    assert!(
+        err.contains("counted before its items' laws were built") && err.contains("at most 8e6"),
+        "{err}"
+    );
+    assert!(start.elapsed().as_secs_f64() < 1.0, "{:?}", start.elapsed());
+}
+
 /// The floors on a part's cells and on the bits of their longest
 /// denominator, known before its law is built
 /// (`pool::combine::floor_of`), never exceed what the law then has: the

@@ -272,6 +272,68 @@ fn check_exact_group<W: Weight>(
     Ok(())
 }
 
+/// Refuse at once an exact group that [`check_exact_group`] would refuse
+/// once its items' laws were built: the same units from floors known
+/// before (each item's cells and the bits of its longest denominator,
+/// [`super::combine::floor_of`]), on the least work any of the group's
+/// algorithms could take (the fold's product of outcomes, the best
+/// item's items × values, the product's reading every outcome once). The
+/// items' exact laws can take a second or more to build
+/// (`{200D12KL2,10D1000ro1,100D12!}KL1`: `100D12!` alone 1 s, then
+/// refused from 6·10⁴ steps on 7,012-bit denominators).
+fn check_exact_group_floor<W: Weight>(g: &GroupTerm, ctx: &Ctx) -> Result<()> {
+    if !W::EXACT {
+        return Ok(());
+    }
+    let (least, bits) = exact_group_floor(g, ctx);
+    let count = g.items.len();
+    let units = least as f64 * (1.0 + bits as f64 / 64.0).powf(1.6);
+    if units > MAX_EXACT_GROUP_UNITS {
+        return Err(Error::Conflict(format!(
+            "dice: the exact law of this group of {count} items takes at least about {units:.1e} big-fraction units ({least} steps or more on denominators of {bits} bits or more, counted before its items' laws were built; at most {MAX_EXACT_GROUP_UNITS:e}); drop --exact (floating point is exact to about 1e-15) or roll fewer dice"
+        )));
+    }
+    Ok(())
+}
+
+/// Floors on a group's exact work known before its items' laws are built
+/// ([`check_exact_group_floor`]): the least steps any of its algorithms
+/// could take (at most [`super::plan::group_estimate`] of each), and the
+/// bits of its items' denominators (at most what [`check_exact_group`]
+/// counts from their laws). The tests hold both to what the laws give.
+#[doc(hidden)]
+pub fn exact_group_floor(g: &GroupTerm, ctx: &Ctx) -> (u64, u64) {
+    let items = super::fold::distinct_items(&g.items);
+    let floors: Vec<((u64, u64), u64)> = items
+        .iter()
+        .map(|(it, n)| (super::combine::floor_of(it, ctx), *n as u64))
+        .collect();
+    let bits: u64 = floors
+        .iter()
+        .map(|((_, b), n)| b.saturating_mul(*n))
+        .fold(0, u64::saturating_add);
+    let count: u64 = floors.iter().map(|(_, n)| n).sum();
+    // Each item's outcomes, each read at least once (the product).
+    let read_once: u64 = floors
+        .iter()
+        .map(|((c, _), n)| c.saturating_mul(*n))
+        .fold(0, u64::saturating_add);
+    // Every item meets every value of the largest (the best item).
+    let best = count.saturating_mul(floors.iter().map(|((c, _), _)| *c).max().unwrap_or(1));
+    // Every outcome meets every product of outcomes (the fold).
+    let fold = read_once
+        .saturating_mul(
+            floors
+                .iter()
+                .fold(1u64, |a, ((c, _), n)| {
+                    a.saturating_mul(c.saturating_pow(*n as u32))
+                })
+                .min(1 << 40),
+        )
+        .saturating_mul(count + 1);
+    (read_once.min(best).min(fold), bits)
+}
+
 /// Sums and keep/drop that read only the total (and the natural dice,
 /// equal to it without a score map): the power recurrence and the
 /// order-statistics DP of [`crate::systems::dice::law`] on the die's law
@@ -902,6 +964,7 @@ fn planned_group<W: Weight, R>(
     f: impl FnOnce(Algorithm, &[Kind<W>]) -> Result<R>,
 ) -> Result<R> {
     super::plan::check_group_floor(g, ctx)?;
+    check_exact_group_floor::<W>(g, ctx)?;
     let kinds = group_kinds::<W>(g, ctx)?;
     let filter = g.kept_filter();
     let plan = super::plan::group(&kinds, ctx, filter);

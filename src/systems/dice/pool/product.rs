@@ -393,12 +393,17 @@ impl<W: Weight, J: FnMut(&[i64]) -> usize> Walk<'_, '_, W, J> {
         }
         let (parts, ctx, op) = (self.parts, self.ctx, self.ops[l - 1]);
         let active = std::mem::take(&mut self.active[l]);
+        // As `combine::pair_key` joins them, slot by slot: a slot this part
+        // leaves neutral keeps the prefix's value, so the prefix is copied
+        // once and each state writes only the slots it joins.
+        {
+            let (done, rest) = self.keys.split_at_mut(l);
+            rest[0].copy_from_slice(&done[l - 1]);
+        }
+        let last = l + 1 == parts.len();
         for (k, x) in &parts[l] {
-            // As `combine::pair_key` joins them, slot by slot: a slot this
-            // part leaves neutral keeps the prefix's value.
             let (done, rest) = self.keys.split_at_mut(l);
             let (prefix, key) = (&done[l - 1], &mut rest[0]);
-            key.copy_from_slice(prefix);
             for &i in &active {
                 key[i] = if i == 0 {
                     op.apply(prefix[0], k[0])
@@ -407,14 +412,14 @@ impl<W: Weight, J: FnMut(&[i64]) -> usize> Walk<'_, '_, W, J> {
                     ctx.combined(i, prefix[i], k[i])
                 };
             }
-            if l + 1 == parts.len() {
+            let w = w.clone() * x;
+            if last {
                 // The last part: read each tuple here, not a call deeper.
-                let w = w.clone() * x;
                 if !w.is_zero() {
                     self.read(l, w);
                 }
             } else {
-                self.level(l + 1, &(w.clone() * x))?;
+                self.level(l + 1, &w)?;
             }
         }
         self.active[l] = active;
