@@ -232,3 +232,49 @@ fn a_hundred_pushed_dice_in_exact_fractions_agree_with_floating_point() {
     assert!(pe > 0.3 && pe < 0.7, "{pe}");
     assert!((pe - pf).abs() < 1e-12, "{pe} vs {pf}");
 }
+
+/// `reads_outcomes_alone` (what the ladders ask before they set
+/// `outcomes_only`) says yes exactly where `--outcomes-only` is accepted:
+/// each request below is reported with the flag set, and is refused as
+/// the flag's conflict exactly where the answer is no; where it is
+/// accepted, its outcomes and p_success are the whole report's.
+#[test]
+fn outcomes_alone_are_read_exactly_where_the_flag_is_accepted() {
+    let cases = [
+        ("3D6 --tier hit:>=10 --tier miss", true),
+        ("3D6 --outcomes-by max", true),
+        ("2D6[a]+1D6[b] --tier a:a>b --tier rest", true),
+        ("3D6", false),
+        ("3D6 --tier hit:>=10 --vs 2D6", false),
+        ("3D6 --tier hit:>=10 --until 30", false),
+        ("3D6 --game Cthulhu7th --tier hit:>=10 --tier miss", true),
+        (
+            "2D6 --game SwordWorld2.5 --tier hit:>=10 --tier miss",
+            false,
+        ),
+    ];
+    for (args, alone) in cases {
+        let Request::Dice(p) = cli_request("dice", args) else {
+            panic!("{args}: not a dice request")
+        };
+        assert_eq!(p.reads_outcomes_alone(), alone, "{args}");
+        let mut only = p.clone();
+        only.outcomes_only = true;
+        match only.report::<f64>() {
+            Ok(r) => {
+                assert!(alone, "{args}: accepted where it reads more than its tiers");
+                let whole = p.report::<f64>().unwrap();
+                assert!((r.p_success - whole.p_success).abs() < 1e-12, "{args}");
+                assert_eq!(r.outcomes.len(), whole.outcomes.len(), "{args}");
+                for (a, b) in r.outcomes.iter().zip(&whole.outcomes) {
+                    assert_eq!(a.key, b.key, "{args}");
+                    assert!((a.p - b.p).abs() < 1e-12, "{args}: {}", a.key);
+                }
+            }
+            Err(e) => {
+                assert!(!alone, "{args}: refused: {e}");
+                assert!(e.to_string().contains("outcomes-only"), "{args}: {e}");
+            }
+        }
+    }
+}

@@ -57,15 +57,15 @@ pub fn compute(a: &Analysis) -> Result<Vec<LadderOdds>> {
                             }
                             params.insert(l.param.clone(), toml::Value::Integer(v));
                             // A ladder reads p_success alone: a dice check
-                            // with tiers computes their law alone.
-                            if l.system == "dice"
-                                && params.contains_key("tier")
-                                && !params.contains_key("vs")
-                                && !params.contains_key("until")
-                            {
-                                params.insert("outcomes_only".into(), toml::Value::Boolean(true));
-                            }
+                            // that can report its tiers alone computes
+                            // their law alone.
                             let report = super::request(&l.system, &params)
+                                .map(|mut r| {
+                                    if let crate::request::Request::Dice(p) = &mut r {
+                                        p.outcomes_only |= p.reads_outcomes_alone();
+                                    }
+                                    r
+                                })
                                 .and_then(|r| r.report::<f64>().map_err(|e| e.to_string()))
                                 .map_err(|msg| {
                                     a.error(

@@ -348,6 +348,21 @@ impl Params {
         }
     }
 
+    /// Whether these flags can report their tiers alone
+    /// (`--outcomes-only`, 結果のみ): tiers (`--tier` or `--outcomes-by`)
+    /// on one roll, with no `--vs`, no `--until` and no game's own command.
+    /// A caller that reads only `p_success` or the outcomes (the ladders)
+    /// asks this, and sets `outcomes_only` where it holds.
+    pub fn reads_outcomes_alone(&self) -> bool {
+        let tiers = !self.tier.is_empty() || !self.outcomes_by.is_empty();
+        let own_command = self.game.as_deref().is_some_and(|id| {
+            dice::games::find(id)
+                .and_then(|g| g.parse(&self.expr))
+                .map_or(true, |p| matches!(p, dice::games::Parsed::Game(_)))
+        });
+        tiers && self.vs.is_none() && self.until.is_none() && !own_command
+    }
+
     /// `--outcomes-only` with a flag it cannot go with (`--until`: a
     /// rounds report has no tiers' outcomes to keep alone).
     fn outcomes_only_alone(&self) -> crate::Result<()> {
