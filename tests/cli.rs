@@ -1768,10 +1768,18 @@ fn exact_groups_are_counted_before_any_work() {
         ],
         &["big-fraction units", "at most 8e6", "171-bit"],
     );
-    // Long denominators: the units grow faster than their bits. The
-    // items' own exact laws come first; their mass is no longer summed
-    // over their long fractions (`fold::item_mass`), so the refusal came
-    // after 2.4 s and 1.2 s, now at once.
+    // Long denominators: the units grow faster than their bits. Counted
+    // from the items' floors before their laws are built: each item's
+    // lowest total is all ones, of chance 1/Sⁿ, so its denominator has at
+    // least ⌊n·log₂ S⌋ bits (a hair under for S = 8, whose 3,000 bits are
+    // exact: the floor stays under). Before, the refusal came after the
+    // items' exact laws (2.4 s, then 1.2 s once their mass was no longer
+    // summed over long fractions).
+    let bits: u64 = [6f64, 8.0, 10.0, 12.0]
+        .iter()
+        .map(|s| (1000.0 * s.log2() - 1e-9).floor() as u64)
+        .sum();
+    assert!((12_480..=12_493).contains(&bits), "{bits}");
     refused_at_once(
         &[
             "odds",
@@ -1779,11 +1787,33 @@ fn exact_groups_are_counted_before_any_work() {
             "{1000D6,1000D8,1000D10,1000D12}KH1",
             "--exact",
         ],
-        &["big-fraction units", "12493-bit", "at most 8e6"],
+        &[
+            "big-fraction units",
+            &format!("denominators of {bits} bits or more"),
+            "counted before its items' laws were built",
+            "at most 8e6",
+        ],
     );
+    // Exploding items: each one's highest total is every die as deep as
+    // its chain is built, so the floor is under the 5,841 bits of the
+    // longest denominator their laws then have (counted from the laws
+    // before this floor).
+    let out = within(&["odds", "dice", "{50D10!!,50D8!!}KH1", "--exact"], 10);
+    let err = String::from_utf8_lossy(&out.stderr);
+    let bits: u64 = err
+        .split("denominators of ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|b| b.parse().ok())
+        .unwrap_or_else(|| panic!("no bits in {err}"));
+    assert!((5_000..=5_841).contains(&bits), "{bits}: {err}");
     refused_at_once(
         &["odds", "dice", "{50D10!!,50D8!!}KH1", "--exact"],
-        &["big-fraction units", "5841-bit", "at most 8e6"],
+        &[
+            "big-fraction units",
+            "counted before its items' laws were built",
+            "at most 8e6",
+        ],
     );
     // Steps four times as dear as those measured first (a fuzzer's find:
     // answered after 13.2 s).
