@@ -30,7 +30,10 @@ pub const MAX_SPAN: i64 = 2_000_000;
 /// Most pairs combined by one `*` or `/` of two random terms, or by the
 /// joint law of result and natural dice.
 pub const MAX_PAIRS: u64 = 50_000_000;
-/// Most work (faces × dice² × kept sums) of one keep/drop term.
+/// Most steps ([`keep_steps`]: faces × kept sums × the counts kept) of
+/// one keep/drop term. In floating point the rows' spans stop where their
+/// weights do, so the steps run are far fewer: `200D40KH70`, 2.8·10⁸
+/// steps, takes 8 ms.
 pub const MAX_KEEP_WORK: u64 = 400_000_000;
 /// Most multiply-adds of the convolutions that sum one group of dice in
 /// floating point (about two seconds on a 2-core machine: `1000D100` is
@@ -45,9 +48,13 @@ pub const MAX_EXACT_SUM_WORK: u64 = 20_000_000;
 /// `1000D100` (8.3·10⁹, 8.4 s) is refused.
 pub const MAX_EXACT_SUM_NANOS: f64 = 6e9;
 /// Most word operations of an exact keep/drop programme (big-integer steps
-/// × the 64-bit words they multiply, `keep_word_ops`): `200D6KH100`,
-/// 4.8·10⁹, takes 1.2 s on a 2-core machine (it took 432 s on fractions);
-/// `200D10KH100`, 2.2·10¹⁰, is refused.
+/// × the 64-bit words they multiply, `keep_word_ops`). Measured on a
+/// 2-core machine once the programme carried only the counts short of
+/// `k` ([`keep_steps`]): `200D6KH100`, 1.0·10⁹, 0.09 s (1.2 s when it
+/// carried every count placed, 432 s on fractions); `200D15KH100`,
+/// 1.8·10¹⁰, 0.76 s; `100D100KL2`, 1.7 s before, 0.08 s. At the dearest
+/// rate measured (0.09 ns a word operation) the limit is about two
+/// seconds; `200D16KH100`, 2.1·10¹⁰, is refused.
 pub const MAX_EXACT_KEEP_WORD_OPS: f64 = 2e10;
 
 /// The exact law of a command's result.
@@ -443,20 +450,27 @@ fn strip_primes(
     (x, out)
 }
 
-/// Steps of the keep/drop programme over `faces` faces, `n` dice and kept
-/// sums of `width` values.
-fn keep_steps(faces: u64, n: u64, width: u64) -> u64 {
-    faces
-        .saturating_mul((n + 1).saturating_mul(n + 1))
-        .saturating_mul(width)
-        / 2
+/// Steps of the keep/drop programme ([`keep`]) keeping `k` of `n` dice of
+/// `faces` faces, kept sums of `width` values: at each face, the powers of
+/// its chance and of the worse faces' (`2(n + 1)` products), and for each
+/// of the `k` counts placed so far (`c`), a row of sums moved for each
+/// count still short of `k` here (`k − c` rows) and one row finished, with
+/// the weight of the rest on worse faces summed over the counts left
+/// (three products each): `faces · (2(n + 1) + width · k(k + 3)/2 +
+/// 3k(n + 1))` at most.
+pub fn keep_steps(faces: u64, n: u64, k: u64, width: u64) -> u64 {
+    let rows = k.saturating_mul(k + 3) / 2;
+    let per_face = (2 * (n + 1))
+        .saturating_add(width.saturating_mul(rows))
+        .saturating_add((3 * k).saturating_mul(n + 1));
+    faces.saturating_mul(per_face)
 }
 
 /// Whether keeping `k` of `n` dice of `faces` faces (kept sums of `width`
 /// values) is within the limits: its steps, and with `--exact` its
 /// bit-steps (the fractions have about `n·log₂ faces` bits).
 fn check_keep<W: Weight>(faces: u64, n: u64, k: u64, width: u64) -> Result<()> {
-    let work = keep_steps(faces, n, width);
+    let work = keep_steps(faces, n, k, width);
     if work > MAX_KEEP_WORK {
         return Err(Error::Conflict(format!(
             "dice: keeping {k} of {n} dice of {faces} faces is too much work (about {work} steps, at most {MAX_KEEP_WORK}); use fewer dice"
@@ -742,44 +756,73 @@ fn keep_integers<W: Weight>(
         }
         binom.push(row);
     }
-    let mut state: Vec<Option<Vec<BigInt>>> = vec![None; n + 1];
+    // The numerators (over `den` per die) of the faces after each one,
+    // worse in keeping order.
+    let mut worse: Vec<BigInt> = vec![BigInt::zero(); q.len()];
+    for i in (0..q.len().saturating_sub(1)).rev() {
+        worse[i] = &worse[i + 1] + &q[i + 1];
+    }
+    // As `keep` does on fractions: state[c] is the kept sum with c < k
+    // dice placed; once k are kept the sum is final and the dice left fall
+    // on worse faces (their numerators to the power left), so the law goes
+    // to `done` at once. Every die contributes one numerator over `den`,
+    // so `done` is over denᵏ⁺⁽ⁿ⁻ᵏ⁾ = denⁿ throughout.
+    let mut state: Vec<Option<Vec<BigInt>>> = vec![None; k];
     state[0] = Some({
         let mut v = vec![BigInt::zero(); width];
         v[(-base) as usize] = BigInt::one();
         v
     });
-    for ((face, _), qv) in faces.iter().zip(&q) {
-        let mut powers = Vec::with_capacity(n + 1);
+    let mut done = vec![BigInt::zero(); width];
+    let powers_of = |x: &BigInt| {
+        let mut v = Vec::with_capacity(n + 1);
         let mut acc = BigInt::one();
         for _ in 0..=n {
-            powers.push(acc.clone());
-            acc *= qv;
+            v.push(acc.clone());
+            acc *= x;
         }
-        let mut next: Vec<Option<Vec<BigInt>>> = vec![None; n + 1];
-        for c in 0..=n {
+        v
+    };
+    for (((face, _), qv), wv) in faces.iter().zip(&q).zip(&worse) {
+        let powers = powers_of(qv);
+        let rest = powers_of(wv);
+        let mut next: Vec<Option<Vec<BigInt>>> = vec![None; k];
+        for c in 0..k {
             let Some(cur) = &state[c] else { continue };
             let r = n - c;
-            for m in 0..=r {
-                let w = &binom[r][m] * &powers[m];
-                if w.is_zero() {
-                    continue;
-                }
-                let shift = m.min(k.saturating_sub(c)) as i64 * face;
-                let dst = next[c + m].get_or_insert_with(|| vec![BigInt::zero(); width]);
+            let need = k - c;
+            let add = |dst: &mut Vec<BigInt>, m: usize, w: &BigInt| {
+                let shift = m as i64 * face;
                 for (i, x) in cur.iter().enumerate() {
                     if x.is_zero() {
                         continue;
                     }
                     let j = (i as i64 + shift) as usize;
-                    dst[j] += x * &w;
+                    dst[j] += x * w;
                 }
+            };
+            // m < need dice here: still short of k.
+            for m in 0..need.min(r + 1) {
+                let w = &binom[r][m] * &powers[m];
+                if w.is_zero() {
+                    continue;
+                }
+                let dst = next[c + m].get_or_insert_with(|| vec![BigInt::zero(); width]);
+                add(dst, m, &w);
+            }
+            // m >= need: k kept (`need` of them here), the other r - m
+            // dice on worse faces.
+            let mut w = BigInt::zero();
+            for m in need..=r {
+                w += &binom[r][m] * &powers[m] * &rest[r - m];
+            }
+            if !w.is_zero() {
+                add(&mut done, need, &w);
             }
         }
         state = next;
     }
-    let last = state[n]
-        .take()
-        .unwrap_or_else(|| vec![BigInt::zero(); width]);
+    let last = done;
     Some(match small_factors(&den) {
         Some(primes) => reduce_powers(last, &primes, n as u32)
             .into_iter()
@@ -1189,7 +1232,7 @@ fn term_work<W: Weight>(term: &Node, t: &PoolTerm, cost: &mut Cost) -> Result<()
             let n = t.count as u64;
             let width = k as u64 * top as u64 + 1;
             check_keep::<W>(faces, n, k as u64, width)?;
-            let work = keep_steps(faces, n, width);
+            let work = keep_steps(faces, n, k as u64, width);
             let (_, word_ops) = keep_word_ops(faces, n, work);
             cost.add_keep(word_ops, || format!("keeping {k} of {n} dice ({term})"));
             Ok(())

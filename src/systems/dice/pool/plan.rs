@@ -524,7 +524,7 @@ pub fn estimate<W: Weight>(a: Algorithm, t: &PoolTerm, law: &DieLaw<W>, ctx: &Ct
         });
     let values = hi.saturating_sub(lo).max(0) as u64 + 1;
     match a {
-        Algorithm::PowerSum | Algorithm::KeepDp => total_estimate::<W>(a, n, values),
+        Algorithm::PowerSum | Algorithm::KeepDp => total_estimate::<W>(a, t, n, values),
         // Each distinct contribution's cdf raised to the power n by squaring.
         Algorithm::Extreme => distinct_contributions(law).saturating_mul(squarings(n)),
         // One die: each outcome met once.
@@ -606,12 +606,19 @@ pub fn push<W: Weight>(
 
 /// The power sum's and the keep/drop programme's work on `n` dice whose
 /// die spans `values` consecutive values.
-fn total_estimate<W: Weight>(a: Algorithm, n: u64, values: u64) -> u64 {
+fn total_estimate<W: Weight>(a: Algorithm, t: &PoolTerm, n: u64, values: u64) -> u64 {
     let span = n.saturating_mul(values.max(1) - 1).saturating_add(1);
     match a {
         Algorithm::PowerSum if W::EXACT => span.saturating_mul(values),
         Algorithm::PowerSum => crate::pmf::Pmf::<f64>::sum_n_work(values, n),
-        _ => values.saturating_mul(n).saturating_mul(span),
+        // The order statistics' programme on the kept sums alone.
+        _ => {
+            let k = t
+                .kept_filter()
+                .map_or(n, |(f, keep)| f.as_keep(keep, t.count).1.max(0) as u64);
+            let width = k.saturating_mul(values.max(1) - 1).saturating_add(1);
+            crate::systems::dice::law::keep_steps(values, n, k, width)
+        }
     }
 }
 
@@ -649,7 +656,7 @@ pub fn plain<W: Weight>(t: &PoolTerm, lo: i64, hi: i64) -> Plan {
     };
     Plan {
         algorithm,
-        estimate: total_estimate::<W>(algorithm, n, values),
+        estimate: total_estimate::<W>(algorithm, t, n, values),
     }
 }
 

@@ -152,7 +152,7 @@ fn exact_work_is_refused_before_any_is_done() {
         let cmd = hantei::systems::dice::parse(e).unwrap();
         check_work::<Exact>(&cmd).unwrap_err().to_string()
     };
-    for e in ["200D10KH100", "1000D100"] {
+    for e in ["200D100KH40", "1000D100"] {
         let m = refused(e);
         assert!(m.contains("--exact") || m.contains("at most"), "{e}: {m}");
     }
@@ -170,9 +170,9 @@ fn exact_work_is_refused_before_any_is_done() {
         assert!(m.contains(what) && m.contains("--exact"), "{e}: {m}");
     }
     // Each term alone is within the limit; the two together are not.
-    let half = hantei::systems::dice::parse("200D8KH100").unwrap();
+    let half = hantei::systems::dice::parse("200D15KH100").unwrap();
     assert!(check_work::<Exact>(&half).is_ok());
-    assert!(refused("200D8KH100+200D8KL100").contains("times the exact work allowed"));
+    assert!(refused("200D15KH100+200D15KL100").contains("times the exact work allowed"));
     // Within the limits: nothing to say (and floats are not checked
     // here at all).
     for e in ["200D6KH100", "800D100", "30R6>=2", "10U6[6]", "4D6DL1"] {
