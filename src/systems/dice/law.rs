@@ -50,11 +50,11 @@ pub const MAX_EXACT_SUM_NANOS: f64 = 6e9;
 /// Most word operations of an exact keep/drop programme (big-integer steps
 /// × the 64-bit words they multiply, `keep_word_ops`). Measured on a
 /// 2-core machine once the programme carried only the counts short of
-/// `k` ([`keep_steps`]): `200D6KH100`, 1.0·10⁹, 0.09 s (1.2 s when it
+/// `k` ([`keep_steps`]): `200D6KH100`, 1.3·10⁹, 0.09 s (1.2 s when it
 /// carried every count placed, 432 s on fractions); `200D15KH100`,
 /// 1.8·10¹⁰, 0.76 s; `100D100KL2`, 1.7 s before, 0.08 s. At the dearest
-/// rate measured (0.09 ns a word operation) the limit is about two
-/// seconds; `200D16KH100`, 2.1·10¹⁰, is refused.
+/// rate measured (0.07 ns a word operation) the limit is about a second
+/// and a half; `200D16KH100`, 2.1·10¹⁰, is refused.
 pub const MAX_EXACT_KEEP_WORD_OPS: f64 = 2e10;
 
 /// The exact law of a command's result.
