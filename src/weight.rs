@@ -506,21 +506,43 @@ pub fn over_common_denominator<'a, W: Weight>(
 /// took a gcd of long integers each (the tiers' and the total's sums of a
 /// long exact joint law). `None` in floating point (whose sums keep their
 /// own order and rounding) or where the weights have no common
-/// denominator short enough.
+/// denominator short enough. A bucket of one weight is that weight, as it
+/// is (already reduced): only the buckets where weights meet are summed,
+/// so a marginal whose values are all distinct (the total of `200D3!!`
+/// read exactly: 12,000 cells of thousands of bits) is not brought over a
+/// common denominator and reduced again cell by cell (5 s, where the law
+/// took 0.5 s).
 pub fn exact_bucket_sums<W: Weight>(n: usize, items: &[(usize, &W)]) -> Option<Vec<W>> {
     if !W::EXACT {
         return None;
     }
-    let (nums, den) = over_common_denominator(items.iter().map(|(_, w)| *w))?;
-    let mut sums = vec![BigInt::zero(); n];
-    for ((b, _), num) in items.iter().zip(nums) {
-        sums[*b] += num;
+    let mut count = vec![0u32; n];
+    for (b, _) in items {
+        count[*b] = count[*b].saturating_add(1);
     }
-    Some(
-        sums.into_iter()
-            .map(|s| W::from_fraction(s, den.clone()))
-            .collect(),
-    )
+    let mut out = vec![W::zero(); n];
+    let mut met: Vec<(usize, &W)> = Vec::new();
+    for &(b, w) in items {
+        if count[b] == 1 {
+            out[b] = w.clone();
+        } else {
+            met.push((b, w));
+        }
+    }
+    if met.is_empty() {
+        return Some(out);
+    }
+    let (nums, den) = over_common_denominator(met.iter().map(|(_, w)| *w))?;
+    let mut sums: Vec<Option<BigInt>> = vec![None; n];
+    for ((b, _), num) in met.iter().zip(nums) {
+        *sums[*b].get_or_insert_with(BigInt::zero) += num;
+    }
+    for (o, s) in out.iter_mut().zip(sums) {
+        if let Some(s) = s {
+            *o = W::from_fraction(s, den.clone());
+        }
+    }
+    Some(out)
 }
 
 /// `a / b` for positive `b` when it divides `a`, else `None`, in time for

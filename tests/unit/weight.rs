@@ -237,3 +237,48 @@ fn common_denominator_of_mixed_powers() {
         three.iter().fold(Exact::ratio(0, 1), |a, b| a + b)
     );
 }
+
+/// Weights added into buckets equal the fractions added one by one: where
+/// every bucket holds one weight (a marginal whose values are distinct,
+/// kept as they are), where some meet (summed over one denominator), an
+/// empty bucket (zero), and a negative weight; in floating point there is
+/// no exact sum to take.
+#[test]
+fn bucket_sums_equal_the_fractions_added_one_by_one() {
+    let w = |n: i64, d: i64| Exact::ratio(n, d);
+    let by_hand = |n: usize, items: &[(usize, Exact)]| {
+        let mut out = vec![Exact::ratio(0, 1); n];
+        for (b, x) in items {
+            out[*b] = out[*b].clone() + x;
+        }
+        out
+    };
+    let cases: Vec<(usize, Vec<(usize, Exact)>)> = vec![
+        // One weight a bucket, one bucket empty.
+        (4, vec![(0, w(1, 6)), (1, w(1, 3)), (3, w(1, 2))]),
+        // Some meet, some alone.
+        (
+            3,
+            vec![
+                (0, w(1, 6)),
+                (2, w(1, 4)),
+                (0, w(1, 9)),
+                (1, w(5, 36)),
+                (2, w(-1, 12)),
+            ],
+        ),
+        // All in one bucket, on long denominators.
+        (
+            1,
+            (1..=20)
+                .map(|k| (0, w(k, 6i64.pow(k as u32 % 12 + 1))))
+                .collect(),
+        ),
+    ];
+    for (n, items) in cases {
+        let refs: Vec<(usize, &Exact)> = items.iter().map(|(b, x)| (*b, x)).collect();
+        let got = exact_bucket_sums(n, &refs).expect("exact weights");
+        assert_eq!(got, by_hand(n, &items), "{items:?}");
+    }
+    assert_eq!(exact_bucket_sums::<f64>(2, &[(0, &0.5), (1, &0.5)]), None);
+}
