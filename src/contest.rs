@@ -41,9 +41,18 @@ pub enum TieRule {
 /// a sum of long fractions, two gcds (`200D100ro1 --vs 20D100!!`, exactly:
 /// 9 s of a 10 s answer on 2,657-bit denominators).
 pub fn compare<W: Weight>(a: &Pmf<W>, b: &Pmf<W>) -> Comparison<W> {
-    if let (Some((na, da)), Some((nb, db))) =
-        (a.over_common_denominator(), b.over_common_denominator())
-    {
+    // A law of a few values keeps no common denominator of its own
+    // ([`crate::pmf::FEW_VALUES`]): its numerators are found here, so that
+    // a long law against a short one is compared on integers too
+    // (`200D2!! --exact --vs 200D2KH1`: 2.2 s of fractions added one by
+    // one, each a gcd of long integers).
+    let few = |p: &Pmf<W>| {
+        (W::EXACT && p.weights().len() <= crate::pmf::FEW_VALUES)
+            .then(|| crate::weight::over_common_denominator(p.weights()))
+            .flatten()
+    };
+    let (fa, fb) = (few(a), few(b));
+    if let (Some((na, da)), Some((nb, db))) = (numerators(a, &fa), numerators(b, &fb)) {
         let (win, tie) = compare_numerators(a.min(), na, b.min(), nb);
         let den = da * db;
         let win = W::from_fraction(win, den.clone());
@@ -69,6 +78,16 @@ pub fn compare<W: Weight>(a: &Pmf<W>, b: &Pmf<W>) -> Comparison<W> {
     }
     let loss = W::one() - &win - &tie;
     Comparison { win, tie, loss }
+}
+
+/// A law's numerators and their common denominator: its own, kept with it,
+/// or those found for a law of a few values (`few`).
+fn numerators<'a, W: Weight>(
+    p: &'a Pmf<W>,
+    few: &'a Option<(Vec<num_bigint::BigInt>, num_bigint::BigInt)>,
+) -> Option<(&'a [num_bigint::BigInt], &'a num_bigint::BigInt)> {
+    p.over_common_denominator()
+        .or_else(|| few.as_ref().map(|(n, d)| (&n[..], d)))
 }
 
 /// [`compare`] on numerators: `a` of values `amin..` and `b` of values

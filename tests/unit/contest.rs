@@ -60,7 +60,25 @@ fn exact_comparison_equals_the_double_sum() {
         (7, Exact::ratio(1, 10)),
     ]);
     let far = Pmf::<Exact>::from_pairs((100..110).map(|x| (x, Exact::ratio(1, 10))));
-    for (x, y) in [(&a, &b), (&b, &a), (&a, &far), (&far, &b), (&a, &a)] {
+    // Laws of a few values (no common denominator kept of their own),
+    // against a long law and against each other.
+    let coin = Pmf::<Exact>::from_pairs([(1, Exact::ratio(1, 3)), (6, Exact::ratio(2, 3))]);
+    let three = Pmf::<Exact>::from_pairs([
+        (0, Exact::ratio(1, 5)),
+        (4, Exact::ratio(1, 2)),
+        (200, Exact::ratio(3, 10)),
+    ]);
+    for (x, y) in [
+        (&a, &b),
+        (&b, &a),
+        (&a, &far),
+        (&far, &b),
+        (&a, &a),
+        (&a, &coin),
+        (&coin, &b),
+        (&coin, &three),
+        (&three, &far),
+    ] {
         let (mut win, mut tie) = (Exact::zero(), Exact::zero());
         for (u, p) in x.iter() {
             for (v, q) in y.iter() {
