@@ -282,18 +282,44 @@ fn exact_power<W: Weight>(d: &Pmf<W>, n: u32) -> Option<Pmf<W>> {
     let len = n as usize * deg + 1;
     let mut a: Vec<BigInt> = Vec::with_capacity(len);
     a.push(Pow::pow(&q[0], n));
-    for k in 1..len {
-        let mut s = BigInt::zero();
-        for i in 1..=deg.min(k) {
-            let c = (i64::from(n) + 1) * i as i64 - k as i64;
-            if c != 0 && !q[i].is_zero() {
-                // One product of the big coefficient by a small number
-                // (qᵢ·c), not two.
-                s += &a[k - i] * (&q[i] * c);
+    if deg >= 1 && q[1..].iter().all(|x| *x == q[1]) {
+        // Every face alike but perhaps the lowest (`20D1000`; `20D20ro1`,
+        // `20D1000ri1`, a reroll of the lowest face): the recurrence's sum
+        // is q₁·((n + 1)·S₁ − k·S₀) over the last `deg` coefficients, S₀
+        // their sum and S₁ their sum weighted by distance, both slid along
+        // in a few additions a step, so the law takes `len` steps where
+        // the sum over the faces took `len · deg` (20D1000: 0.9 s).
+        let d = deg;
+        let (q0, q1) = (q[0].clone(), q[1].clone());
+        let (mut s0, mut s1) = (BigInt::zero(), BigInt::zero());
+        for k in 1..len {
+            // From S(k − 1) to S(k): aₖ₋₁ enters at distance 1, every
+            // other moves one farther, a_{k−1−d} leaves from distance d.
+            let leaving = (k > d).then(|| &a[k - 1 - d]);
+            s1 += &s0 + &a[k - 1];
+            s0 += &a[k - 1];
+            if let Some(x) = leaving {
+                s1 -= x * BigInt::from(d as u64 + 1);
+                s0 -= x;
             }
+            let s = (&s1 * (i64::from(n) + 1) - &s0 * k as i64) * &q1;
+            // Exact: aₖ is a coefficient of an integer polynomial.
+            a.push(s / (&q0 * BigInt::from(k)));
         }
-        // Exact: aₖ is a coefficient of an integer polynomial.
-        a.push(s / (&q[0] * BigInt::from(k)));
+    } else {
+        for k in 1..len {
+            let mut s = BigInt::zero();
+            for i in 1..=deg.min(k) {
+                let c = (i64::from(n) + 1) * i as i64 - k as i64;
+                if c != 0 && !q[i].is_zero() {
+                    // One product of the big coefficient by a small number
+                    // (qᵢ·c), not two.
+                    s += &a[k - i] * (&q[i] * c);
+                }
+            }
+            // Exact: aₖ is a coefficient of an integer polynomial.
+            a.push(s / (&q[0] * BigInt::from(k)));
+        }
     }
     let min = (d.min() + first as i64) * i64::from(n);
     let weights = match small_factors(&den) {

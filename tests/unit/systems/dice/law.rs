@@ -207,3 +207,29 @@ fn long_exact_sums_reduce_to_the_counts() {
     assert_eq!(law.total(), <Exact as Weight>::one());
     assert_eq!(law.mean(), Exact::new(BigInt::from(7 * n), BigInt::from(2)));
 }
+
+/// The exact sum of `n` dice by Miller's recurrence equals the dice
+/// convolved one by one (`Pmf::convolve`), on each of its paths: every
+/// face alike (its sums slid along), every face alike but the lowest (a
+/// reroll of the lowest face: `ro1`'s 1/36 and 7/36), a lowest face of
+/// weight zero, and faces of different weights (the sum over the faces).
+#[test]
+fn exact_sums_equal_the_dice_convolved() {
+    let r = |n: i64, d: i64| Exact::ratio(n, d);
+    let dice = [
+        Pmf::<Exact>::uniform(1, 6),
+        Pmf::<Exact>::uniform(0, 9),
+        Pmf::<Exact>::from_weights(1, [vec![r(1, 36)], vec![r(7, 36); 5]].concat()),
+        Pmf::<Exact>::from_weights(1, [vec![r(0, 1)], vec![r(1, 5); 5]].concat()),
+        Pmf::<Exact>::from_weights(2, vec![r(1, 2), r(1, 3), r(1, 6)]),
+        Pmf::<Exact>::from_weights(1, vec![r(1, 4), r(1, 2), r(1, 4)]),
+    ];
+    for d in &dice {
+        let mut by_hand = d.clone();
+        for n in 2..=7i64 {
+            by_hand = by_hand.convolve(d);
+            let got = sum_of(d, n).unwrap();
+            assert_eq!(got, by_hand, "{d:?} × {n}");
+        }
+    }
+}
