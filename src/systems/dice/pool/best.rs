@@ -132,36 +132,18 @@ pub fn cells<W: Weight>(kinds: &[Kind<W>], ctx: &Ctx, high: bool) -> Result<Vec<
     let mut states: Map<(Vec<W>, Vec<W>)> = Map::default();
     states.insert(start(ctx), (vec![W::one(); n], vec![W::zero(); n]));
     let mut work: u64 = 0;
-    let mut key = vec![0i64; ctx.layout.len()];
     let mut met = 0usize;
     for kind in super::fold::each_item(kinds) {
         let cls = classes(&kind.law, ctx, &index, n);
-        super::spend(&mut work, (states.len() * cls.len() * n) as u64)?;
-        let mut next: Map<(Vec<W>, Vec<W>)> = Map::default();
-        for (state, (a, b)) in super::sorted(&states) {
-            for (rest, f) in &cls {
-                join_into(ctx, state, rest, &mut key);
-                let entry = next
-                    .entry(super::Key::from(&key[..]))
-                    .or_insert_with(|| (vec![W::zero(); n], vec![W::zero(); n]));
-                let mut cdf = W::zero();
-                for j in 0..n {
-                    cdf += &f[j];
-                    // A at the value below: with no item met, every item
-                    // is at most anything (1); after one, none is below
-                    // the lowest value (0).
-                    let below = match j {
-                        0 if met == 0 => W::one(),
-                        0 => W::zero(),
-                        _ => a[j - 1].clone(),
-                    };
-                    entry.0[j] += a[j].clone() * &cdf;
-                    entry.1[j] += b[j].clone() * &cdf + &(below * &f[j]);
-                }
-            }
-            super::check_states(&next)?;
-        }
-        states = next;
+        states = meet(
+            &states,
+            &cls,
+            n,
+            met == 0,
+            (&W::one(), &W::zero()),
+            ctx,
+            &mut work,
+        )?;
         met += 1;
     }
     let states = super::sorted(&states);
@@ -172,6 +154,55 @@ pub fn cells<W: Weight>(kinds: &[Kind<W>], ctx: &Ctx, high: bool) -> Result<Vec<
 
 /// A state's `A` and `B` over the values.
 type Sums<X> = (Vec<X>, Vec<X>);
+
+/// One item met (`cls`: per class, its tuple of the other statistics and
+/// its probability at each value): every state joined with every class,
+/// its `A` (every item so far at most the value) and `B` (the best
+/// exactly the value) carried forward over the `n` values. `first`: no
+/// item met before, where `A` below the lowest value is `one` (every item
+/// is at most anything); after one, `zero`. The one step of [`cells`] on
+/// weights and of [`cells_on_integers`] on numerators: the same
+/// arithmetic in the same order.
+fn meet<X>(
+    states: &Map<Sums<X>>,
+    cls: &[Class<X>],
+    n: usize,
+    first: bool,
+    (one, zero): (&X, &X),
+    ctx: &Ctx,
+    work: &mut u64,
+) -> Result<Map<Sums<X>>>
+where
+    X: Clone
+        + for<'a> std::ops::AddAssign<&'a X>
+        + for<'a> std::ops::Add<&'a X, Output = X>
+        + for<'a> std::ops::Mul<&'a X, Output = X>,
+{
+    super::spend(work, (states.len() * cls.len() * n) as u64)?;
+    let mut key = vec![0i64; ctx.layout.len()];
+    let mut next: Map<Sums<X>> = Map::default();
+    for (state, (a, b)) in super::sorted(states) {
+        for (rest, f) in cls {
+            join_into(ctx, state, rest, &mut key);
+            let entry = next
+                .entry(super::Key::from(&key[..]))
+                .or_insert_with(|| (vec![zero.clone(); n], vec![zero.clone(); n]));
+            let mut cdf = zero.clone();
+            for j in 0..n {
+                cdf += &f[j];
+                let below = match j {
+                    0 if first => one.clone(),
+                    0 => zero.clone(),
+                    _ => a[j - 1].clone(),
+                };
+                entry.0[j] += &(a[j].clone() * &cdf);
+                entry.1[j] += &(b[j].clone() * &cdf + &(below * &f[j]));
+            }
+        }
+        super::check_states(&next)?;
+    }
+    Ok(next)
+}
 
 /// The items' totals in order, best last, and each one's index.
 fn ordered<W: Weight>(
@@ -295,38 +326,21 @@ fn cells_on_integers<W: Weight>(
         (vec![BigInt::one(); n], vec![BigInt::zero(); n]),
     );
     let mut work: u64 = 0;
-    let mut key = vec![0i64; ctx.layout.len()];
     for (met, (cls, d)) in items.iter().enumerate() {
-        if let Err(e) = super::spend(&mut work, (states.len() * cls.len() * n) as u64) {
-            return Some(Err(e));
-        }
-        let mut next: Map<(Vec<BigInt>, Vec<BigInt>)> = Map::default();
-        for (state, (a, b)) in super::sorted(&states) {
-            for (rest, f) in cls {
-                join_into(ctx, state, rest, &mut key);
-                let entry = next
-                    .entry(super::Key::from(&key[..]))
-                    .or_insert_with(|| (vec![BigInt::zero(); n], vec![BigInt::zero(); n]));
-                let mut cdf = BigInt::zero();
-                for j in 0..n {
-                    cdf += &f[j];
-                    // A at the value below, over `den`: 1 before any item
-                    // (every item is at most anything), 0 below the lowest
-                    // value after one.
-                    let below = match j {
-                        0 if met == 0 => den.clone(),
-                        0 => BigInt::zero(),
-                        _ => a[j - 1].clone(),
-                    };
-                    entry.0[j] += &a[j] * &cdf;
-                    entry.1[j] += &b[j] * &cdf + below * &f[j];
-                }
-            }
-            if let Err(e) = super::check_states(&next) {
-                return Some(Err(e));
-            }
-        }
-        states = next;
+        // A below the lowest value before any item is 1 over `den`, which
+        // is 1 then.
+        states = match meet(
+            &states,
+            cls,
+            n,
+            met == 0,
+            (&den, &BigInt::zero()),
+            ctx,
+            &mut work,
+        ) {
+            Ok(next) => next,
+            Err(e) => return Some(Err(e)),
+        };
         den *= d;
     }
     let states = super::sorted(&states);
