@@ -261,7 +261,7 @@ fn check_exact_group<W: Weight>(
         .iter()
         .map(|k| k.law.den_bits().saturating_mul(k.n.max(0) as u64))
         .sum();
-    let units = plan.estimate as f64 * (1.0 + bits as f64 / 64.0).powf(1.6);
+    let units = super::combine::exact_units(plan.estimate, bits);
     if units > MAX_EXACT_GROUP_UNITS {
         return Err(Error::Conflict(format!(
             "dice: the exact law of this group of {items} items takes about {units:.1e} big-fraction units by the {} ({} steps on {bits}-bit denominators; at most {MAX_EXACT_GROUP_UNITS:e}); drop --exact (floating point is exact to about 1e-15) or roll fewer dice",
@@ -287,7 +287,7 @@ fn check_exact_group_floor<W: Weight>(g: &GroupTerm, ctx: &Ctx) -> Result<()> {
     }
     let (least, bits) = exact_group_floor(g, ctx);
     let count = g.items.len();
-    let units = least as f64 * (1.0 + bits as f64 / 64.0).powf(1.6);
+    let units = super::combine::exact_units(least, bits);
     if units > MAX_EXACT_GROUP_UNITS {
         return Err(Error::Conflict(format!(
             "dice: the exact law of this group of {count} items takes at least about {units:.1e} big-fraction units ({least} steps or more on denominators of {bits} bits or more, counted before its items' laws were built; at most {MAX_EXACT_GROUP_UNITS:e}); drop --exact (floating point is exact to about 1e-15) or roll fewer dice"
