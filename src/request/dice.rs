@@ -315,19 +315,7 @@ impl Params {
             }
             let game = dice::games::find(id)?;
             return match game.parse(&self.expr)? {
-                dice::games::Parsed::Game(_) => {
-                    if !self.tier.is_empty()
-                        || !self.success_tiers.is_empty()
-                        || self.vs.is_some()
-                        || self.outcomes_only
-                    {
-                        return Err(crate::Error::Conflict(format!(
-                            "--tier, --success-tiers, --vs and --outcomes-only apply to common commands; {} commands report BCDice's own words",
-                            game.id
-                        )));
-                    }
-                    Ok(())
-                }
+                dice::games::Parsed::Game(_) => self.common_flags_only(game.id),
                 dice::games::Parsed::Plain(_) => self.preflight_check(exact),
             };
         }
@@ -361,6 +349,22 @@ impl Params {
                 .map_or(true, |p| matches!(p, dice::games::Parsed::Game(_)))
         });
         tiers && self.vs.is_none() && self.until.is_none() && !own_command
+    }
+
+    /// A game's own command with flags that apply to common commands
+    /// alone, refused (`--tier`, `--success-tiers`, `--vs`,
+    /// `--outcomes-only`): the game's report reads BCDice's own words.
+    fn common_flags_only(&self, game: &str) -> crate::Result<()> {
+        if !self.tier.is_empty()
+            || !self.success_tiers.is_empty()
+            || self.vs.is_some()
+            || self.outcomes_only
+        {
+            return Err(crate::Error::Conflict(format!(
+                "--tier, --success-tiers, --vs and --outcomes-only apply to common commands; {game} commands report BCDice's own words"
+            )));
+        }
+        Ok(())
     }
 
     /// `--outcomes-only` with a flag it cannot go with (`--until`: a
@@ -410,16 +414,7 @@ fn game_report<W: Weight>(id: &str, p: &Params) -> crate::Result<Report<W>> {
     let game = dice::games::find(id)?;
     match game.parse(&p.expr)? {
         dice::games::Parsed::Game(cmd) => {
-            if !p.tier.is_empty()
-                || !p.success_tiers.is_empty()
-                || p.vs.is_some()
-                || p.outcomes_only
-            {
-                return Err(crate::Error::Conflict(format!(
-                    "--tier, --success-tiers, --vs and --outcomes-only apply to common commands; {} commands report BCDice's own words",
-                    game.id
-                )));
-            }
+            p.common_flags_only(game.id)?;
             dice::games::report(game, &cmd, &p.expr, p.tail_eps)
         }
         dice::games::Parsed::Plain(_) => Ok(dice::report::<W>(&p.check()?)?.param("game", game.id)),
