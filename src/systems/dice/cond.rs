@@ -24,6 +24,7 @@ use std::fmt;
 
 use super::ast::{divide, Cmp, FaceCond, Op, Rounding};
 use super::parse::{normalize_width, notation_error};
+use super::pool::product::Rows;
 use super::pool::Stat;
 use crate::error::{Error, Result};
 
@@ -374,6 +375,53 @@ impl Slotted {
         self.eval(k) != 0
     }
 
+    /// Set bit `bit` of `masks[j]` where it holds on row `j` of [`Rows`]:
+    /// a comparison of operands column by column (each side's values for
+    /// every row, then one comparison a row: loops the compiler can
+    /// unroll), any other condition row by row.
+    pub fn mark_rows(&self, rows: &Rows<'_>, bit: u32, masks: &mut [u64], buf: &mut RowBuffers) {
+        let Slotted::CmpOperands(c, x, y) = self else {
+            for (j, m) in masks.iter_mut().enumerate() {
+                rows.write(j, &mut buf.tuple);
+                *m |= u64::from(self.holds(&buf.tuple)) << bit;
+            }
+            return;
+        };
+        // Each side a column or one value, with the number it adds
+        // (saturating, as `Operand::eval`).
+        let n = masks.len();
+        let side = |i: usize, plus: i64| match rows.col(i) {
+            Some(c) => (Some(&c[..n]), plus),
+            None => (None, rows.base[i].saturating_add(plus)),
+        };
+        let of = |o: Operand| match o {
+            Operand::Num(v) => (None, v),
+            Operand::Slot(i) => side(i, 0),
+            Operand::SlotPlus(i, v) => side(i, v),
+        };
+        match (of(*x), of(*y)) {
+            ((Some(a), da), (Some(b), db)) => mark(
+                *c,
+                masks,
+                bit,
+                a.iter()
+                    .zip(b)
+                    .map(|(x, y)| (x.saturating_add(da), y.saturating_add(db))),
+            ),
+            ((Some(a), da), (None, b)) => {
+                mark(*c, masks, bit, a.iter().map(|x| (x.saturating_add(da), b)))
+            }
+            ((None, a), (Some(b), db)) => {
+                mark(*c, masks, bit, b.iter().map(|y| (a, y.saturating_add(db))))
+            }
+            ((None, a), (None, b)) => {
+                if c.holds(a, b) {
+                    masks.iter_mut().for_each(|m| *m |= 1 << bit);
+                }
+            }
+        }
+    }
+
     /// The condition's `and` / `or` / `not` over its atoms (every other
     /// node, read as true when not 0), each atom found in `atoms` or
     /// added to it: tiers that share a test (`action+2>c1` in three of
@@ -432,6 +480,33 @@ impl Skeleton {
             Skeleton::Not(x) => !x.holds(mask),
         }
     }
+}
+
+/// Set bit `bit` of each mask where `a cmp b` for its pair `(a, b)`:
+/// one loop per comparison, the pairs inlined.
+#[inline]
+fn mark(c: Cmp, masks: &mut [u64], bit: u32, pairs: impl Iterator<Item = (i64, i64)>) {
+    macro_rules! mark {
+        ($op:tt) => {
+            for (m, (a, b)) in masks.iter_mut().zip(pairs) {
+                *m |= u64::from(a $op b) << bit;
+            }
+        };
+    }
+    match c {
+        Cmp::Ge => mark!(>=),
+        Cmp::Gt => mark!(>),
+        Cmp::Le => mark!(<=),
+        Cmp::Lt => mark!(<),
+        Cmp::Eq => mark!(==),
+        Cmp::Ne => mark!(!=),
+    }
+}
+
+/// The buffers [`Slotted::mark_rows`] reuses from call to call.
+#[derive(Clone, Debug, Default)]
+pub struct RowBuffers {
+    tuple: Vec<i64>,
 }
 
 /// One side of a comparison read without recursion: a number, a slot,

@@ -826,7 +826,7 @@ impl Check {
             bounds,
             self.tail_eps,
             self.tier_count(),
-            &mut |k| judge.tier_of(k),
+            &mut judge,
         )?;
         Ok(match read {
             pool::product::Read::Judged(j) => (
@@ -1109,7 +1109,9 @@ impl TierProgram {
         for s in skeletons.iter().flatten() {
             s.count_atoms(&mut occurrences);
         }
-        let memo = if atoms.len() <= Judge::MAX_ATOMS && occurrences > atoms.len() {
+        let by_mask = occurrences > atoms.len();
+        // Rows are read atom by atom into masks wherever the atoms are few.
+        let memo = if atoms.len() <= Judge::MAX_ATOMS {
             vec![Judge::UNKNOWN; 1 << atoms.len()]
         } else {
             Vec::new()
@@ -1119,6 +1121,9 @@ impl TierProgram {
             atoms,
             skeletons,
             memo,
+            by_mask,
+            masks: Vec::new(),
+            buffers: cond::RowBuffers::default(),
         }
     }
 }
@@ -1139,6 +1144,12 @@ pub struct Judge<'a> {
     /// [`Judge::MAX_ATOMS`] atoms, where each tuple is judged as
     /// [`TierProgram::tier_of`] does.
     memo: Vec<u8>,
+    /// Whether a tuple alone is judged by its mask (some test is shared);
+    /// rows ([`pool::product::Rows`]) are wherever the memo is kept.
+    by_mask: bool,
+    /// The rows' masks, reused.
+    masks: Vec<u64>,
+    buffers: cond::RowBuffers,
 }
 
 impl Judge<'_> {
@@ -1149,7 +1160,7 @@ impl Judge<'_> {
 
     /// The tier of the tuple `k`, as [`TierProgram::tier_of`].
     pub fn tier_of(&mut self, k: &[i64]) -> usize {
-        if self.memo.is_empty() {
+        if !self.by_mask || self.memo.is_empty() {
             return self.program.tier_of(k);
         }
         let mask = self
@@ -1157,6 +1168,11 @@ impl Judge<'_> {
             .iter()
             .enumerate()
             .fold(0u64, |m, (i, a)| m | u64::from(a.holds(k)) << i);
+        self.tier_of_mask(mask)
+    }
+
+    /// The tier where the atoms' truths are the bits of `mask`.
+    fn tier_of_mask(&mut self, mask: u64) -> usize {
         let known = self.memo[mask as usize];
         if known != Self::UNKNOWN {
             return usize::from(known);
@@ -1174,6 +1190,33 @@ impl Judge<'_> {
             }
         }
         tier
+    }
+}
+
+impl pool::product::Judging for Judge<'_> {
+    fn tier_of(&mut self, k: &[i64]) -> usize {
+        Judge::tier_of(self, k)
+    }
+
+    /// Each atom read on every row (a comparison column by column), then
+    /// each row's tier by its mask.
+    fn tiers_of_rows(&mut self, rows: &pool::product::Rows<'_>, out: &mut [usize]) {
+        if self.memo.is_empty() {
+            let mut tuple = Vec::with_capacity(rows.base.len());
+            for (j, o) in out.iter_mut().enumerate() {
+                rows.write(j, &mut tuple);
+                *o = self.program.tier_of(&tuple);
+            }
+            return;
+        }
+        self.masks.clear();
+        self.masks.resize(out.len(), 0);
+        for (bit, atom) in (0u32..).zip(&self.atoms) {
+            atom.mark_rows(rows, bit, &mut self.masks, &mut self.buffers);
+        }
+        for (j, o) in out.iter_mut().enumerate() {
+            *o = self.tier_of_mask(self.masks[j]);
+        }
     }
 }
 

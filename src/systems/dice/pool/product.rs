@@ -49,6 +49,10 @@ pub const MAX_PRODUCT: u64 = 1 << 16;
 /// judging each tuple once is the cheaper way.
 pub const MERGE_RATIO: u64 = 2;
 
+/// Most tuples read together as rows ([`Rows`]): the combinations of the
+/// last parts, joined to one prefix of the first (a few pages of columns).
+pub const MAX_ROWS: usize = 1024;
+
 /// What the tiers read of a roll, straight from its parts.
 #[derive(Clone, Debug)]
 pub struct Judged<W: Weight> {
@@ -72,6 +76,57 @@ pub enum Read<W: Weight> {
     Law(JointLaw<W>),
 }
 
+/// What reads a tuple's tier for [`read`]: one tuple at a time, and
+/// many that differ in a few slots ([`Rows`]), which a judge may read
+/// column by column (`dice::Judge` does). Any `FnMut(&[i64]) -> usize`
+/// judges row by row.
+pub trait Judging {
+    /// The tier of the tuple `k`.
+    fn tier_of(&mut self, k: &[i64]) -> usize;
+
+    /// The tier of each row of `rows`, into `out` (one per row).
+    fn tiers_of_rows(&mut self, rows: &Rows<'_>, out: &mut [usize]) {
+        let mut tuple = Vec::with_capacity(rows.base.len());
+        for (j, o) in out.iter_mut().enumerate() {
+            rows.write(j, &mut tuple);
+            *o = self.tier_of(&tuple);
+        }
+    }
+}
+
+impl<F: FnMut(&[i64]) -> usize> Judging for F {
+    fn tier_of(&mut self, k: &[i64]) -> usize {
+        self(k)
+    }
+}
+
+/// Tuples that differ only in a few slots: `base` with slot `cols[c].0`
+/// set to `cols[c].1[j]` in row `j` (one prefix of [`product`]'s walk
+/// joined to each state of its last part).
+#[derive(Clone, Copy, Debug)]
+pub struct Rows<'a> {
+    /// The slots every row shares.
+    pub base: &'a [i64],
+    /// The slots that differ, each with its value in every row.
+    pub cols: &'a [(usize, Vec<i64>)],
+}
+
+impl Rows<'_> {
+    /// Row `j` written whole into `out`.
+    pub fn write(&self, j: usize, out: &mut Vec<i64>) {
+        out.clear();
+        out.extend_from_slice(self.base);
+        for (i, col) in self.cols {
+            out[*i] = col[j];
+        }
+    }
+
+    /// The column of slot `i`, where the rows differ in it.
+    pub fn col(&self, i: usize) -> Option<&[i64]> {
+        self.cols.iter().find(|(s, _)| *s == i).map(|(_, c)| &c[..])
+    }
+}
+
 /// Which way [`read_with`] goes: the planner's choice, or one forced (the
 /// tests hold the two equal).
 #[doc(hidden)]
@@ -89,7 +144,7 @@ pub enum Way {
 /// them) and the total's law of `expr`, reading `stats` saturated at
 /// `bounds`: straight from the parts where the planner chooses it, else
 /// the joint law ([`super::law_bounded`]'s) for the caller to judge.
-pub fn read<W: Weight, J: FnMut(&[i64]) -> usize>(
+pub fn read<W: Weight, J: Judging>(
     expr: &Node,
     stats: &[Stat],
     bounds: &[Bound],
@@ -102,7 +157,7 @@ pub fn read<W: Weight, J: FnMut(&[i64]) -> usize>(
 
 /// [`read`] the way `way` says.
 #[doc(hidden)]
-pub fn read_with<W: Weight, J: FnMut(&[i64]) -> usize>(
+pub fn read_with<W: Weight, J: Judging>(
     expr: &Node,
     stats: &[Stat],
     bounds: &[Bound],
@@ -198,7 +253,7 @@ pub fn read_with<W: Weight, J: FnMut(&[i64]) -> usize>(
 /// Every combination of one state from each part, joined left to right by
 /// `ops` (`ops[i]` joins part `i + 1`), decoded, judged and added to its
 /// tier: each tier's probability and the total's law.
-fn product<W: Weight, J: FnMut(&[i64]) -> usize>(
+fn product<W: Weight, J: Judging>(
     parts: &[Vec<(Key, W)>],
     ops: &[Op],
     ctx: &Ctx,
@@ -230,6 +285,21 @@ fn product<W: Weight, J: FnMut(&[i64]) -> usize>(
             totals: Vec::with_capacity(combinations),
         },
     };
+    let active = active_slots(parts, ctx);
+    // The parts from the first whose combinations are at most
+    // `MAX_ROWS` on are read as rows, one prefix at a time.
+    let cut = (0..parts.len())
+        .find(|&l| {
+            parts[l..]
+                .iter()
+                .try_fold(1usize, |acc, p| acc.checked_mul(p.len()))
+                .is_some_and(|rows| rows <= MAX_ROWS)
+        })
+        .unwrap_or(parts.len());
+    let mut slots: Vec<usize> = active.iter().skip(cut).flatten().copied().collect();
+    slots.sort_unstable();
+    slots.dedup();
+    let cols = slots.into_iter().map(|i| (i, Vec::new())).collect();
     let mut walk = Walk {
         parts,
         ops,
@@ -238,14 +308,27 @@ fn product<W: Weight, J: FnMut(&[i64]) -> usize>(
         judge,
         sums,
         keys: vec![vec![0; n]; parts.len()],
-        active: active_slots(parts, ctx),
+        active,
         scratch: vec![0; n],
+        cut,
+        rows: RowState {
+            cols,
+            next: Vec::new(),
+            totals: Vec::new(),
+            weights: Vec::new(),
+            next_weights: Vec::new(),
+            tiers: Vec::new(),
+        },
     };
-    if let Some(first) = parts.first() {
-        for (k, w) in first {
-            walk.keys[0].copy_from_slice(k);
-            walk.level(1, w)?;
+    match parts.first() {
+        _ if cut == 0 => walk.rows(0, None)?,
+        Some(first) => {
+            for (k, w) in first {
+                walk.keys[0].copy_from_slice(k);
+                walk.level(1, w)?;
+            }
         }
+        None => {}
     }
     Ok(walk.sums.finish(tiers))
 }
@@ -380,9 +463,24 @@ struct Walk<'a, 'j, W, J> {
     /// Per part, the slots it joins ([`active_slots`]).
     active: Vec<Vec<usize>>,
     scratch: Vec<i64>,
+    /// The first part read as rows ([`Walk::rows`]; past the last: none).
+    cut: usize,
+    rows: RowState<W>,
 }
 
-impl<W: Weight, J: FnMut(&[i64]) -> usize> Walk<'_, '_, W, J> {
+/// The buffers of [`Walk::rows`], reused from prefix to prefix.
+struct RowState<W> {
+    /// Per slot the rows differ in (the parts' active slots), its values.
+    cols: Vec<(usize, Vec<i64>)>,
+    next: Vec<i64>,
+    /// Each row's total, before any slot is decoded.
+    totals: Vec<i64>,
+    weights: Vec<W>,
+    next_weights: Vec<W>,
+    tiers: Vec<usize>,
+}
+
+impl<W: Weight, J: Judging> Walk<'_, '_, W, J> {
     /// Join each state of part `l` (one of the parts after the first: a
     /// spine has two or more) to the tuple of the parts before it
     /// (`keys[l − 1]`, of weight `w`), and go on to the next part; at the
@@ -390,6 +488,9 @@ impl<W: Weight, J: FnMut(&[i64]) -> usize> Walk<'_, '_, W, J> {
     fn level(&mut self, l: usize, w: &W) -> Result<()> {
         if w.is_zero() {
             return Ok(());
+        }
+        if l == self.cut {
+            return self.rows(l, Some(w));
         }
         let (parts, ctx, op) = (self.parts, self.ctx, self.ops[l - 1]);
         let active = std::mem::take(&mut self.active[l]);
@@ -426,19 +527,124 @@ impl<W: Weight, J: FnMut(&[i64]) -> usize> Walk<'_, '_, W, J> {
         Ok(())
     }
 
+    /// The prefix `keys[l − 1]` (of weight `w`; none where `l` is 0)
+    /// joined to every combination of the states of parts `l..`: the same
+    /// tuples and weights, in the same order, as [`Walk::level`] makes
+    /// them, as rows that differ only in the slots those parts join,
+    /// judged together ([`Judging::tiers_of_rows`]) and added to their
+    /// tiers and totals.
+    fn rows(&mut self, l: usize, w: Option<&W>) -> Result<()> {
+        let (parts, ctx, ops) = (self.parts, self.ctx, self.ops);
+        let rows = &mut self.rows;
+        let base = &mut self.scratch;
+        match l.checked_sub(1) {
+            Some(before) => {
+                base.copy_from_slice(&self.keys[before]);
+                rows.weights.clear();
+                rows.weights.extend(w.cloned());
+            }
+            None => {
+                base.copy_from_slice(&ctx.neutral());
+                rows.weights.clear();
+                rows.weights.push(W::one());
+            }
+        }
+        for (i, col) in rows.cols.iter_mut() {
+            col.clear();
+            col.push(base[*i]);
+        }
+        for (m, part) in parts.iter().enumerate().skip(l) {
+            // Each row so far joined to each state of part `m`, row-major:
+            // the walk's order.
+            let width = part.len();
+            let active = &self.active[m];
+            for (i, col) in rows.cols.iter_mut() {
+                let i = *i;
+                if !active.contains(&i) {
+                    if width > 1 {
+                        rows.next.clear();
+                        for &v in col.iter() {
+                            rows.next.extend(std::iter::repeat_n(v, width));
+                        }
+                        std::mem::swap(col, &mut rows.next);
+                    }
+                    continue;
+                }
+                rows.next.clear();
+                if m == 0 {
+                    rows.next.extend(part.iter().map(|(k, _)| k[i]));
+                } else if i == 0 {
+                    let op = ops[m - 1];
+                    for (&v, r) in col.iter().zip(&rows.weights) {
+                        for (k, _) in part {
+                            rows.next.push(match op.apply(v, k[0]) {
+                                Some(x) => x,
+                                // A row of no weight is never joined.
+                                None if r.is_zero() => v,
+                                None => return Err(combine::out_of_range()),
+                            });
+                        }
+                    }
+                } else {
+                    for &v in col.iter() {
+                        rows.next
+                            .extend(part.iter().map(|(k, _)| ctx.combined(i, v, k[i])));
+                    }
+                }
+                std::mem::swap(col, &mut rows.next);
+            }
+            rows.next_weights.clear();
+            for r in &rows.weights {
+                for (_, x) in part {
+                    rows.next_weights
+                        .push(if m == 0 { x.clone() } else { r.clone() * x });
+                }
+            }
+            std::mem::swap(&mut rows.weights, &mut rows.next_weights);
+        }
+        let n = rows.weights.len();
+        rows.totals.clear();
+        match rows.cols.first() {
+            Some((0, col)) => rows.totals.extend_from_slice(col),
+            _ => rows.totals.resize(n, base[0]),
+        }
+        for &i in &self.decode {
+            let stat = &ctx.layout[i];
+            match rows.cols.iter_mut().find(|(s, _)| *s == i) {
+                Some((_, col)) => col.iter_mut().for_each(|x| *x = stat.finish(*x)),
+                None => base[i] = stat.finish(base[i]),
+            }
+        }
+        rows.tiers.clear();
+        rows.tiers.resize(n, 0);
+        self.judge.tiers_of_rows(
+            &Rows {
+                base,
+                cols: &rows.cols,
+            },
+            &mut rows.tiers,
+        );
+        for ((t, total), r) in rows.tiers.iter().zip(&rows.totals).zip(&rows.weights) {
+            if !r.is_zero() {
+                self.sums.add(*t, *total, r.clone());
+            }
+        }
+        Ok(())
+    }
+
     /// The joined tuple `keys[at]` of weight `w`: decoded, judged, added
     /// to its tier and to the totals.
     #[inline]
     fn read(&mut self, at: usize, w: W) {
         let k = &self.keys[at];
         let tier = if self.decode.is_empty() {
-            (self.judge)(k)
+            self.judge.tier_of(k)
         } else {
             self.scratch.copy_from_slice(k);
             for &i in &self.decode {
                 self.scratch[i] = self.ctx.layout[i].finish(self.scratch[i]);
             }
-            (self.judge)(&self.scratch)
+            self.judge.tier_of(&self.scratch)
         };
         self.sums.add(tier, k[0], w);
     }
