@@ -344,14 +344,14 @@ fn candidates(expr: &Node, push: bool) -> Vec<Stat> {
     .map(|s| dice::cond::parse_stat(s).unwrap())
     .collect();
     for n in pool::term_names(expr) {
-        out.push(Stat::Named(n.clone()));
+        out.push(Stat::Named(n.into()));
         out.push(Stat::Count(
             dice::cond::parse_face("1").unwrap(),
-            Some(n.clone()),
+            Some(n.into()),
         ));
     }
     for u in pool::unit_names(expr) {
-        out.push(Stat::Unit(u));
+        out.push(Stat::Unit(u.into()));
     }
     if push {
         out.push(Stat::Pushed);
@@ -627,7 +627,7 @@ fn every_term_algorithm(
                     Stat::Total if !ctx.total => 0,
                     // Another term's name: neutral here, set (and
                     // saturated) where that term is.
-                    Stat::Named(n) if t.name.as_ref() != Some(n) => f.stat(s),
+                    Stat::Named(n) if t.name.as_deref() != Some(&**n) => f.stat(s),
                     s => saturate(s, f.stat(s), bounds),
                 })
                 .collect::<Vec<i64>>()
@@ -838,7 +838,7 @@ fn check_push(
     let tiers: Vec<&str> = tiers.iter().map(String::as_str).collect();
     // A rule for a term named n0, where there is one.
     let rule = match rule.strip_prefix("n0:") {
-        Some(r) if !pool::term_names(expr).iter().any(|n| n == "n0") => r,
+        Some(r) if !pool::term_names(expr).iter().any(|n| *n == "n0") => r,
         _ => rule,
     };
     let rules = [rule];

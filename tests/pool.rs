@@ -903,7 +903,7 @@ fn parse_stats(names: &[&str]) -> Vec<Stat> {
     names
         .iter()
         .map(|s| {
-            hantei::systems::dice::cond::parse_stat(s).unwrap_or_else(|| Stat::Named(s.to_string()))
+            hantei::systems::dice::cond::parse_stat(s).unwrap_or_else(|| Stat::Named((*s).into()))
         })
         .collect()
 }

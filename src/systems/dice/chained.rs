@@ -237,7 +237,13 @@ impl Stage {
         match self {
             Stage::Command(c) => {
                 let (terms, units) = match &c.body {
-                    Body::Add(a) => (pool::term_names(&a.expr), pool::unit_names(&a.expr)),
+                    Body::Add(a) => (
+                        pool::term_names(&a.expr)
+                            .into_iter()
+                            .map(String::from)
+                            .collect(),
+                        pool::unit_names(&a.expr),
+                    ),
                     _ => (Vec::new(), Vec::new()),
                 };
                 let flags = if has_target(c) {
@@ -264,7 +270,10 @@ impl Stage {
         match self {
             Stage::Command(Command {
                 body: Body::Add(a), ..
-            }) => pool::term_names(&a.expr),
+            }) => pool::term_names(&a.expr)
+                .into_iter()
+                .map(String::from)
+                .collect(),
             _ => Vec::new(),
         }
     }
@@ -294,7 +303,7 @@ fn has_target(c: &Command) -> bool {
 /// A flag or word read by name (not a named term of the first roll).
 fn flag_name(stage: &Stage, s: &Stat) -> Option<String> {
     let Stat::Named(n) = s else { return None };
-    (!stage.term_names().contains(n)).then(|| n.clone())
+    (!stage.term_names().iter().any(|t| **t == **n)).then(|| n.to_string())
 }
 
 impl Chained {
@@ -622,7 +631,7 @@ fn stage_cells_of<W: Weight>(s: &Stage, reads: &[Stat], eps: f64) -> Result<Vec<
                             .iter()
                             .map(|r| match r {
                                 Stat::Total | Stat::Natural => x,
-                                Stat::Named(n) if n == "success" => i64::from(target && x >= 1),
+                                Stat::Named(n) if &**n == "success" => i64::from(target && x >= 1),
                                 _ => 0,
                             })
                             .collect();

@@ -25,6 +25,7 @@ use std::fmt;
 use super::ast::{divide, Cmp, FaceCond, Op, Rounding};
 use super::parse::{normalize_width, notation_error};
 use super::pool::product::Rows;
+use super::pool::stat::Name;
 use super::pool::Stat;
 use crate::error::{Error, Result};
 
@@ -49,7 +50,7 @@ pub enum Expr {
     Not(Box<Expr>),
     /// A yes/no fact read by its name (a chain's first roll: `success`,
     /// `critical`, a game's word such as `extreme`): true when not 0.
-    Flag(String),
+    Flag(Name),
 }
 
 impl Expr {
@@ -112,7 +113,9 @@ impl Expr {
         out
     }
 
-    fn collect(&self, out: &mut Vec<Stat>) {
+    /// Add each statistic it reads that `out` does not hold yet to `out`,
+    /// in order of appearance (nothing cloned that is already there).
+    pub fn collect(&self, out: &mut Vec<Stat>) {
         match self {
             Expr::Num(_) => {}
             Expr::Stat(s) => {
@@ -121,9 +124,8 @@ impl Expr {
                 }
             }
             Expr::Flag(n) => {
-                let s = Stat::Named(n.clone());
-                if !out.contains(&s) {
-                    out.push(s)
+                if !out.iter().any(|s| matches!(s, Stat::Named(x) if x == n)) {
+                    out.push(Stat::Named(n.clone()))
                 }
             }
             Expr::Neg(a) | Expr::Not(a) => a.collect(out),
@@ -234,21 +236,21 @@ impl Expr {
     /// Refuse a bare name that is no named term or score of the roll, and
     /// a `count(…, NAME)` that names no term; `text` makes the condition as
     /// errors show it (only for an error).
-    pub fn check_names(
+    pub fn check_names<T: AsRef<str>>(
         &self,
-        terms: &[String],
+        terms: &[T],
         units: &[String],
         text: &dyn Fn() -> String,
     ) -> Result<()> {
         match self {
             Expr::Stat(Stat::Named(n)) => {
-                if !units.contains(n) && !terms.contains(n) {
+                if !units.iter().any(|u| **u == **n) && !terms.iter().any(|t| t.as_ref() == &**n) {
                     let mut known: Vec<String> = super::pool::RESERVED
                         .iter()
                         .filter(|w| !matches!(**w, "and" | "or" | "not" | "result" | "all_equal"))
                         .map(|w| w.to_string())
                         .collect();
-                    known.extend(terms.iter().cloned());
+                    known.extend(terms.iter().map(|t| t.as_ref().to_string()));
                     known.extend(units.iter().cloned());
                     let near = crate::error::nearest(n, &known);
                     let hint = match near {
@@ -262,20 +264,24 @@ impl Expr {
                         if terms.is_empty() && units.is_empty() {
                             "none".to_string()
                         } else {
-                            terms.iter().chain(units).cloned().collect::<Vec<_>>().join(", ")
+                            terms.iter().map(AsRef::as_ref).chain(units.iter().map(String::as_str)).collect::<Vec<_>>().join(", ")
                         }
                     )));
                 }
                 Ok(())
             }
-            Expr::Stat(Stat::Count(_, Some(n))) if !terms.contains(n) => {
+            Expr::Stat(Stat::Count(_, Some(n))) if !terms.iter().any(|t| t.as_ref() == &**n) => {
                 Err(Error::Conflict(format!(
                     "condition {}: count(…, {n}) names no term of this roll (named terms: {})",
                     crate::error::quote(&text()),
                     if terms.is_empty() {
                         "none".to_string()
                     } else {
-                        terms.join(", ")
+                        terms
+                            .iter()
+                            .map(AsRef::as_ref)
+                            .collect::<Vec<&str>>()
+                            .join(", ")
                     }
                 )))
             }
@@ -291,7 +297,7 @@ impl Expr {
     /// Read a bare name that is a named score (`units`) as the score.
     pub fn mark_units(&mut self, units: &[String]) {
         match self {
-            Expr::Stat(Stat::Named(n)) if units.contains(n) => {
+            Expr::Stat(Stat::Named(n)) if units.iter().any(|u| **u == **n) => {
                 *self = Expr::Stat(Stat::Unit(n.clone()));
             }
             Expr::Num(_) | Expr::Stat(_) | Expr::Flag(_) => {}
@@ -636,7 +642,8 @@ pub const MAX_LEN: usize = 500;
 
 fn lex(src: &str) -> Result<Vec<(Tok, usize)>> {
     let chars: Vec<char> = src.chars().collect();
-    let mut out = Vec::new();
+    // At most a token a character (and the end).
+    let mut out = Vec::with_capacity(chars.len() + 1);
     let mut i = 0;
     while i < chars.len() {
         let c = chars[i];
@@ -871,14 +878,18 @@ impl P<'_> {
             }
             Tok::Ident(name) => {
                 self.i += 1;
-                let low = name.to_ascii_lowercase();
-                if let Some(s) = Stat::by_word(&low) {
-                    return Ok(Expr::Stat(s));
+                // The words in any case, with no lowercase copy made.
+                if let Some((_, s)) = super::pool::stat::WORDS
+                    .iter()
+                    .find(|(w, _)| w.eq_ignore_ascii_case(&name))
+                {
+                    return Ok(Expr::Stat(s.clone()));
                 }
-                Ok(Expr::Stat(match low.as_str() {
-                    "count" => self.count()?,
+                Ok(Expr::Stat(match name {
+                    _ if name.eq_ignore_ascii_case("count") => self.count()?,
                     // A name read like a call: the one call is count(…).
                     _ if *self.peek() == Tok::LParen => {
+                        let low = name.to_ascii_lowercase();
                         return self.err(format!(
                             "'{name}(' is no statistic: the one with parentheses is count(FACE[,NAME]) (count(==6), count(1, base)){}",
                             if crate::error::edit_distance(&low, "count") <= 2 {
@@ -889,9 +900,9 @@ impl P<'_> {
                         ));
                     }
                     _ if self.flags.iter().any(|f| f.eq_ignore_ascii_case(&name)) => {
-                        return Ok(Expr::Flag(low));
+                        return Ok(Expr::Flag(name.to_ascii_lowercase().into()));
                     }
-                    _ => Stat::Named(name),
+                    _ => Stat::Named(name.into()),
                 }))
             }
             Tok::End => self.err("the condition ends here: expected a number, a statistic (total, max, count(==6)…) or a name"),
@@ -949,7 +960,7 @@ impl P<'_> {
         if !self.eat(&Tok::RParen) {
             return self.err("expected ')' (count(==6) or count(1, base))");
         }
-        Ok(Stat::Count(face, term))
+        Ok(Stat::Count(face, term.map(Name::from)))
     }
 }
 

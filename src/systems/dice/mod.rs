@@ -337,7 +337,7 @@ impl Check {
         let stats: Vec<pool::Stat> = stats
             .into_iter()
             .map(|s| match s {
-                pool::Stat::Named(n) if units.contains(&n) => pool::Stat::Unit(n),
+                pool::Stat::Named(n) if units.iter().any(|u| **u == *n) => pool::Stat::Unit(n),
                 s => s,
             })
             .collect();
@@ -444,14 +444,19 @@ impl Check {
                 format!("at most {MAX_TIERS} tiers"),
             ));
         }
-        let (terms, units) = match self.expr() {
+        // The command's field alone is borrowed: the tiers are marked below.
+        let expr = match &self.command.body {
+            Body::Add(a) => Some(&a.expr),
+            _ => None,
+        };
+        let (terms, units) = match expr {
             Some(e) => {
                 pool::check_names(e)?;
                 (pool::term_names(e), pool::unit_names(e))
             }
             None => (Vec::new(), Vec::new()),
         };
-        let is_add = self.expr().is_some();
+        let is_add = expr.is_some();
         for i in 0..self.tiers.len() {
             let last = i + 1 == self.tiers.len();
             let t = &self.tiers[i];
@@ -937,11 +942,9 @@ impl Check {
     /// of the success tiers' (none for outcomes by value unless told which
     /// succeed).
     fn tiers_report<W: Weight>(&self, tier_p: &[W]) -> Report<W> {
-        let success: W = self
-            .tier_names()
-            .iter()
+        let success: W = (0..self.tier_count())
             .zip(tier_p)
-            .filter(|(n, _)| self.is_success_tier(n))
+            .filter(|(i, _)| self.is_success_tier(self.tier_name(*i)))
             .fold(W::zero(), |acc, (_, p)| acc + p);
         let report = Report::bare(ID, JA, success);
         if !self.outcomes_by.is_empty() && self.success_tiers.is_none() {
@@ -954,10 +957,10 @@ impl Check {
     /// The tiers' outcome rows, worst first like every system's.
     fn tier_rows<W: Weight>(&self, tier_p: Vec<W>) -> Vec<OutcomeRow<W>> {
         self.tier_names()
-            .iter()
+            .into_iter()
             .zip(tier_p)
             .rev()
-            .map(|(n, p)| OutcomeRow::new(n.clone(), n.clone(), n.clone(), p))
+            .map(|(n, p)| OutcomeRow::new(n.clone(), n.clone(), n, p))
             .collect()
     }
 
@@ -1027,15 +1030,8 @@ impl Check {
     /// The statistics the tiers' conditions read.
     pub fn tier_stats(&self) -> Vec<pool::Stat> {
         let mut out: Vec<pool::Stat> = Vec::new();
-        for s in self
-            .tiers
-            .iter()
-            .filter_map(|t| t.cond.as_ref())
-            .flat_map(|c| c.stats())
-        {
-            if !out.contains(&s) {
-                out.push(s);
-            }
+        for c in self.tiers.iter().filter_map(|t| t.cond.as_ref()) {
+            c.collect(&mut out);
         }
         out
     }

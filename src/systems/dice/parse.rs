@@ -661,7 +661,7 @@ impl<'a> Parser<'a> {
         e.resolve(terms, units, text)
             .map_err(|err| notation_error(self.src, offset, err.to_string()))?;
         for s in e.stats() {
-            let flag = matches!(&s, pool::Stat::Named(n) if !first.term_names().contains(n));
+            let flag = matches!(&s, pool::Stat::Named(n) if !first.term_names().iter().any(|t| **t == **n));
             let ok = match &s {
                 pool::Stat::Total => true,
                 _ if flag => true,

@@ -189,7 +189,7 @@ impl RoundStat {
 /// A bare name read as a named term or a named score of the check.
 fn resolve(s: &Stat, check: &Check) -> Stat {
     match (s, check.expr()) {
-        (Stat::Named(n), Some(e)) if super::pool::unit_names(e).contains(n) => {
+        (Stat::Named(n), Some(e)) if super::pool::unit_names(e).iter().any(|u| **u == **n) => {
             Stat::Unit(n.clone())
         }
         _ => s.clone(),

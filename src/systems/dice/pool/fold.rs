@@ -382,7 +382,7 @@ fn sum_cells<W: Weight>(
         .map(|(i, s)| match s {
             Stat::Total if !ctx.total => SumSlot::Fixed(0),
             Stat::Total | Stat::Natural => SumSlot::Sum,
-            Stat::Named(n) if t.name.as_deref() == Some(n.as_str()) => SumSlot::Named(i),
+            Stat::Named(n) if t.name.as_deref() == Some(&**n) => SumSlot::Named(i),
             s => SumSlot::Fixed(s.neutral()),
         })
         .collect();
@@ -864,7 +864,7 @@ fn step_box<W: Weight>(
 fn name_slot(ctx: &Ctx, name: &str) -> Option<usize> {
     ctx.layout
         .iter()
-        .position(|s| matches!(s, Stat::Named(n) if n == name))
+        .position(|s| matches!(s, Stat::Named(n) if &**n == name))
 }
 
 /// Copy each tuple's total into the slot of `name`.

@@ -644,11 +644,11 @@ pub fn visit<'a>(n: &'a Node, f: &mut dyn FnMut(&'a Node)) {
 }
 
 /// The names of the named terms, in order.
-pub fn term_names(expr: &Node) -> Vec<String> {
+pub fn term_names(expr: &Node) -> Vec<&str> {
     let mut out = Vec::new();
     visit(expr, &mut |n| match n {
-        Node::Pool(t) => out.extend(t.name.clone()),
-        Node::Group(g) => out.extend(g.name.clone()),
+        Node::Pool(t) => out.extend(t.name.as_deref()),
+        Node::Group(g) => out.extend(g.name.as_deref()),
         _ => {}
     });
     out
@@ -689,7 +689,7 @@ pub fn check_names(expr: &Node) -> Result<()> {
         }
     }
     for u in unit_names(expr) {
-        if names.contains(&u) {
+        if names.contains(&u.as_str()) {
             return Err(Error::Conflict(format!(
                 "dice: '{u}' names both a term and a score; names must differ"
             )));
@@ -830,7 +830,7 @@ fn check_named_states<W: Weight>(expr: &Node, ctx: &Ctx) -> Result<()> {
             .iter()
             .enumerate()
             .filter(|(_, s)| match s {
-                Stat::Named(n) | Stat::Count(_, Some(n)) => Some(n.as_str()) == name,
+                Stat::Named(n) | Stat::Count(_, Some(n)) => Some(&**n) == name,
                 _ => false,
             })
             .map(|(i, _)| i)

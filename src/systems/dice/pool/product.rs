@@ -549,10 +549,16 @@ impl<W: Weight, J: Judging> Walk<'_, '_, W, J> {
                 rows.weights.push(W::one());
             }
         }
+        // Every buffer at its full length at once (no growing).
+        let n: usize = parts[l..].iter().map(Vec::len).product();
         for (i, col) in rows.cols.iter_mut() {
             col.clear();
+            col.reserve(n);
             col.push(base[*i]);
         }
+        rows.next.reserve(n);
+        rows.weights.reserve(n);
+        rows.next_weights.reserve(n);
         for (m, part) in parts.iter().enumerate().skip(l) {
             // Each row so far joined to each state of part `m`, row-major:
             // the walk's order.
@@ -602,7 +608,6 @@ impl<W: Weight, J: Judging> Walk<'_, '_, W, J> {
             }
             std::mem::swap(&mut rows.weights, &mut rows.next_weights);
         }
-        let n = rows.weights.len();
         rows.totals.clear();
         match rows.cols.first() {
             Some((0, col)) => rows.totals.extend_from_slice(col),

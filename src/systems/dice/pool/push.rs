@@ -101,7 +101,7 @@ pub fn law_each<W: Weight>(
     let names = super::term_names(expr);
     for r in rules {
         if let Some(t) = &r.term {
-            if !names.contains(t) {
+            if !names.contains(&t.as_str()) {
                 return Err(Error::param(
                     "--push-dice",
                     r,
@@ -473,7 +473,7 @@ fn set_one(k: &[i64], ctx: &Ctx, name: &str) -> Vec<i64> {
     if let Some(i) = ctx
         .layout
         .iter()
-        .position(|s| matches!(s, Stat::Named(n) if n == name))
+        .position(|s| matches!(s, Stat::Named(n) if &**n == name))
     {
         v[i] = ctx.named(i, v[0]);
     }

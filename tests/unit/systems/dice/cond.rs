@@ -10,8 +10,8 @@ fn get(s: &Stat) -> i64 {
         Stat::Total => 12,
         Stat::Max => 6,
         Stat::Count(FaceCond::Cmp(Cmp::Eq, 6), None) => 2,
-        Stat::Named(n) if n == "hope" => 7,
-        Stat::Named(n) if n == "fear" => 5,
+        Stat::Named(n) if &**n == "hope" => 7,
+        Stat::Named(n) if &**n == "fear" => 5,
         Stat::AllEqual => 0,
         _ => 0,
     }

@@ -243,12 +243,17 @@ pub enum Extreme {
 #[derive(Clone, Copy, Debug)]
 pub struct Program<'a> {
     /// The named terms.
-    pub names: &'a [String],
+    pub names: &'a [&'a str],
     /// The named scores.
     pub units: &'a [String],
     /// One term of one kind of die (matching sets read it).
     pub single_pool: bool,
 }
+
+/// A name a statistic reads (a term's, a score's): shared, so a
+/// statistic is copied without copying its name (a report copies its
+/// tiers' statistics a few dozen times).
+pub type Name = std::sync::Arc<str>;
 
 /// A fact of one roll that a condition can read.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -263,11 +268,11 @@ pub enum Stat {
     Min,
     /// How many dice show a face meeting the condition, in every term or
     /// in the named one: `count(==6)`, `count(1, base)`.
-    Count(FaceCond, Option<String>),
+    Count(FaceCond, Option<Name>),
     /// A named score summed over every die: `s` of `D{0,s,2s}`.
-    Unit(String),
+    Unit(Name),
     /// A named term's value: `hope` of `1D12[hope]`.
-    Named(String),
+    Named(Name),
     /// Every die shows the same face (1) or not (0): `doubles`, `all_equal`.
     AllEqual,
     /// The check was pushed (1) or not (0): `pushed`.
@@ -438,10 +443,13 @@ fn one_pool(program: &Program<'_>) -> Result<()> {
 }
 
 /// `names` joined, or "none".
-fn list_or_none(v: &[String]) -> String {
+fn list_or_none<S: AsRef<str>>(v: &[S]) -> String {
     if v.is_empty() {
         "none".into()
     } else {
-        v.join(", ")
+        v.iter()
+            .map(AsRef::as_ref)
+            .collect::<Vec<&str>>()
+            .join(", ")
     }
 }
