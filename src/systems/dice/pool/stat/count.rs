@@ -50,7 +50,7 @@ impl Statistic for Count<'_> {
     }
     fn check(&self, program: &Program<'_>) -> Result<()> {
         match self.term {
-            Some(n) if !program.names.iter().any(|m| *m == n) => Err(Error::Conflict(format!(
+            Some(n) if !program.names.contains(&n) => Err(Error::Conflict(format!(
                 "dice: count(…, {n}) names no term (named terms: {})",
                 list_or_none(program.names)
             ))),

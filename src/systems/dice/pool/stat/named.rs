@@ -31,7 +31,7 @@ impl Statistic for Named<'_> {
         1
     }
     fn check(&self, program: &Program<'_>) -> Result<()> {
-        if program.names.iter().any(|n| *n == self.0) {
+        if program.names.contains(&self.0) {
             Ok(())
         } else {
             Err(Error::Conflict(format!(
