@@ -838,7 +838,7 @@ fn check_push(
     let tiers: Vec<&str> = tiers.iter().map(String::as_str).collect();
     // A rule for a term named n0, where there is one.
     let rule = match rule.strip_prefix("n0:") {
-        Some(r) if !pool::term_names(expr).iter().any(|n| *n == "n0") => r,
+        Some(r) if !pool::term_names(expr).contains(&"n0") => r,
         _ => rule,
     };
     let rules = [rule];
