@@ -123,7 +123,6 @@ pub enum Op {
 impl Op {
     /// `a op b` as BCDice computes it (division by zero gives 1, as in
     /// BCDice); `None` on overflow.
-    #[inline]
     pub fn apply(self, a: i64, b: i64) -> Option<i64> {
         match self {
             Op::Add => a.checked_add(b),

@@ -1105,9 +1105,10 @@ impl TierProgram {
         for s in skeletons.iter().flatten() {
             s.count_atoms(&mut occurrences);
         }
-        let by_mask = occurrences > atoms.len();
-        // Rows are read atom by atom into masks wherever the atoms are few.
-        let memo = if atoms.len() <= Judge::MAX_ATOMS {
+        let by_mask = occurrences > atoms.len() && atoms.len() <= Judge::MAX_ATOMS;
+        // Rows ([`pool::product::Rows`]) are read by masks wherever the
+        // atoms are few: the memo is then made when the first rows come.
+        let memo = if by_mask {
             vec![Judge::UNKNOWN; 1 << atoms.len()]
         } else {
             Vec::new()
@@ -1140,8 +1141,7 @@ pub struct Judge<'a> {
     /// [`Judge::MAX_ATOMS`] atoms, where each tuple is judged as
     /// [`TierProgram::tier_of`] does.
     memo: Vec<u8>,
-    /// Whether a tuple alone is judged by its mask (some test is shared);
-    /// rows ([`pool::product::Rows`]) are wherever the memo is kept.
+    /// Whether a tuple alone is judged by its mask (some test is shared).
     by_mask: bool,
     /// The rows' masks, reused.
     masks: Vec<u64>,
@@ -1156,7 +1156,7 @@ impl Judge<'_> {
 
     /// The tier of the tuple `k`, as [`TierProgram::tier_of`].
     pub fn tier_of(&mut self, k: &[i64]) -> usize {
-        if !self.by_mask || self.memo.is_empty() {
+        if !self.by_mask {
             return self.program.tier_of(k);
         }
         let mask = self
@@ -1197,6 +1197,9 @@ impl pool::product::Judging for Judge<'_> {
     /// Each atom read on every row (a comparison column by column), then
     /// each row's tier by its mask.
     fn tiers_of_rows(&mut self, rows: &pool::product::Rows<'_>, out: &mut [usize]) {
+        if self.memo.is_empty() && self.atoms.len() <= Self::MAX_ATOMS {
+            self.memo = vec![Self::UNKNOWN; 1 << self.atoms.len()];
+        }
         if self.memo.is_empty() {
             let mut tuple = Vec::with_capacity(rows.base.len());
             for (j, o) in out.iter_mut().enumerate() {

@@ -581,9 +581,16 @@ impl<W: Weight, J: Judging> Walk<'_, '_, W, J> {
                     rows.next.extend(part.iter().map(|(k, _)| k[i]));
                 } else if i == 0 {
                     let op = ops[m - 1];
+                    // The sum and difference in the loop itself (`Op::apply`
+                    // is not inlined: inlined, it slowed the push's loops).
+                    let join = |a: i64, b: i64| match op {
+                        Op::Add => a.checked_add(b),
+                        Op::Sub => a.checked_sub(b),
+                        _ => op.apply(a, b),
+                    };
                     for (&v, r) in col.iter().zip(&rows.weights) {
                         for (k, _) in part {
-                            rows.next.push(match op.apply(v, k[0]) {
+                            rows.next.push(match join(v, k[0]) {
                                 Some(x) => x,
                                 // A row of no weight is never joined.
                                 None if r.is_zero() => v,
