@@ -2487,3 +2487,67 @@ fn a_group_keeping_every_item_is_its_items_sum() {
     };
     assert_eq!(as_sum("{3D6,2D8}"), as_sum("3D6+2D8"));
 }
+
+/// A roll whose tiers read its result and natural dice is judged pair by
+/// pair of its two parts where they make many pairs (`law::MAX_JOINT_MAP`),
+/// else from the joint law of the two: exactly the same numbers either
+/// way, in fractions, on sums, differences, products, keep/drop and
+/// explosions (merging pairs or not); both equal to enumeration of
+/// `2D6-1D4`'s rolls; and `100D100-10D1000KH3` read by `natural>=19`
+/// (29.7 million pairs, each its own cell: the fuzzer's seed 19 found it
+/// answered after 9.5 s and 1.6 GB; now 0.3 s) answers 1.
+#[test]
+fn natural_tiers_pair_by_pair_equal_the_joint_law() {
+    let cases: &[(&str, &[&str])] = &[
+        (
+            "2D6-1D4",
+            &["x:natural>=9 and result<=5", "y:natural<=4", "z"],
+        ),
+        ("2D6+1D6", &["x:natural>=12", "y:result==7", "z"]),
+        ("1D20+5", &["crit:natural==20", "hit:>=15", "miss"]),
+        ("(3D6-1D4)", &["x:natural>=10 and result<8", "y"]),
+        ("2D6*1D3", &["x:natural==7", "y:result>=12", "z"]),
+        ("4D6KH3-1D4", &["x:natural>=14", "y:result>=10", "z"]),
+        ("1D6!+1D4", &["x:natural>=9", "y"]),
+    ];
+    for (expr, tiers) in cases {
+        let c = check(expr, tiers, None);
+        let e = c.expr().expect("an expression");
+        let pairs: Vec<Exact> = c.natural_tiers(e, Some(true)).unwrap();
+        let map: Vec<Exact> = c.natural_tiers(e, Some(false)).unwrap();
+        assert_eq!(pairs, map, "{expr}: pair by pair vs the joint law");
+        let f = |by| c.natural_tiers::<f64>(e, Some(by)).unwrap();
+        for ((a, b), x) in f(true).iter().zip(f(false)).zip(&map) {
+            assert!((a - b).abs() < 1e-15, "{expr}: {a} vs {b}");
+            assert!((a - x.to_f64()).abs() < 1e-15, "{expr}: {a} vs {x}");
+        }
+    }
+    // 2D6-1D4 by enumeration: natural is every die's face summed.
+    let mut want = [Exact::zero(), Exact::zero(), Exact::zero()];
+    for a in 1..=6i64 {
+        for b in 1..=6 {
+            for d in 1..=4 {
+                let (result, natural) = (a + b - d, a + b + d);
+                let t = if natural >= 9 && result <= 5 {
+                    0
+                } else if natural <= 4 {
+                    1
+                } else {
+                    2
+                };
+                want[t] += Exact::ratio(1, 144);
+            }
+        }
+    }
+    let c = check("2D6-1D4", cases[0].1, None);
+    let e = c.expr().expect("an expression");
+    assert_eq!(c.natural_tiers::<Exact>(e, Some(true)).unwrap(), want);
+    // Past the map's limit, pair by pair (the planner's choice): every
+    // roll shows at least 103 on its dice, and the compensated sums say 1
+    // (the joint law's plain sums said 1 − 7.6·10⁻¹²).
+    let c = check("100D100-10D1000KH3", &["a:natural>=19", "b"], None);
+    let p = c
+        .natural_tiers::<f64>(c.expr().expect("an expression"), None)
+        .unwrap();
+    assert!((p[0] - 1.0).abs() < 1e-13 && p[1].abs() < 1e-13, "{p:?}");
+}

@@ -996,13 +996,7 @@ impl Check {
         }
         let mut tier_p = vec![W::zero(); self.tier_count()];
         match joint_of {
-            Some(expr) => {
-                // Ordered, so the f64 sums are the same on every run.
-                let joint: BTreeMap<(i64, i64), W> = law::joint(expr)?;
-                for ((v, nat), p) in joint {
-                    tier_p[self.tier_of(v, nat)] += p;
-                }
-            }
+            Some(expr) => tier_p = self.natural_tiers(expr, None)?,
             None => {
                 for (v, p) in law.value.iter() {
                     if !p.is_zero() {
@@ -1012,6 +1006,48 @@ impl Check {
             }
         }
         Ok((tier_p, law))
+    }
+
+    /// P(tier) of a roll whose tiers read its result and natural dice:
+    /// from the joint law of the two, or, where its parts make more than
+    /// [`law::MAX_JOINT_MAP`] pairs (`by_pairs`: forced either way, for
+    /// the tests), from each pair of the parts judged as it is made. The
+    /// same numbers exactly in fractions; in floating point, sums in the
+    /// parts' order, compensated.
+    #[doc(hidden)]
+    pub fn natural_tiers<W: Weight>(
+        &self,
+        expr: &ast::Node,
+        by_pairs: Option<bool>,
+    ) -> Result<Vec<W>> {
+        let mut tier_p = vec![W::zero(); self.tier_count()];
+        let parts = law::joint_parts::<W>(expr)?;
+        let pairs = parts
+            .as_ref()
+            .map_or(0, |(_, ja, jb)| ja.len() as u64 * jb.len() as u64);
+        match parts {
+            Some((op, ja, jb)) if by_pairs.unwrap_or(pairs > law::MAX_JOINT_MAP) => {
+                let mut carry = vec![W::zero(); tier_p.len()];
+                law::for_each_pair(op, &ja, &jb, |v, nat, w| {
+                    let t = self.tier_of(v, nat);
+                    W::add_compensated(&mut tier_p[t], &mut carry[t], w);
+                })?;
+                for (t, c) in tier_p.iter_mut().zip(carry) {
+                    *t += c;
+                }
+            }
+            parts => {
+                // Ordered, so the f64 sums are the same on every run.
+                let joint: BTreeMap<(i64, i64), W> = match parts {
+                    Some(parts) => law::joined(&parts)?,
+                    None => law::joint(expr)?,
+                };
+                for ((v, nat), p) in joint {
+                    tier_p[self.tier_of(v, nat)] += p;
+                }
+            }
+        }
+        Ok(tier_p)
     }
 
     /// The tiers' conditions with their statistics resolved to the slots
