@@ -1853,31 +1853,31 @@ fn read_tiers<W: Weight>(
 ) -> (Vec<W>, Vec<(i64, W)>, W) {
     let program = c.tier_program(&pool::layout(stats));
     let mut judge = program.judge();
-    let (expr, bounds) = (c.expr().expect("an expression"), c.bounds());
+    fn go<W: Weight, J: pool::product::Judging>(
+        c: &Check,
+        stats: &[Stat],
+        way: pool::product::Way,
+        judge: &mut J,
+    ) -> pool::product::Read<W> {
+        let expr = c.expr().expect("an expression");
+        pool::product::read_with::<W, J>(
+            expr,
+            stats,
+            &c.bounds(),
+            c.tail_eps,
+            c.tier_count(),
+            judge,
+            way,
+        )
+        .unwrap()
+    }
     let read = if by_rows {
         // The judge reads the product's rows column by column.
-        pool::product::read_with::<W, _>(
-            expr,
-            stats,
-            &bounds,
-            c.tail_eps,
-            c.tier_count(),
-            &mut judge,
-            way,
-        )
+        go(c, stats, way, &mut judge)
     } else {
         // A closure judges each tuple alone.
-        pool::product::read_with::<W, _>(
-            expr,
-            stats,
-            &bounds,
-            c.tail_eps,
-            c.tier_count(),
-            &mut |k: &[i64]| judge.tier_of(k),
-            way,
-        )
-    }
-    .unwrap();
+        go(c, stats, way, &mut |k: &[i64]| judge.tier_of(k))
+    };
     match read {
         pool::product::Read::Judged(j) => (
             j.tiers,

@@ -120,7 +120,7 @@ impl<F: FnMut(&[i64]) -> usize> Judging for F {
 }
 
 /// Tuples that differ only in a few slots: `base` with slot `cols[c].0`
-/// set to `cols[c].1[j]` in row `j` (one prefix of [`product`]'s walk
+/// set to `cols[c].1[j]` in row `j` (one prefix of the product's walk
 /// joined to each state of its last part).
 #[derive(Clone, Copy, Debug)]
 pub struct Rows<'a> {
