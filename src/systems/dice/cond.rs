@@ -405,7 +405,15 @@ impl Slotted {
             Operand::Slot(i) => side(i, 0),
             Operand::SlotPlus(i, v) => side(i, v),
         };
-        match (of(*x), of(*y)) {
+        let (x, y) = (of(*x), of(*y));
+        // Where every value and number is within ±2⁶¹, no sum or
+        // difference leaves i64: the comparison is read from the sign of a
+        // difference, in whole vectors (the baseline x86-64 has no 64-bit
+        // comparison, but adds, subtracts and shifts).
+        if let (Some(a), Some(b)) = (small_side(x), small_side(y)) {
+            return mark_small(*c, masks, bit, a, b);
+        }
+        match (x, y) {
             ((Some(a), da), (Some(b), db)) => mark(
                 *c,
                 masks,
@@ -485,6 +493,67 @@ impl Skeleton {
             Skeleton::Or(x, y) => x.holds(mask) || y.holds(mask),
             Skeleton::Not(x) => !x.holds(mask),
         }
+    }
+}
+
+/// One side of a comparison over rows: a column plus a number, or one
+/// value.
+type Side<'a> = (Option<&'a [i64]>, i64);
+
+/// The side where its column's values and its number are each in
+/// [−2⁶¹, 2⁶¹) (checked in one pass of additions and ors: a value outside
+/// has bit 62 or 63 of `v + 2⁶¹` set), so the side is in [−2⁶², 2⁶²) and
+/// the difference of two sides in (−2⁶³, 2⁶³).
+fn small_side(side: Side<'_>) -> Option<Side<'_>> {
+    const QUARTER: u64 = 1 << 61;
+    let (col, plus) = side;
+    let outside = |v: i64| (v as u64).wrapping_add(QUARTER);
+    let all = col.map_or(0, |c| c.iter().fold(0, |acc, &v| acc | outside(v)));
+    ((all | outside(plus)) >> 62 == 0).then_some(side)
+}
+
+/// [`mark`] for small sides ([`small_side`]): `a < b` is the sign
+/// bit of `a − b`, `a ≠ b` that of `d | −d` for `d = a ^ b`, each with
+/// no overflow, so every loop is additions, ors and shifts.
+fn mark_small(c: Cmp, masks: &mut [u64], bit: u32, a: Side<'_>, b: Side<'_>) {
+    macro_rules! each {
+        ($t:expr) => {
+            match (a, b) {
+                ((Some(xs), dx), (Some(ys), dy)) => {
+                    for ((m, &x), &y) in masks.iter_mut().zip(xs).zip(ys) {
+                        *m |= $t(x.wrapping_add(dx), y.wrapping_add(dy)) << bit;
+                    }
+                }
+                ((Some(xs), dx), (None, y)) => {
+                    for (m, &x) in masks.iter_mut().zip(xs) {
+                        *m |= $t(x.wrapping_add(dx), y) << bit;
+                    }
+                }
+                ((None, x), (Some(ys), dy)) => {
+                    for (m, &y) in masks.iter_mut().zip(ys) {
+                        *m |= $t(x, y.wrapping_add(dy)) << bit;
+                    }
+                }
+                ((None, x), (None, y)) => {
+                    let v = $t(x, y) << bit;
+                    masks.iter_mut().for_each(|m| *m |= v);
+                }
+            }
+        };
+    }
+    match c {
+        Cmp::Lt => each!(|x: i64, y: i64| (x.wrapping_sub(y) as u64) >> 63),
+        Cmp::Gt => each!(|x: i64, y: i64| (y.wrapping_sub(x) as u64) >> 63),
+        Cmp::Ge => each!(|x: i64, y: i64| 1 ^ ((x.wrapping_sub(y) as u64) >> 63)),
+        Cmp::Le => each!(|x: i64, y: i64| 1 ^ ((y.wrapping_sub(x) as u64) >> 63)),
+        Cmp::Ne => each!(|x: i64, y: i64| {
+            let d = x ^ y;
+            ((d | d.wrapping_neg()) as u64) >> 63
+        }),
+        Cmp::Eq => each!(|x: i64, y: i64| {
+            let d = x ^ y;
+            1 ^ (((d | d.wrapping_neg()) as u64) >> 63)
+        }),
     }
 }
 
