@@ -22,7 +22,6 @@ use std::collections::{BTreeMap, HashMap};
 use super::ast::*;
 use crate::error::{Error, Result};
 use crate::pmf::Pmf;
-use crate::systems::dice::ast::Op;
 use crate::weight::AddWeight;
 use crate::weight::Weight;
 

@@ -1237,12 +1237,8 @@ impl pool::product::Judging for Judge<'_> {
             self.memo = vec![Self::UNKNOWN; 1 << self.atoms.len()];
         }
         if self.memo.is_empty() {
-            let mut tuple = Vec::with_capacity(rows.base.len());
-            for (j, o) in out.iter_mut().enumerate() {
-                rows.write(j, &mut tuple);
-                *o = self.program.tier_of(&tuple);
-            }
-            return;
+            // Past `MAX_ATOMS`: each row alone, as `TierProgram::tier_of`.
+            return pool::product::rows_one_by_one(self, rows, out);
         }
         self.masks.clear();
         self.masks.resize(out.len(), 0);

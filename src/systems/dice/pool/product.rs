@@ -105,11 +105,17 @@ pub trait Judging {
 
     /// The tier of each row of `rows`, into `out` (one per row).
     fn tiers_of_rows(&mut self, rows: &Rows<'_>, out: &mut [usize]) {
-        let mut tuple = Vec::with_capacity(rows.base.len());
-        for (j, o) in out.iter_mut().enumerate() {
-            rows.write(j, &mut tuple);
-            *o = self.tier_of(&tuple);
-        }
+        rows_one_by_one(self, rows, out);
+    }
+}
+
+/// The tier of each row of `rows` by `judge`, each row written whole and
+/// judged alone ([`Judging::tiers_of_rows`]'s default).
+pub fn rows_one_by_one<J: Judging + ?Sized>(judge: &mut J, rows: &Rows<'_>, out: &mut [usize]) {
+    let mut tuple = Vec::with_capacity(rows.base.len());
+    for (j, o) in out.iter_mut().enumerate() {
+        rows.write(j, &mut tuple);
+        *o = judge.tier_of(&tuple);
     }
 }
 
@@ -339,7 +345,6 @@ fn product<W: Weight, J: Judging>(
         rows: RowState {
             cols,
             next: Vec::new(),
-            totals: Vec::new(),
             weights: Vec::new(),
             next_weights: Vec::new(),
             tiers: Vec::new(),
@@ -495,11 +500,11 @@ struct Walk<'a, 'j, W, J> {
 
 /// The buffers of [`Walk::rows`], reused from prefix to prefix.
 struct RowState<W> {
-    /// Per slot the rows differ in (the parts' active slots), its values.
+    /// Per slot the rows differ in (the parts' active slots), its values;
+    /// the first is the total's (slot 0, joined by every part and never
+    /// decoded).
     cols: Vec<(usize, Vec<i64>)>,
     next: Vec<i64>,
-    /// Each row's total, before any slot is decoded.
-    totals: Vec<i64>,
     weights: Vec<W>,
     next_weights: Vec<W>,
     tiers: Vec<usize>,
@@ -640,11 +645,6 @@ impl<W: Weight, J: Judging> Walk<'_, '_, W, J> {
             }
             std::mem::swap(&mut rows.weights, &mut rows.next_weights);
         }
-        rows.totals.clear();
-        match rows.cols.first() {
-            Some((0, col)) => rows.totals.extend_from_slice(col),
-            _ => rows.totals.resize(n, base[0]),
-        }
         for &i in &self.decode {
             let stat = &ctx.layout[i];
             match rows.cols.iter_mut().find(|(s, _)| *s == i) {
@@ -661,7 +661,10 @@ impl<W: Weight, J: Judging> Walk<'_, '_, W, J> {
             },
             &mut rows.tiers,
         );
-        for ((t, total), r) in rows.tiers.iter().zip(&rows.totals).zip(&rows.weights) {
+        // Slot 0, the total, is in every part's active slots
+        // (`active_slots`), so it is the first column.
+        let totals = &rows.cols[0].1;
+        for ((t, total), r) in rows.tiers.iter().zip(totals).zip(&rows.weights) {
             if !r.is_zero() {
                 self.sums.add(*t, *total, r.clone());
             }
