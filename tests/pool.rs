@@ -1805,6 +1805,12 @@ fn product_equals_the_joint_law() {
             "1D12[a]+1D10[b]+1D10[c]+1D12[d]+3-1",
             &["x:a>d and b>=c", "y:total>=30", "z:min==1 and d!=4", "w"],
         ),
+        // Totals past ±2⁶², where the rows' totals are joined one by one
+        // with overflow checked, not by plain adds.
+        (
+            "(1D1[a]*1000000000*1000000000*5)+1D6[b]-1D6[c]",
+            &["x:total>=1 and b>c", "y:c==2", "z"],
+        ),
     ];
     for (expr, tiers) in cases {
         let mut c = check(expr, tiers, None);

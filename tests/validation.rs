@@ -583,3 +583,47 @@ values = [9999999999999]
         &["a modifier is at most 1000000000"],
     );
 }
+
+/// A result wider than a law holds (`law::MAX_SPAN` values) is refused at
+/// once, named or not, read by any tiers: a roll of named terms or one
+/// read by its maximum went through the pool engine, whose tuples hold any
+/// value, and its total's law was then a vector over the whole span
+/// (`1D2[a]*1000000000*1000000000+1D2[b]` aborted asking for 8·10¹⁸
+/// bytes; `1D6!*1000000000` read by `max` took 24 GB before it was
+/// killed). The same rolls a little narrower still answer.
+#[test]
+fn results_wider_than_a_law_are_refused_named_or_not() {
+    let wide = [
+        "1D2[a]*1000000000*1000000000+1D2[b]",
+        "(1D2[a]*1000000000*1000000000*4)-(1D2[b]*1000000000*1000000000*4)+1D6[c]",
+        "(1D2[a]*1000000000)*(1D2[b]*1000000000)",
+        "{1D2[a]*1000000000,1D6[b]}KH1",
+        "1D6[a]*300000+1D6[b]*300000+1D6[c]*300000",
+        "1D6!*1000000000",
+        "1D6![a]*1000000000",
+    ];
+    let reads: [&[&str]; 4] = [
+        &[],
+        &["--tier", "x:total>=2", "--tier", "z"],
+        &["--tier", "x:max>=2", "--tier", "z"],
+        &["--exact"],
+    ];
+    for expr in wide {
+        for read in reads {
+            let mut args = vec!["odds", "dice", expr];
+            args.extend_from_slice(read);
+            refused_cli(&args, &["spans", "at most 2000000"], &["panicked"]);
+        }
+    }
+    for expr in ["1D2[a]*100000+1D2[b]", "1D6![a]*1000", "1D6!*1000"] {
+        let o = hantei()
+            .args(["odds", "dice", expr, "--tier", "x:max>=2", "--tier", "z"])
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "{expr}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+}

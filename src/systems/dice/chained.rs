@@ -456,7 +456,7 @@ fn with_count(body: &Node, n: i64) -> Node {
 
 /// The law of a value alone (a rolled count, a command's result).
 fn value_law<W: Weight>(n: &Node, eps: f64) -> Result<Pmf<W>> {
-    Ok(pool::law::<W>(n, &[Stat::Total], eps)?.marginal(&Stat::Total))
+    pool::law::<W>(n, &[Stat::Total], eps)?.total_law()
 }
 
 /// A command's result as a number: `xB`/`xR`/`xU` their successes (or

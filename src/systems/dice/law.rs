@@ -73,13 +73,13 @@ pub struct Law<W: Weight> {
 impl<W: Weight> Law<W> {
     /// The result's law of a pool-engine joint law: its total's marginal,
     /// with the mass its cut chains leave out.
-    pub fn of_joint(joint: &super::pool::JointLaw<W>) -> Law<W> {
-        Law {
-            value: joint.marginal(&super::pool::Stat::Total),
+    pub fn of_joint(joint: &super::pool::JointLaw<W>) -> Result<Law<W>> {
+        Ok(Law {
+            value: joint.total_law()?,
             total: None,
             tail: joint.tail.clone(),
             explodes: joint.explodes,
-        }
+        })
     }
 }
 
@@ -87,6 +87,29 @@ fn too_wide(what: &str, span: i64) -> Error {
     Error::Conflict(format!(
         "dice: {what} spans {span} values (at most {MAX_SPAN}); use fewer dice or smaller multipliers"
     ))
+}
+
+/// Refuse a result whose values (`values`, as met) span more than
+/// [`MAX_SPAN`]: its law is a vector over that span. A roll of named
+/// terms or one read by tiers goes through the pool engine, whose tuples
+/// hold any value; where its total's law is built, it is refused as the
+/// same roll unnamed is (`1D2[a]*1000000000*1000000000+1D2[b]`: its law
+/// would be 10¹⁸ cells, where `1D2*…` is refused by [`combine`]).
+pub fn check_result_span(values: impl IntoIterator<Item = i64>) -> Result<()> {
+    let mut range: Option<(i64, i64)> = None;
+    for v in values {
+        range = Some(range.map_or((v, v), |(lo, hi)| (lo.min(v), hi.max(v))));
+    }
+    if let Some((lo, hi)) = range {
+        let span = i128::from(hi) - i128::from(lo) + 1;
+        if span > i128::from(MAX_SPAN) {
+            return Err(too_wide(
+                "the result",
+                i64::try_from(span).unwrap_or(i64::MAX),
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn check_span<W: Weight>(p: &Pmf<W>, what: &str) -> Result<()> {
@@ -974,8 +997,7 @@ pub fn node<W: Weight>(n: &Node) -> Result<Pmf<W>> {
         Node::Num(v) => Pmf::point(*v),
         Node::Pool(t) if t.is_plain() => term(t)?,
         Node::Pool(_) | Node::Group(_) | Node::Chain(_) => {
-            super::pool::law::<W>(n, &[], super::DEFAULT_TAIL_EPS)?
-                .marginal(&super::pool::Stat::Total)
+            super::pool::law::<W>(n, &[], super::DEFAULT_TAIL_EPS)?.total_law()?
         }
         Node::Neg(b) => node::<W>(b)?.map(|x| -x),
         Node::Paren(b) => node(b)?,
@@ -1173,7 +1195,7 @@ pub fn law<W: Weight>(cmd: &Command, tail_eps: f64) -> Result<Law<W>> {
     // The total first: a sum too big is refused before the extreme's work.
     let total = if p.total {
         let law = super::pool::law::<W>(&p.expr, &[], tail_eps).map_err(about)?;
-        Some(shifted(law.marginal(&Stat::Total))?)
+        Some(shifted(law.total_law()?)?)
     } else {
         None
     };
@@ -1184,7 +1206,7 @@ pub fn law<W: Weight>(cmd: &Command, tail_eps: f64) -> Result<Law<W>> {
     }
     .map_err(about)?;
     Ok(Law {
-        value: shifted(joint.marginal(&p.result))?,
+        value: shifted(joint.marginal_checked(&p.result)?)?,
         total,
         tail: joint.tail.clone(),
         explodes: explodes || joint.explodes,

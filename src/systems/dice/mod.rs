@@ -844,7 +844,7 @@ impl Check {
                 },
             ),
             pool::product::Read::Law(joint) => {
-                (self.tier_probs(&joint), law::Law::of_joint(&joint))
+                (self.tier_probs(&joint), law::Law::of_joint(&joint)?)
             }
         })
     }
@@ -1465,7 +1465,7 @@ fn report_in_scope<W: Weight>(mut owned: Check) -> Result<Report<W>> {
                 &bounds,
             )?;
             tier_p = check.tier_probs(&laws[0]);
-            law::Law::of_joint(&laws[1])
+            law::Law::of_joint(&laws[1])?
         }
         Passes::TiersApart => {
             // States that differ only in the total merge.
@@ -1498,7 +1498,7 @@ fn report_in_scope<W: Weight>(mut owned: Check) -> Result<Report<W>> {
             _ => {
                 let joint = check.tier_law::<W>()?;
                 tier_p = check.tier_probs(&joint);
-                law::Law::of_joint(&joint)
+                law::Law::of_joint(&joint)?
             }
         },
         Passes::Plain { natural } => {

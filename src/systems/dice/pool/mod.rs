@@ -251,6 +251,20 @@ impl<W: Weight> JointLaw<W> {
         self.layout.iter().position(|s| s == stat)
     }
 
+    /// The total's law ([`JointLaw::marginal_checked`]).
+    pub fn total_law(&self) -> Result<crate::pmf::Pmf<W>> {
+        self.marginal_checked(&Stat::Total)
+    }
+
+    /// The law of one statistic ([`JointLaw::marginal`]), refused where its
+    /// values span more than a law holds
+    /// ([`crate::systems::dice::law::check_result_span`]).
+    pub fn marginal_checked(&self, stat: &Stat) -> Result<crate::pmf::Pmf<W>> {
+        let i = self.index(stat).unwrap_or(0);
+        crate::systems::dice::law::check_result_span(self.cells.iter().map(|(k, _)| k[i]))?;
+        Ok(self.marginal(stat))
+    }
+
     /// The law of one statistic.
     pub fn marginal(&self, stat: &Stat) -> crate::pmf::Pmf<W> {
         let i = self.index(stat).unwrap_or(0);

@@ -38,6 +38,7 @@ use super::{
 use crate::error::Result;
 use crate::pmf::Pmf;
 use crate::systems::dice::ast::{Node, Op};
+use crate::systems::dice::law::check_result_span;
 use crate::weight::Weight;
 
 /// Most combinations of the parts' states read one by one (a few
@@ -345,6 +346,7 @@ fn product<W: Weight, J: Judging>(
         rows: RowState {
             cols,
             next: Vec::new(),
+            part: Vec::new(),
             weights: Vec::new(),
             next_weights: Vec::new(),
             tiers: Vec::new(),
@@ -360,7 +362,7 @@ fn product<W: Weight, J: Judging>(
         }
         None => {}
     }
-    Ok(walk.sums.finish(tiers))
+    walk.sums.finish(tiers)
 }
 
 /// Where [`product`]'s walk adds what it reads.
@@ -408,10 +410,41 @@ impl<W: Weight> Sums<W> {
         }
     }
 
+    /// Add each row's weight (of no weight: none) to its tier and total:
+    /// [`Sums::add`] of each, the kind of sums matched once.
+    fn add_rows(&mut self, tiers: &[usize], totals: &[i64], weights: &[W]) {
+        let rows = tiers.iter().zip(totals).zip(weights);
+        match self {
+            Sums::Dense {
+                lo,
+                span,
+                cells,
+                spill,
+            } => {
+                for ((&t, &total), w) in rows {
+                    if w.is_zero() {
+                        continue;
+                    }
+                    match usize::try_from(total.wrapping_sub(*lo)) {
+                        Ok(i) if i < *span => cells[t * *span + i] += w,
+                        _ => spill.push((t, total, w.clone())),
+                    }
+                }
+            }
+            Sums::Listed { .. } => {
+                for ((&t, &total), w) in rows {
+                    if !w.is_zero() {
+                        self.add(t, total, w.clone());
+                    }
+                }
+            }
+        }
+    }
+
     /// Each tier's probability (its cells summed along the totals,
     /// compensated in floating point) and the total's law (each total's
     /// cells summed across the tiers).
-    fn finish(self, count: usize) -> (Vec<W>, Pmf<W>) {
+    fn finish(self, count: usize) -> Result<(Vec<W>, Pmf<W>)> {
         match self {
             Sums::Dense {
                 lo,
@@ -442,9 +475,10 @@ impl<W: Weight> Sums<W> {
                     Pmf::from_weights(lo, by_total)
                 } else {
                     pairs.extend((lo..).zip(by_total));
+                    check_result_span(pairs.iter().map(|p| p.0))?;
                     Pmf::from_pairs(pairs)
                 };
-                (tiers, total)
+                Ok((tiers, total))
             }
             Sums::Listed {
                 mut tiers,
@@ -454,7 +488,8 @@ impl<W: Weight> Sums<W> {
                 for (t, c) in tiers.iter_mut().zip(carry) {
                     *t += c;
                 }
-                (tiers, Pmf::from_pairs(totals))
+                check_result_span(totals.iter().map(|p| p.0))?;
+                Ok((tiers, Pmf::from_pairs(totals)))
             }
         }
     }
@@ -505,6 +540,8 @@ struct RowState<W> {
     /// decoded).
     cols: Vec<(usize, Vec<i64>)>,
     next: Vec<i64>,
+    /// The totals of the part being joined.
+    part: Vec<i64>,
     weights: Vec<W>,
     next_weights: Vec<W>,
     tiers: Vec<usize>,
@@ -596,8 +633,17 @@ impl<W: Weight, J: Judging> Walk<'_, '_, W, J> {
             let active = &self.active[m];
             for (i, col) in rows.cols.iter_mut() {
                 let i = *i;
+                // A column of one value so far (a named term's slot before
+                // its part joins, every slot at the first): the part's
+                // values found once and repeated for each row.
+                let first = col[0];
+                let constant = col.iter().all(|&v| v == first);
                 if !active.contains(&i) {
                     if width > 1 {
+                        if constant {
+                            col.resize(col.len() * width, first);
+                            continue;
+                        }
                         rows.next.clear();
                         for &v in col.iter() {
                             rows.next.extend(std::iter::repeat_n(v, width));
@@ -607,10 +653,32 @@ impl<W: Weight, J: Judging> Walk<'_, '_, W, J> {
                     continue;
                 }
                 rows.next.clear();
-                if m == 0 {
+                if constant && i != 0 && m > 0 {
+                    rows.next
+                        .extend(part.iter().map(|(k, _)| ctx.combined(i, first, k[i])));
+                    for _ in 1..col.len() {
+                        rows.next.extend_from_within(..width);
+                    }
+                } else if m == 0 {
                     rows.next.extend(part.iter().map(|(k, _)| k[i]));
                 } else if i == 0 {
                     let op = ops[m - 1];
+                    rows.part.clear();
+                    rows.part.extend(part.iter().map(|(k, _)| k[0]));
+                    // Where every value is within ±2⁶² (one pass to know),
+                    // no sum or difference overflows: plain adds, which
+                    // vectorise, each state's total read once.
+                    const HALF: i64 = 1 << 62;
+                    let small = |xs: &[i64]| xs.iter().all(|x| (-HALF..HALF).contains(x));
+                    if matches!(op, Op::Add | Op::Sub) && small(col) && small(&rows.part) {
+                        let sign = if matches!(op, Op::Sub) { -1 } else { 1 };
+                        rows.part.iter_mut().for_each(|b| *b *= sign);
+                        for &v in col.iter() {
+                            rows.next.extend(rows.part.iter().map(|&b| v + b));
+                        }
+                        std::mem::swap(col, &mut rows.next);
+                        continue;
+                    }
                     // The sum and difference in the loop itself (`Op::apply`
                     // is not inlined: inlined, it slowed the push's loops).
                     let join = |a: i64, b: i64| match op {
@@ -637,10 +705,13 @@ impl<W: Weight, J: Judging> Walk<'_, '_, W, J> {
                 std::mem::swap(col, &mut rows.next);
             }
             rows.next_weights.clear();
-            for r in &rows.weights {
-                for (_, x) in part {
+            if m == 0 {
+                rows.next_weights
+                    .extend(part.iter().map(|(_, x)| x.clone()));
+            } else {
+                for r in &rows.weights {
                     rows.next_weights
-                        .push(if m == 0 { x.clone() } else { r.clone() * x });
+                        .extend(part.iter().map(|(_, x)| r.clone() * x));
                 }
             }
             std::mem::swap(&mut rows.weights, &mut rows.next_weights);
@@ -663,12 +734,8 @@ impl<W: Weight, J: Judging> Walk<'_, '_, W, J> {
         );
         // Slot 0, the total, is in every part's active slots
         // (`active_slots`), so it is the first column.
-        let totals = &rows.cols[0].1;
-        for ((t, total), r) in rows.tiers.iter().zip(totals).zip(&rows.weights) {
-            if !r.is_zero() {
-                self.sums.add(*t, *total, r.clone());
-            }
-        }
+        self.sums
+            .add_rows(&rows.tiers, &rows.cols[0].1, &rows.weights);
         Ok(())
     }
 
