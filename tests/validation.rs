@@ -615,6 +615,15 @@ fn results_wider_than_a_law_are_refused_named_or_not() {
             refused_cli(&args, &["spans", "at most 2000000"], &["panicked"]);
         }
     }
+    // Found by benches/fuzz/inputs.py (seed 1): the number in brackets
+    // takes the roll to the pool engine, whose product of two parts is
+    // now refused from their extremes before its 2 million pairs are made
+    // (read exactly, the sum of 10D1000! is refused first).
+    for read in &reads[..3] {
+        let mut args = vec!["odds", "dice", "65536*10D1000!*6D6+(99)"];
+        args.extend_from_slice(read);
+        refused_cli(&args, &["a product or quotient spans"], &["panicked"]);
+    }
     for expr in ["1D2[a]*100000+1D2[b]", "1D6![a]*1000", "1D6!*1000"] {
         let o = hantei()
             .args(["odds", "dice", expr, "--tier", "x:max>=2", "--tier", "z"])

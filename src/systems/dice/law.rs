@@ -83,7 +83,7 @@ impl<W: Weight> Law<W> {
     }
 }
 
-fn too_wide(what: &str, span: i64) -> Error {
+pub(crate) fn too_wide(what: &str, span: i64) -> Error {
     Error::Conflict(format!(
         "dice: {what} spans {span} values (at most {MAX_SPAN}); use fewer dice or smaller multipliers"
     ))

@@ -222,6 +222,104 @@ pub fn explode_cond(t: &PoolTerm) -> Option<(FaceCond, bool)> {
     })
 }
 
+/// A compounding chain's law in exact fractions ([`die_law`]'s loop: the
+/// chain ends after d rolls with `go_first * goᵈ⁻¹ * end`, or is cut at
+/// `depth` rolls, the mass then still rolling kept where `capped`) on
+/// big-integer numerators over powers of one common denominator D of the
+/// four laws: after d rolls every weight is a numerator over Dᵈ, so the
+/// convolutions multiply and add integers and each value's fraction is
+/// reduced once at the end. The same loop on fractions reduced a gcd of
+/// numbers growing with the depth at every product and sum:
+/// `1D10!!2..10` read exactly (328 rolls deep) took 26 s, now a fraction
+/// of a second. `None` in floating point, or where the laws have no
+/// common denominator short enough.
+fn compound_exact<W: Weight>(
+    [go_first, end_first, go, end]: [&crate::pmf::Pmf<W>; 4],
+    depth: usize,
+    capped: bool,
+) -> Option<crate::pmf::Pmf<W>> {
+    use num_bigint::BigInt;
+    use num_traits::Zero;
+    if !W::EXACT {
+        return None;
+    }
+    let laws = [go_first, end_first, go, end];
+    let (nums, den) =
+        crate::weight::over_common_denominator(laws.iter().flat_map(|l| l.weights()))?;
+    // Each law's numerators, from its own minimum.
+    let mut parts = Vec::with_capacity(4);
+    let mut rest = &nums[..];
+    for l in laws {
+        let (mine, after) = rest.split_at(l.weights().len());
+        parts.push((l.min(), mine.to_vec()));
+        rest = after;
+    }
+    let [gf, ef, g, e]: [(i64, Vec<BigInt>); 4] = parts.try_into().ok()?;
+    // `a * b` over the sum of their denominators' powers.
+    let convolve = |(amin, a): &(i64, Vec<BigInt>), (bmin, b): &(i64, Vec<BigInt>)| {
+        let mut out = vec![BigInt::zero(); a.len() + b.len() - 1];
+        for (i, x) in a.iter().enumerate() {
+            if x.is_zero() {
+                continue;
+            }
+            for (o, y) in out[i..].iter_mut().zip(b) {
+                if !y.is_zero() {
+                    *o += x * y;
+                }
+            }
+        }
+        (amin + bmin, out)
+    };
+    // `acc` (over Dᵏ) plus `x` (over Dᵏ, its own minimum).
+    let add_into = |acc: &mut (i64, Vec<BigInt>), (xmin, x): &(i64, Vec<BigInt>)| {
+        let lo = acc.0.min(*xmin);
+        let hi = (acc.0 + acc.1.len() as i64).max(xmin + x.len() as i64);
+        if lo < acc.0 {
+            let mut v = vec![BigInt::zero(); (acc.0 - lo) as usize];
+            v.append(&mut acc.1);
+            acc.1 = v;
+            acc.0 = lo;
+        }
+        acc.1.resize((hi - lo) as usize, BigInt::zero());
+        for (o, y) in acc.1[(xmin - lo) as usize..].iter_mut().zip(x) {
+            *o += y;
+        }
+    };
+    // `done` over D^power, `alive` over D^(power) too (both raised as the
+    // chain goes one roll deeper).
+    let mut done = ef;
+    let mut alive = gf;
+    let mut power: u32 = 1;
+    for _ in 1..depth {
+        if alive.1.iter().all(Zero::is_zero) {
+            break;
+        }
+        // One roll deeper: over D^(power + 1).
+        for x in done.1.iter_mut() {
+            *x *= &den;
+        }
+        add_into(&mut done, &convolve(&alive, &e));
+        alive = convolve(&alive, &g);
+        power += 1;
+    }
+    if capped && !alive.1.iter().all(Zero::is_zero) {
+        add_into(&mut done, &alive);
+    }
+    let den = num_traits::pow(den, power as usize);
+    let w: Vec<W> = done
+        .1
+        .into_iter()
+        .map(|n| {
+            if n.is_zero() {
+                W::zero()
+            } else {
+                W::from_fraction(n, den.clone())
+            }
+        })
+        .collect();
+    Some(crate::pmf::Pmf::from_weights(done.0, w))
+}
+
 /// The law of one die of term `t`.
 pub fn die_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<DieLaw<W>> {
     let sides = t.faces.sides();
@@ -277,18 +375,25 @@ pub fn die_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<DieLaw<W>> {
             if work > MAX_CHAIN_WORK {
                 return Err(chain_work_error(t, chain_depth, work));
             }
-            let mut done = end_first;
-            let mut alive = go_first;
-            for _ in 1..chain_depth {
-                if alive.total().is_zero() {
-                    break;
+            let done = match compound_exact([&go_first, &end_first, &go, &end], chain_depth, capped)
+            {
+                Some(done) => done,
+                None => {
+                    let mut done = end_first;
+                    let mut alive = go_first;
+                    for _ in 1..chain_depth {
+                        if alive.total().is_zero() {
+                            break;
+                        }
+                        done = done.add(&alive.convolve(&end));
+                        alive = alive.convolve(&go);
+                    }
+                    if capped && !alive.total().is_zero() {
+                        done = done.add(&alive);
+                    }
+                    done
                 }
-                done = done.add(&alive.convolve(&end));
-                alive = alive.convolve(&go);
-            }
-            if capped && !alive.total().is_zero() {
-                done = done.add(&alive);
-            }
+            };
             // Each face once, in order: written as found, with no map.
             let mut all: Vec<(Outcome, W)> = Vec::with_capacity(done.weights().len());
             all.extend(done.iter().filter(|(_, w)| !w.is_zero()).map(|(face, w)| {
