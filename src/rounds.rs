@@ -110,6 +110,11 @@ pub struct RoundsLaw<W> {
     /// Expected rolls with no cap, when every roll adds at least 0 and some
     /// roll makes progress or ends the test.
     pub expected_rolls_unbounded: Option<W>,
+    /// In exact fractions, the word operations the uncapped mean's fraction
+    /// would take where that is past [`MAX_EXACT_MEAN_WORD_OPS`], so it is
+    /// not given (its fraction has about `until` times the step's
+    /// denominator's digits).
+    pub unbounded_skipped: Option<f64>,
     /// Whether the cap was found automatically (`tail_mass < tail_eps`, or
     /// [`MAX_ROUNDS`] reached).
     pub auto_cap: bool,
@@ -550,12 +555,12 @@ pub fn solve_within<W: Weight>(
     out.p_done_by.resize(rounds, last_done);
     out.p_aborted_by.resize(rounds, last_ab);
     out.auto_cap = budget.auto;
-    out.expected_rolls_unbounded =
-        if spec.negative == Negative::Zero || step.incs.iter().all(|(d, _)| *d >= 0) {
-            unbounded_mean(&step, spec.until)
-        } else {
-            None
-        };
+    if spec.negative == Negative::Zero || step.incs.iter().all(|(d, _)| *d >= 0) {
+        match unbounded_mean(&step, spec.until) {
+            Ok(mean) => out.expected_rolls_unbounded = mean,
+            Err(work) => out.unbounded_skipped = Some(work),
+        }
+    }
     Ok((out, work))
 }
 
@@ -600,6 +605,7 @@ fn from_raw_f64<W: Weight>(raw: &Raw<f64>) -> RoundsLaw<W> {
         tail_mass: W::from_f64(raw.alive.last().copied().unwrap_or(1.0)),
         expected_rolls: W::from_f64(expected),
         expected_rolls_unbounded: None,
+        unbounded_skipped: None,
         auto_cap: false,
     }
 }
@@ -637,6 +643,7 @@ fn from_raw_exact<W: Weight>(raw: &Raw<BigInt>, den: &BigInt) -> RoundsLaw<W> {
         tail_mass: tail,
         expected_rolls: expected,
         expected_rolls_unbounded: None,
+        unbounded_skipped: None,
         auto_cap: false,
     }
 }
@@ -645,7 +652,10 @@ fn from_raw_exact<W: Weight>(raw: &Raw<BigInt>, den: &BigInt) -> RoundsLaw<W> {
 /// 0 here only when the rule says so: the caller checks):
 /// `E(s) = (1 + Σ_{d ≥ 1, s+d < N} p_d E(s+d)) / (1 − p₀)`, from the top.
 /// `None` when a roll can stay put forever.
-fn unbounded_mean<W: Weight>(step: &Step<W>, until: i64) -> Option<W> {
+///
+/// `Err(word operations)` in exact fractions where its fraction would take
+/// more than [`MAX_EXACT_MEAN_WORD_OPS`] ([`unbounded_mean_exact_work`]).
+fn unbounded_mean<W: Weight>(step: &Step<W>, until: i64) -> std::result::Result<Option<W>, f64> {
     let n = until as usize;
     let stay = step
         .incs
@@ -654,10 +664,14 @@ fn unbounded_mean<W: Weight>(step: &Step<W>, until: i64) -> Option<W> {
         .fold(W::zero(), |a, (_, p)| a + p);
     let leave = W::one() - &stay;
     if leave.is_zero() || leave.to_f64() <= 0.0 {
-        return None;
+        return Ok(None);
     }
     if let Some((den, big)) = exact_step(step) {
-        return Some(unbounded_mean_exact(&big, &den, n));
+        let work = unbounded_mean_exact_work(&big, &den, n);
+        if work > MAX_EXACT_MEAN_WORD_OPS {
+            return Err(work);
+        }
+        return Ok(Some(unbounded_mean_exact(&big, &den, n)));
     }
     let mut e: Vec<W> = vec![W::zero(); n + 1];
     for s in (0..n).rev() {
@@ -669,7 +683,36 @@ fn unbounded_mean<W: Weight>(step: &Step<W>, until: i64) -> Option<W> {
         }
         e[s] = acc / &leave;
     }
-    Some(e.swap_remove(0))
+    Ok(Some(e.swap_remove(0)))
+}
+
+/// Most word operations of the exact uncapped mean
+/// ([`unbounded_mean_exact`], about a second): its fraction grows by the
+/// step's denominator's digits a value below the threshold, so
+/// `1000B6 --until 1000 --exact` (a 2,585-bit denominator, 1,000 values,
+/// each read by up to 999 steps) would take 10¹⁷, and its powers of the
+/// denominator alone took 5 GB before it was stopped.
+pub const MAX_EXACT_MEAN_WORD_OPS: f64 = 2e9;
+
+/// The word operations of [`unbounded_mean_exact`]: for each of the `n`
+/// values below the threshold, a product per step that stays below it, of
+/// a numerator of about `(n − s)` times the denominator's words by a power
+/// of about `d` times them (half of each on average), and the powers
+/// themselves.
+fn unbounded_mean_exact_work(step: &Step<BigInt>, den: &BigInt, n: usize) -> f64 {
+    let words = den.bits() as f64 / 64.0 + 1.0;
+    let up: Vec<f64> = step
+        .incs
+        .iter()
+        .filter(|(d, _)| *d >= 1 && (*d as usize) < n)
+        .map(|(d, _)| *d as f64)
+        .collect();
+    let n = n as f64;
+    let mean_d = up.iter().sum::<f64>() / (up.len().max(1) as f64);
+    let steps = n * up.len() as f64;
+    let products = steps * (n * words / 2.0) * (mean_d * words / 2.0 + 1.0);
+    let powers = mean_d.min(n) * mean_d.min(n) * words;
+    products + powers
 }
 
 /// The uncapped mean in big integers: with `p_d = q_d / D` and
@@ -690,7 +733,8 @@ fn unbounded_mean_exact<W: Weight>(step: &Step<BigInt>, den: &BigInt, n: usize) 
         .filter(|(d, _)| *d >= 1)
         .map(|(d, q)| (*d as usize, q))
         .collect();
-    let max_d = up.iter().map(|(d, _)| *d).max().unwrap_or(1);
+    // Only the powers a step below the threshold reads (d < N).
+    let max_d = up.iter().map(|(d, _)| *d).max().unwrap_or(1).min(n);
     let mut l_pow: Vec<BigInt> = vec![BigInt::one()];
     for i in 1..max_d.max(1) {
         let next = &l_pow[i - 1] * &l;

@@ -720,3 +720,48 @@ fn random_rolls_stay_within_their_rounds_budget() {
         .unwrap();
     assert!(ran.get() >= 100, "only {} rolls were budgeted", ran.get());
 }
+
+/// The uncapped mean (`expected_rolls_unbounded`) read exactly: its
+/// fraction grows by the step's denominator a value below the threshold,
+/// so it is given where that takes at most `MAX_EXACT_MEAN_WORD_OPS`
+/// (equal to the floating-point value there), and past it left out with a
+/// note saying why, the rest of the report as it was. Found by
+/// benches/fuzz/inputs.py (seed 2): `1000B6 --exact --until 1` built the
+/// powers of a 2,585-bit denominator up to the 6,000th, which no value
+/// below 1 reads, and took 5 GB before it was stopped; only the powers a
+/// step below the threshold reads are built now.
+#[test]
+fn the_exact_uncapped_mean_is_given_within_its_limit() {
+    let f64_mean = |args: &[&str]| -> f64 {
+        let o = hantei()
+            .args(["odds", "--format", "json", "dice"])
+            .args(args)
+            .output()
+            .unwrap();
+        let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+        v["expected_rolls_unbounded"].as_f64().unwrap()
+    };
+    let within = ["40B6>=6", "--until", "400", "--rounds", "2"];
+    let v = odds(&within);
+    let e = exact(&v["expected_rolls_unbounded"]).to_f64();
+    let f = f64_mean(&within);
+    assert!((e - f).abs() < 1e-9 * f, "{e} vs {f}");
+    // 40 dice of 1/6 a success: 6.05 successes a roll, 400 to reach.
+    assert!((60.0..61.0).contains(&e), "{e}");
+
+    let past = ["100B6>=6", "--until", "1000", "--rounds", "2"];
+    let v = odds(&past);
+    assert!(v.get("expected_rolls_unbounded").is_none(), "{v}");
+    let notes = v["notes"].to_string();
+    assert!(
+        notes.contains("not given in exact fractions") && notes.contains("word operations"),
+        "{notes}"
+    );
+    assert!(exact(&v["p_success"]) >= Exact::zero());
+    // 100 dice: 16.7 successes a roll, 1,000 to reach.
+    let f = f64_mean(&past);
+    assert!((60.0..61.0).contains(&f), "{f}");
+
+    let v = odds(&["1000B6", "--until", "1", "--rounds", "2"]);
+    assert_eq!(exact(&v["expected_rolls_unbounded"]), Exact::one());
+}

@@ -373,6 +373,12 @@ fn solo<W: Weight>(
     if let (Some(e), true) = (&l.expected_rolls_unbounded, complete) {
         r = r.field("expected_rolls_unbounded", Field::Value(e.clone()));
     }
+    if let (Some(work), true) = (l.unbounded_skipped, complete) {
+        r = r.note(format!(
+            "expected_rolls_unbounded (the mean with no cap) is not given in exact fractions: its fraction would take about {work:.1e} word operations (at most {:e}); run without --exact for it in floating point",
+            crate::rounds::MAX_EXACT_MEAN_WORD_OPS
+        ));
+    }
     r = r
         .field("rolls", rolls_field(l.rolls()))
         .prob("tail_mass", l.tail_mass.clone())
