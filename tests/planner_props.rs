@@ -1340,3 +1340,42 @@ fn a_push_counts_kept_and_fresh_dice_in_one_set() {
     let r = dice::report::<Exact>(&c).unwrap();
     assert_eq!(r.outcome("x"), Some(&Exact::ratio(23, 108)));
 }
+
+/// A pool read by its height (the face of the widest set, One-Roll
+/// Engine) is estimated from the range of its faces: the fold finds the
+/// height from the faces themselves, not from a contribution, and the
+/// estimate counted one value for it. A compounding die shows hundreds of
+/// totals, so `10D20!!` took ten times its estimate and `50D20!!` (read by
+/// `--outcomes-by height`, found by benches/fuzz/inputs.py, seed 4) was
+/// refused after 25 s by the step counter; now the estimate bounds the
+/// steps, and that roll is refused before any work.
+#[test]
+fn a_pool_read_by_its_height_is_estimated_from_its_faces() {
+    for expr in ["3D6", "10D6", "3D20!!", "6D20!!", "10D20!!", "4D10!!KH3"] {
+        let mut c = dice::Check::new(expr).unwrap();
+        c.outcomes_by(vec![dice::cond::parse_stat("height").unwrap()])
+            .unwrap();
+        c.tail_eps = TAIL_EPS;
+        c.validate().unwrap();
+        let (report, decisions) = pool::plan::explain(|| dice::report::<f64>(&c));
+        report.unwrap();
+        assert!(!decisions.is_empty(), "{expr}: no choice traced");
+        for d in &decisions {
+            assert!(
+                d.steps <= d.estimate.saturating_mul(STEP_FACTOR),
+                "{expr}: {} by the {} took {} steps, over its estimate {}",
+                d.what,
+                d.algorithm.name(),
+                d.steps,
+                d.estimate
+            );
+        }
+    }
+    // Refused as its outcomes are listed, before any law.
+    let mut c = dice::Check::new("50D20!!").unwrap();
+    let e = c
+        .outcomes_by(vec![dice::cond::parse_stat("height").unwrap()])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("state steps by the fold"), "{e}");
+}

@@ -10,7 +10,8 @@ that would take the machine's memory aborts instead, on random commands of
 `hantei odds dice`: terms with large and negative numbers, products and
 quotients, listed faces far apart, D66, the counting commands (xB, xR,
 xU), chains (`->`), named terms, groups, with random tiers, `--exact`,
-`--vs`, `--until` and `--outcomes-only` (SECONDS, default 120). Prints
+`--vs`, `--until`, `--push`, `--outcomes-by` and `--outcomes-only`, and
+the game commands (`--game`) with extreme numbers (SECONDS, default 120). Prints
 each run with an exit code other than 0 and 2 (a panic: 101; an abort:
 134; killed: -9) or past 20 s, with its command and the first line of its
 message; timings are the planner's promise and `promise.py`'s to judge.
@@ -82,6 +83,23 @@ def command():
     return arith() + R.choice(['>=', '<=', '==', '<>']) + num()
 
 
+GAMES = [
+    ('Cthulhu7th', lambda: R.choice([f"CC({R.choice([-3, 0, 2, 99])})<={num()}", f"CBR({num()},{num()})", f"CC<={num()}"])),
+    ('SwordWorld2.5', lambda: R.choice([f"K{R.choice([0, 10, 100, 1000])}+{num()}@{R.choice([2, 3, 8, 13])}", f"2D6@{R.choice([2, 7, 12])}+{num()}>={num()}"])),
+    ('DoubleCross', lambda: f"{R.choice([1, 10, 100, 300])}DX{R.choice(['', '+' + num()])}@{R.choice([2, 3, 7, 10, 11])}"),
+    ('ShinobiGami', lambda: f"{R.choice(['', '2', '10'])}SG+{num()}@{R.choice([2, 12])}#{R.choice([2, 12])}>={num()}"),
+    ('Emoklore', lambda: f"{R.choice([1, 10, 100])}DM<={num()}"),
+    ('Arianrhod', lambda: f"{R.choice([1, 20, 200])}D6+{num()}>={num()}"),
+    ('LogHorizon', lambda: f"{R.choice([1, 20, 200])}LH+{num()}>={num()}"),
+    ('MeikyuKingdom', lambda: f"{R.choice([2, 20, 200])}MK+{num()}>={num()}"),
+    ('Nechronica', lambda: f"{R.choice([1, 20, 200])}NC+{num()}"),
+    ('NightWizard3rd', lambda: f"{R.choice([0, 5, 99])}NW+{num()}@{R.choice([2, 12])}#{R.choice([2, 12])}>={num()}"),
+    ('Satasupe', lambda: f"{R.choice([1, 10, 100])}R>={R.choice([2, 7, 12])}[{R.choice([1, 10])},{R.choice([1, 12])},{R.choice([0, 12])}]"),
+    ('Ryutama', lambda: f"R{R.choice([4, 20])},{R.choice([2, 12])}+{num()}>={num()}"),
+    ('Amadeus', lambda: f"R{R.choice('SABCD')}+{num()}@{R.choice([2, 6])}>={num()}"),
+]
+
+
 def tiers():
     c = R.choice(['>=10', f'>={num()}', 'count(6)>=2', 'max==6', 'natural>=19', 'min<=-2',
                   'doubles', f'total*{big()}>=5', f'total/{R.choice([1, 3, 1000000000])}==0',
@@ -97,9 +115,17 @@ found = 0
 runs = 0
 t_end = time.time() + float(sys.argv[2] if len(sys.argv) > 2 else 120)
 while time.time() < t_end:
-    args = [H, 'odds', 'dice', command(), '--format', 'json']
-    if R.random() < 0.5:
-        args += tiers()
+    if R.random() < 0.15:
+        game, cmd = R.choice(GAMES)
+        args = [H, 'odds', 'dice', cmd(), '--format', 'json', '--game', game]
+    else:
+        args = [H, 'odds', 'dice', command(), '--format', 'json']
+        if R.random() < 0.5:
+            args += tiers()
+        elif R.random() < 0.3:
+            args += ['--outcomes-by', R.choice(['total', 'max', 'count(6)', 'width', 'height', 'n0', 'natural'])]
+        if '--tier' in args and R.random() < 0.2:
+            args += ['--push', 'b', '--push-dice', R.choice(['2..5', '<6', 'n0:1', '1..1000000000'])]
     if R.random() < 0.15:
         args += ['--exact']
     if R.random() < 0.1:

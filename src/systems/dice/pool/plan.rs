@@ -445,6 +445,12 @@ impl DieSpans {
         let slots = (0..ctx.layout.len())
             .map(|i| match &ctx.layout[i] {
                 Stat::Total if !ctx.total => None,
+                // The fold finds the widest set's face from the faces
+                // themselves (their order), not from a contribution: it
+                // ranges over the faces (a compounding d20's hundreds of
+                // totals: `50D20!!` read by its height, estimated at a
+                // tenth of its steps, took 25 s to be refused).
+                Stat::Height => Some(span(law.outcomes.iter().map(|(o, _)| o.order), ctx, i, 1)),
                 _ => Some(span(
                     law.outcomes.iter().map(|(o, _)| o.contrib[i]),
                     ctx,
