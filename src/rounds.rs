@@ -687,7 +687,7 @@ fn unbounded_mean<W: Weight>(step: &Step<W>, until: i64) -> std::result::Result<
 }
 
 /// Most word operations of the exact uncapped mean
-/// ([`unbounded_mean_exact`], about a second): its fraction grows by the
+/// (the exact uncapped mean, about a second): its fraction grows by the
 /// step's denominator's digits a value below the threshold, so
 /// `1000B6 --until 1000 --exact` (a 2,585-bit denominator, 1,000 values,
 /// each read by up to 999 steps) would take 10¹⁷, and its powers of the

@@ -94,7 +94,7 @@ pub(crate) fn too_wide(what: &str, span: i64) -> Error {
 /// terms or one read by tiers goes through the pool engine, whose tuples
 /// hold any value; where its total's law is built, it is refused as the
 /// same roll unnamed is (`1D2[a]*1000000000*1000000000+1D2[b]`: its law
-/// would be 10¹⁸ cells, where `1D2*…` is refused by [`combine`]).
+/// would be 10¹⁸ cells, where `1D2*…` is refused by the law itself).
 pub fn check_result_span(values: impl IntoIterator<Item = i64>) -> Result<()> {
     let mut range: Option<(i64, i64)> = None;
     for v in values {
