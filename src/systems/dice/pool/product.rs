@@ -375,7 +375,7 @@ enum Sums<W> {
         lo: i64,
         span: usize,
         cells: Vec<W>,
-        spill: Vec<(usize, i64, W)>,
+        spill: Spill<W>,
     },
     /// Each tier's sum, compensated, and the totals as met.
     Listed {
@@ -383,6 +383,24 @@ enum Sums<W> {
         carry: Vec<W>,
         totals: Vec<(i64, W)>,
     },
+}
+
+/// A dense sum's weights outside its range: (tier, total, weight).
+type Spill<W> = Vec<(usize, i64, W)>;
+
+/// Add `w`, of total `total`, to tier `tier` of [`Sums::Dense`]'s cells
+/// (`lo`, `span`, the cells, the spill).
+#[inline(always)]
+fn dense_add<W: Weight>(
+    (lo, span, cells, spill): (i64, usize, &mut [W], &mut Spill<W>),
+    tier: usize,
+    total: i64,
+    w: &W,
+) {
+    match usize::try_from(total.wrapping_sub(lo)) {
+        Ok(i) if i < span => cells[tier * span + i] += w,
+        _ => spill.push((tier, total, w.clone())),
+    }
 }
 
 impl<W: Weight> Sums<W> {
@@ -395,10 +413,7 @@ impl<W: Weight> Sums<W> {
                 span,
                 cells,
                 spill,
-            } => match usize::try_from(total.wrapping_sub(*lo)) {
-                Ok(i) if i < *span => cells[tier * *span + i] += w,
-                _ => spill.push((tier, total, w)),
-            },
+            } => dense_add((*lo, *span, cells, spill), tier, total, &w),
             Sums::Listed {
                 tiers,
                 carry,
@@ -422,12 +437,8 @@ impl<W: Weight> Sums<W> {
                 spill,
             } => {
                 for ((&t, &total), w) in rows {
-                    if w.is_zero() {
-                        continue;
-                    }
-                    match usize::try_from(total.wrapping_sub(*lo)) {
-                        Ok(i) if i < *span => cells[t * *span + i] += w,
-                        _ => spill.push((t, total, w.clone())),
+                    if !w.is_zero() {
+                        dense_add((*lo, *span, cells, spill), t, total, w);
                     }
                 }
             }
