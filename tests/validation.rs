@@ -639,3 +639,50 @@ fn results_wider_than_a_law_are_refused_named_or_not() {
         );
     }
 }
+
+/// A push read exactly is refused from its estimate (steps × dice, each
+/// step on fractions as long as the dice make them) before any work:
+/// `4D100r1` pushed on 2..5 took 35 s and `6D100r1` ran past 40 s
+/// (benches/fuzz/inputs.py, seed 7). The same pushes in floating point,
+/// and a small exact one, still answer.
+#[test]
+fn an_exact_push_past_its_work_is_refused_at_once() {
+    let push = |expr: &str| {
+        vec![
+            "odds".to_string(),
+            "dice".into(),
+            expr.into(),
+            "--tier".into(),
+            "a:total*2>=5".into(),
+            "--tier".into(),
+            "b".into(),
+            "--push".into(),
+            "b".into(),
+            "--push-dice".into(),
+            "2..5".into(),
+            "--outcomes-only".into(),
+        ]
+    };
+    for expr in ["4D100r1", "6D100r1", "20D8"] {
+        let mut args = push(expr);
+        args.push("--exact".into());
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        refused_cli(
+            &args,
+            &["pushing", "with --exact", "drop --exact"],
+            &["panicked"],
+        );
+    }
+    for (expr, exact) in [("6D100r1", false), ("3D20", true)] {
+        let mut args = push(expr);
+        if exact {
+            args.push("--exact".into());
+        }
+        let o = hantei().args(&args).output().unwrap();
+        assert!(
+            o.status.success(),
+            "{expr}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+}

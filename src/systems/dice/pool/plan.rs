@@ -239,6 +239,15 @@ pub const MAX_ORDER_FREE_ESTIMATE: u64 = 150_000_000;
 /// work limit stopped it).
 pub const MAX_PUSH_DIE_ESTIMATE: u64 = 350_000_000;
 
+/// Most estimated steps × dice of a push in exact fractions (`--exact`),
+/// where a step adds and multiplies fractions whose denominators grow with
+/// the dice: `4D100r1` pushed on 2..5 read exactly took 21 million steps
+/// (67 million estimated) in 35 s, and `6D100r1` ran past 40 s
+/// (benches/fuzz/inputs.py, seed 7). Measured from 3 to 16 dice
+/// (`3D70` … `16D8`), a push takes about 0.1 µs per estimated step and
+/// die, so this is about five seconds.
+pub const MAX_EXACT_PUSH_WORK: u64 = 50_000_000;
+
 /// Combinations of two parts on packed tuples beyond this many pairs of
 /// states are refused before any pair meets: a pair (a few table lookups,
 /// one add into a dense array or a map of `u64`) takes 15–100 ns, so past

@@ -359,6 +359,16 @@ fn term_plan<'r, W: Weight>(
         .count() as u64;
     let plan = super::plan::push(t, &full, ctx, rerolled, &keep);
     plan.check(t.count)?;
+    let work = plan.estimate.saturating_mul(t.count.max(1) as u64);
+    if W::EXACT && work > super::plan::MAX_EXACT_PUSH_WORK {
+        return Err(Error::Conflict(format!(
+            "dice: pushing {t} takes about {} state steps by the {} on fractions as long as its {} dice ({work} steps × dice, at most {} with --exact); drop --exact for floating point, push fewer faces or roll fewer dice",
+            plan.estimate,
+            plan.algorithm.name(),
+            t.count,
+            super::plan::MAX_EXACT_PUSH_WORK
+        )));
+    }
     Ok(Some((keep, rule, full, plan)))
 }
 
