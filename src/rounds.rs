@@ -686,8 +686,8 @@ fn unbounded_mean<W: Weight>(step: &Step<W>, until: i64) -> std::result::Result<
     Ok(Some(e.swap_remove(0)))
 }
 
-/// Most word operations of the exact uncapped mean
-/// (the exact uncapped mean, about a second): its fraction grows by the
+/// Most word operations of the exact uncapped mean (about a second):
+/// its fraction grows by the
 /// step's denominator's digits a value below the threshold, so
 /// `1000B6 --until 1000 --exact` (a 2,585-bit denominator, 1,000 values,
 /// each read by up to 999 steps) would take 10¹⁷, and its powers of the

@@ -985,9 +985,10 @@ fn combine<W: Weight>(op: Op, a: &Pmf<W>, b: &Pmf<W>) -> Result<Pmf<W>> {
 
 /// A product's extremes are the products of the laws' extremes: a span
 /// too wide is refused before any pair (`10D1000*2D1000DL1 --exact`: 10
-/// million pairs of long fractions, past 30 s, then refused). Kept out of
-/// line and cold: inlined into [`combine`], it slowed the rounds' laws by
-/// 8–12 % (peers `rounds_pool_20`, `chain_dnd_round_100`).
+/// million pairs of long fractions, past 30 s, then refused). Called by
+/// [`node`] before [`combine`]: inside `combine` (even out of line and
+/// cold) it slowed the rounds' laws by 8–12 % through code layout alone
+/// (peers `rounds_pool_20`, `chain_dnd_round_100`).
 #[cold]
 #[inline(never)]
 fn check_product_span<W: Weight>(a: &Pmf<W>, b: &Pmf<W>) -> Result<()> {
