@@ -316,24 +316,12 @@ impl<W: Weight> Pmf<W> {
     /// spent most of its time in gcds). `None` for floats, small laws, or
     /// denominators that do not divide the largest.
     fn exact_convolve(&self, other: &Self) -> Option<Self> {
-        use num_bigint::BigInt;
-        use num_traits::Zero;
         if !W::EXACT || self.w.len().min(other.w.len()) < 4 {
             return None;
         }
         let (na, da) = crate::weight::over_common_denominator(&self.w)?;
         let (nb, db) = crate::weight::over_common_denominator(&other.w)?;
-        let mut acc = vec![BigInt::zero(); na.len() + nb.len() - 1];
-        for (i, a) in na.iter().enumerate() {
-            if a.is_zero() {
-                continue;
-            }
-            for (j, b) in nb.iter().enumerate() {
-                if !b.is_zero() {
-                    acc[i + j] += a * b;
-                }
-            }
-        }
+        let acc = convolve_numerators(&na, &nb);
         let den = da * db;
         let w = acc
             .into_iter()
@@ -491,4 +479,27 @@ impl<W: Weight> Pmf<W> {
             common: Default::default(),
         }
     }
+}
+
+/// The convolution of two lists of integer numerators (over one
+/// denominator each): `out[i + j] = Σ a[i] · b[j]`, zeros skipped. The
+/// integer core of the exact convolutions ([`Pmf::exact_convolve`], the
+/// exact compounding chain), whose fractions are reduced once at the end.
+pub(crate) fn convolve_numerators(
+    a: &[num_bigint::BigInt],
+    b: &[num_bigint::BigInt],
+) -> Vec<num_bigint::BigInt> {
+    use num_traits::Zero;
+    let mut out = vec![num_bigint::BigInt::zero(); a.len() + b.len() - 1];
+    for (i, x) in a.iter().enumerate() {
+        if x.is_zero() {
+            continue;
+        }
+        for (o, y) in out[i..].iter_mut().zip(b) {
+            if !y.is_zero() {
+                *o += x * y;
+            }
+        }
+    }
+    out
 }

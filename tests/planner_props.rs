@@ -528,6 +528,24 @@ struct Seen {
     pushes: usize,
 }
 
+/// The first of the planner's choices whose steps went past
+/// [`STEP_FACTOR`] times its estimate, described.
+fn over_estimate(decisions: &[plan::Decision]) -> Result<(), String> {
+    match decisions
+        .iter()
+        .find(|d| d.steps > d.estimate.saturating_mul(STEP_FACTOR))
+    {
+        Some(d) => Err(format!(
+            "{} by the {} took {} steps, over {STEP_FACTOR} x its estimate {}",
+            d.what,
+            d.algorithm.name(),
+            d.steps,
+            d.estimate
+        )),
+        None => Ok(()),
+    }
+}
+
 /// Hold `steps` to the estimate.
 fn honest(
     seen: &RefCell<Seen>,
@@ -853,15 +871,8 @@ fn check_push(
     }
     // The push is planned too: every choice within its estimate.
     let (joint, decisions) = pool::plan::explain(|| c.joint::<Exact>());
-    for d in &decisions {
-        prop_assert!(
-            d.steps <= d.estimate.saturating_mul(STEP_FACTOR),
-            "{} by the {} took {} steps, over {STEP_FACTOR} x its estimate {}",
-            d.what,
-            d.algorithm.name(),
-            d.steps,
-            d.estimate
-        );
+    if let Err(e) = over_estimate(&decisions) {
+        return Err(TestCaseError::fail(e));
     }
     let joint = match joint {
         Ok(j) => j,
@@ -1360,16 +1371,7 @@ fn a_pool_read_by_its_height_is_estimated_from_its_faces() {
         let (report, decisions) = pool::plan::explain(|| dice::report::<f64>(&c));
         report.unwrap();
         assert!(!decisions.is_empty(), "{expr}: no choice traced");
-        for d in &decisions {
-            assert!(
-                d.steps <= d.estimate.saturating_mul(STEP_FACTOR),
-                "{expr}: {} by the {} took {} steps, over its estimate {}",
-                d.what,
-                d.algorithm.name(),
-                d.steps,
-                d.estimate
-            );
-        }
+        over_estimate(&decisions).unwrap_or_else(|e| panic!("{expr}: {e}"));
     }
     // Refused as its outcomes are listed, before any law.
     let mut c = dice::Check::new("50D20!!").unwrap();

@@ -603,7 +603,8 @@ fn the_rounds_budget_bounds_their_work() {
                 if let Some(k) = cap {
                     assert_eq!(budget.rounds, k, "{expr}");
                 }
-                let (exact, work) = rounds::solve_within(&law, effects, &spec, &budget).unwrap();
+                let (exact, work) =
+                    rounds::solve_within(&law, effects, &spec, &budget, true).unwrap();
                 assert!(
                     work > 0 && work <= budget.steps,
                     "{expr} until {until}: {work} > {}",
@@ -614,7 +615,7 @@ fn the_rounds_budget_bounds_their_work() {
                     rounds::solve(&law, effects, &spec).unwrap().p_done_by
                 );
                 let fb = rounds::budget(&fl, effects, &spec).unwrap();
-                let (_, fwork) = rounds::solve_within(&fl, effects, &spec, &fb).unwrap();
+                let (_, fwork) = rounds::solve_within(&fl, effects, &spec, &fb, true).unwrap();
                 assert!(fwork <= fb.steps, "{expr} f64: {fwork} > {}", fb.steps);
                 ran += 1;
             }
@@ -706,13 +707,13 @@ fn random_rolls_stay_within_their_rounds_budget() {
             let Ok(budget) = rounds::budget(&law, &effects, &spec) else {
                 return Ok(());
             };
-            let (l, work) = rounds::solve_within(&law, &effects, &spec, &budget).unwrap();
+            let (l, work) = rounds::solve_within(&law, &effects, &spec, &budget, true).unwrap();
             prop_assert!(work <= budget.steps, "exact: {} > {}", work, budget.steps);
             let mass = l.p_success() + &l.p_aborted() + &l.tail_mass;
             prop_assert_eq!(mass, Exact::one());
             let fl = rounds::to_f64(&law);
             let fb = rounds::budget(&fl, &effects, &spec).unwrap();
-            let (_, fwork) = rounds::solve_within(&fl, &effects, &spec, &fb).unwrap();
+            let (_, fwork) = rounds::solve_within(&fl, &effects, &spec, &fb, true).unwrap();
             prop_assert!(fwork <= fb.steps, "f64: {} > {}", fwork, fb.steps);
             ran.set(ran.get() + 1);
             Ok(())

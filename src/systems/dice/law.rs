@@ -100,16 +100,37 @@ pub fn check_result_span(values: impl IntoIterator<Item = i64>) -> Result<()> {
     for v in values {
         range = Some(range.map_or((v, v), |(lo, hi)| (lo.min(v), hi.max(v))));
     }
-    if let Some((lo, hi)) = range {
-        let span = i128::from(hi) - i128::from(lo) + 1;
-        if span > i128::from(MAX_SPAN) {
-            return Err(too_wide(
-                "the result",
-                i64::try_from(span).unwrap_or(i64::MAX),
-            ));
-        }
+    match range {
+        Some((lo, hi)) => check_range("the result", i128::from(lo), i128::from(hi)),
+        None => Ok(()),
+    }
+}
+
+/// Refuse values `lo..=hi` (named `what`) spanning more than [`MAX_SPAN`].
+fn check_range(what: &str, lo: i128, hi: i128) -> Result<()> {
+    let span = hi - lo + 1;
+    if span > i128::from(MAX_SPAN) {
+        return Err(too_wide(what, i64::try_from(span).unwrap_or(i64::MAX)));
     }
     Ok(())
+}
+
+/// Refuse a sum, difference or product whose parts range over `a` and
+/// `b` (least, greatest) where the result would span more than
+/// [`MAX_SPAN`]: its extremes are those of the parts' extremes, so this
+/// is known before any pair is made. Other operations pass.
+pub(crate) fn check_op_span(op: Op, (a0, a1): (i128, i128), (b0, b1): (i128, i128)) -> Result<()> {
+    match op {
+        Op::Add => check_range("the sum", a0 + b0, a1 + b1),
+        Op::Sub => check_range("the sum", a0 - b1, a1 - b0),
+        Op::Mul => {
+            let corners = [a0 * b0, a0 * b1, a1 * b0, a1 * b1];
+            let lo = corners.iter().copied().min().unwrap_or(0);
+            let hi = corners.iter().copied().max().unwrap_or(0);
+            check_range("a product or quotient", lo, hi)
+        }
+        _ => Ok(()),
+    }
 }
 
 fn check_span<W: Weight>(p: &Pmf<W>, what: &str) -> Result<()> {
@@ -992,18 +1013,8 @@ fn combine<W: Weight>(op: Op, a: &Pmf<W>, b: &Pmf<W>) -> Result<Pmf<W>> {
 #[cold]
 #[inline(never)]
 fn check_product_span<W: Weight>(a: &Pmf<W>, b: &Pmf<W>) -> Result<()> {
-    let (a0, a1) = (i128::from(a.min()), i128::from(a.max()));
-    let (b0, b1) = (i128::from(b.min()), i128::from(b.max()));
-    let corners = [a0 * b0, a0 * b1, a1 * b0, a1 * b1];
-    let span =
-        corners.iter().max().copied().unwrap_or(0) - corners.iter().min().copied().unwrap_or(0) + 1;
-    if span > i128::from(MAX_SPAN) {
-        return Err(too_wide(
-            "a product or quotient",
-            i64::try_from(span).unwrap_or(i64::MAX),
-        ));
-    }
-    Ok(())
+    let range = |p: &Pmf<W>| (i128::from(p.min()), i128::from(p.max()));
+    check_op_span(Op::Mul, range(a), range(b))
 }
 
 fn map_checked<W: Weight>(p: &Pmf<W>, f: impl Fn(i64) -> Option<i64>) -> Option<Pmf<W>> {

@@ -333,6 +333,8 @@ fn solo<W: Weight>(
         negative: u.negative,
         tail_eps: check.tail_eps,
     };
+    // A law with a cut tail (exploding dice) shows no uncapped mean.
+    let complete = cut_of(&check.command, law).is_zero();
     // The planner's rounds: budgeted (and refused) before any is rolled.
     let budget = rounds::budget(law, effects, &spec)?;
     let l = plan::traced(
@@ -340,14 +342,13 @@ fn solo<W: Weight>(
         budget.rounds as i64,
         &plan::accumulate(&[budget]),
         || -> Result<_> {
-            let (l, work) = rounds::solve_within(law, effects, &spec, &budget)?;
+            let (l, work) = rounds::solve_within(law, effects, &spec, &budget, complete)?;
             plan::count(work);
             Ok(l)
         },
     )?;
     let step = rounds::progress(law, effects, u.negative);
     let has_fail = !step.fail.is_zero();
-    let complete = cut_of(&check.command, law).is_zero();
     // Still rolling at the cap, and (exploding dice) the mass cut.
     let not_done = if complete {
         l.tail_mass.clone()

@@ -257,18 +257,7 @@ fn compound_exact<W: Weight>(
     let [gf, ef, g, e]: [(i64, Vec<BigInt>); 4] = parts.try_into().ok()?;
     // `a * b` over the sum of their denominators' powers.
     let convolve = |(amin, a): &(i64, Vec<BigInt>), (bmin, b): &(i64, Vec<BigInt>)| {
-        let mut out = vec![BigInt::zero(); a.len() + b.len() - 1];
-        for (i, x) in a.iter().enumerate() {
-            if x.is_zero() {
-                continue;
-            }
-            for (o, y) in out[i..].iter_mut().zip(b) {
-                if !y.is_zero() {
-                    *o += x * y;
-                }
-            }
-        }
-        (amin + bmin, out)
+        (amin + bmin, crate::pmf::convolve_numerators(a, b))
     };
     // `acc` (over Dᵏ) plus `x` (over Dᵏ, its own minimum).
     let add_into = |acc: &mut (i64, Vec<BigInt>), (xmin, x): &(i64, Vec<BigInt>)| {

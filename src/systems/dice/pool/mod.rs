@@ -1296,7 +1296,6 @@ fn planned_pair<W: Weight>(
 /// number in brackets takes it to the pool engine) combined 2 million
 /// pairs for a second before its total was refused; now at once.
 fn check_pair_span<W: Weight>(op: Op, a: &[(Key, W)], b: &[(Key, W)], ctx: &Ctx) -> Result<()> {
-    use crate::systems::dice::law::{too_wide, MAX_SPAN};
     if !ctx.total || !matches!(op, Op::Add | Op::Sub | Op::Mul) {
         return Ok(());
     }
@@ -1309,24 +1308,10 @@ fn check_pair_span<W: Weight>(op: Op, a: &[(Key, W)], b: &[(Key, W)], ctx: &Ctx)
         };
         Some((held().min()?, held().max()?))
     };
-    let (Some((a0, a1)), Some((b0, b1))) = (range(a), range(b)) else {
-        return Ok(());
-    };
-    let (lo, hi, what) = match op {
-        Op::Add => (a0 + b0, a1 + b1, "the sum"),
-        Op::Sub => (a0 - b1, a1 - b0, "the sum"),
-        _ => {
-            let corners = [a0 * b0, a0 * b1, a1 * b0, a1 * b1];
-            let lo = corners.iter().copied().min().unwrap_or(0);
-            let hi = corners.iter().copied().max().unwrap_or(0);
-            (lo, hi, "a product or quotient")
-        }
-    };
-    let span = hi - lo + 1;
-    if span > i128::from(MAX_SPAN) {
-        return Err(too_wide(what, i64::try_from(span).unwrap_or(i64::MAX)));
+    match (range(a), range(b)) {
+        (Some(ra), Some(rb)) => crate::systems::dice::law::check_op_span(op, ra, rb),
+        _ => Ok(()),
     }
-    Ok(())
 }
 
 /// Cells as the pairs of slices a combination reads.

@@ -647,11 +647,12 @@ impl<W: Weight, J: Judging> Walk<'_, '_, W, J> {
                 // A column of one value so far (a named term's slot before
                 // its part joins, every slot at the first): the part's
                 // values found once and repeated for each row.
+                // (Asked only where it is read: never of the total's column.)
                 let first = col[0];
-                let constant = col.iter().all(|&v| v == first);
+                let constant = |col: &[i64]| col.iter().all(|&v| v == first);
                 if !active.contains(&i) {
                     if width > 1 {
-                        if constant {
+                        if constant(col) {
                             col.resize(col.len() * width, first);
                             continue;
                         }
@@ -664,7 +665,7 @@ impl<W: Weight, J: Judging> Walk<'_, '_, W, J> {
                     continue;
                 }
                 rows.next.clear();
-                if constant && i != 0 && m > 0 {
+                if i != 0 && m > 0 && constant(col) {
                     rows.next
                         .extend(part.iter().map(|(k, _)| ctx.combined(i, first, k[i])));
                     for _ in 1..col.len() {
