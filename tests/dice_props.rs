@@ -403,6 +403,16 @@ proptest! {
         for (x, p) in &total {
             prop_assert_eq!(&dist[x.to_string()], &hantei::report::prob_json(p), "{} {:?}: P(total = {})", expr, tiers, x);
         }
+        // The tiers alone (--outcomes-only), whose law carries only what
+        // they read (a push's first rolls that are not pushed read from
+        // its pairs), equal the enumeration too.
+        let mut o = c.clone();
+        o.outcomes_only = true;
+        let r = dice::report::<hantei::Exact>(&o).unwrap();
+        for (name, p) in names.iter().zip(&tier_p) {
+            let got = r.outcome(name).cloned().unwrap_or_else(hantei::Exact::zero);
+            prop_assert_eq!(&got, p, "{} {:?} --outcomes-only: tier {}", expr, tiers, name);
+        }
     }
 }
 

@@ -13,8 +13,10 @@
 //! (law given c) feed the first roll, `k` fresh dice feed the pushed roll.
 //! Terms combine pairwise; the first roll's tier then picks which of the
 //! pair the check ends with. The check that is not pushed is the plain
-//! roll ([`super::node_law`]); the pairs carry of the first roll only what
-//! the push decision reads, so they stay few.
+//! roll ([`super::node_law`]), or, where the final tuple carries only what
+//! the decision reads and no chain is cut, the pairs' first rolls
+//! themselves; the pairs carry of the first roll only what the push
+//! decision reads, so they stay few.
 
 use super::die::{die_law, DieLaw};
 use super::fold::{fold, Kind};
@@ -117,10 +119,19 @@ pub fn law_each<W: Weight>(
             }
         }
     }
+    // The total only where the decision or a final tuple reads it (or a
+    // statistic needs it: a named term's value, a group's kept items):
+    // else the plain roll's states differ only in a total no one reads
+    // (Year Zero's `3D6[base]+2D6[skill]` read by counts: 510 pairs of
+    // states with it, a few without).
+    let total = super::facts_carry_total(expr, reads)
+        || carries
+            .iter()
+            .any(|c| super::facts_carry_total(expr, c.unwrap_or(stats)));
     let ctx = Ctx::new(
         layout(stats),
         tail_eps / dice_count(expr).max(1) as f64,
-        true,
+        total,
     )
     .bounded(bounds);
     let len = ctx.layout.len();
@@ -133,13 +144,6 @@ pub fn law_each<W: Weight>(
         buf.extend(k.iter().zip(&ctx.layout).map(|(x, s)| s.finish(*x)));
         decide(&buf)
     };
-    // Not pushed: the check ends with the first roll, the plain roll
-    // (in key order, each state with its decision).
-    let plain = super::node_law::<W>(expr, &ctx)?;
-    let plain: Vec<(&[i64], &W, bool)> = super::sorted(&plain)
-        .into_iter()
-        .map(|(k, w)| (k, w, decided(k)))
-        .collect();
     let explodes = super::explodes(expr);
     // The pairs each pass keeps; every pass's plans checked before any runs.
     let keeps: Vec<(Vec<bool>, Vec<bool>)> = carries
@@ -159,28 +163,55 @@ pub fn law_each<W: Weight>(
             (last, keep)
         })
         .collect();
+    // Where a pass's final tuple carries only what the decision reads and
+    // every die's law is whole (no chain cut), a first roll that is not
+    // pushed is read from the pairs themselves: its pairs' weights sum
+    // to its own (the pushed roll's law sums to one), so no plain roll is
+    // needed (Year Zero read by its tiers alone: a third of the work).
+    let whole = !chains_cut(expr);
+    let from_pairs =
+        |last: &[bool], keep: &[bool]| whole && last.iter().zip(keep).all(|(&l, &k)| !l || k);
+    // Else, not pushed: the check ends with the first roll, the plain roll
+    // (in key order, each state with its decision).
+    let plain = match keeps.iter().all(|(last, keep)| from_pairs(last, keep)) {
+        true => Map::default(),
+        false => super::node_law::<W>(expr, &ctx)?,
+    };
+    let plain: Vec<(&[i64], &W, bool)> = super::sorted(&plain)
+        .into_iter()
+        .map(|(k, w)| (k, w, decided(k)))
+        .collect();
     let plans: Vec<Plans<'_, '_, W>> = keeps
         .iter()
         .map(|(_, keep)| term_plans::<W>(expr, &ctx, rules, keep))
         .collect::<Result<_>>()?;
     let mut laws = Vec::with_capacity(carries.len());
     let mut key: Vec<i64> = Vec::with_capacity(len);
+    // `k` with the slots `last` does not carry set neutral, into `key`.
+    let project = |k: &[i64], last: &[bool], key: &mut Vec<i64>| {
+        key.clear();
+        key.extend(k.iter().zip(&ctx.layout).zip(last).map(
+            |((x, s), &c)| {
+                if c {
+                    *x
+                } else {
+                    s.neutral()
+                }
+            },
+        ));
+    };
     for ((last, keep), plans) in keeps.iter().zip(plans) {
+        let own = from_pairs(last, keep);
         // Written as met, then sorted (stably) and merged: each tuple's
         // weights summed in the order a map would have taken them, with
         // no hash per cell.
         let mut out: Vec<(Key, W)> = Vec::with_capacity(plain.len());
-        for &(k, w, pushed) in &plain {
-            if !pushed {
-                key.clear();
-                key.extend(k.iter().zip(&ctx.layout).zip(last).map(|((x, s), &c)| {
-                    if c {
-                        *x
-                    } else {
-                        s.neutral()
-                    }
-                }));
-                out.push((Key::from(&key[..]), w.clone()));
+        if !own {
+            for &(k, w, pushed) in &plain {
+                if !pushed {
+                    project(k, last, &mut key);
+                    out.push((Key::from(&key[..]), w.clone()));
+                }
             }
         }
         // Pushed: the pairs (first roll, pushed roll), the first roll cut
@@ -194,6 +225,9 @@ pub fn law_each<W: Weight>(
                     key[p] = 1;
                 }
                 out.push((Key::from(&key[..]), w.clone()));
+            } else if own {
+                project(&k[..len], last, &mut key);
+                out.push((Key::from(&key[..]), w.clone()));
             }
         }
         super::sort_cells(&mut out);
@@ -201,6 +235,19 @@ pub fn law_each<W: Weight>(
         laws.push(super::finish(&ctx, out, explodes));
     }
     Ok(laws)
+}
+
+/// Whether a die of `expr` may roll a chain cut at the tail (an
+/// explosion, a reroll until the face changes): its law sums to less
+/// than one.
+fn chains_cut(expr: &Node) -> bool {
+    let mut cut = super::explodes(expr);
+    super::visit(expr, &mut |n| {
+        if let Node::Pool(t) = n {
+            cut |= t.reroll().is_some_and(|(_, once)| !once);
+        }
+    });
+    cut
 }
 
 /// Whether a list of statistics read needs slot `s` carried: the
