@@ -339,11 +339,23 @@ fn prune<W: Weight>(m: Map<W>, ctx: &Ctx, keep: &[bool]) -> Map<W> {
         return m;
     }
     let len = ctx.layout.len();
+    // Already neutral where not carried (a term pushed die by die drops
+    // those slots per die): nothing merges, so no second map.
+    let neutral: Vec<i64> = (0..keep.len())
+        .map(|i| ctx.layout[i % len].neutral())
+        .collect();
+    if m.keys().all(|k| {
+        keep.iter()
+            .zip(k.iter().zip(&neutral))
+            .all(|(&c, (x, n))| c || x == n)
+    }) {
+        return m;
+    }
     let mut out: Map<W> = Map::default();
     for (mut k, w) in m {
         for (i, &c) in keep.iter().enumerate() {
             if !c {
-                k[i] = ctx.layout[i % len].neutral();
+                k[i] = neutral[i];
             }
         }
         match out.get_mut(&k) {
