@@ -348,6 +348,48 @@ fn pushes_equal_enumeration() {
         1,
         &[Stat::Pushed],
     );
+    // Pushed parts joined by a difference (the right side's totals
+    // negated, then summed) and by a product (tuple by tuple, planned),
+    // both rolls' totals read.
+    agree(
+        &check(
+            "2D4[a]-1D3+4",
+            &["hi:>=5", "lo"],
+            Some(("lo", &["a:<3", "<2"])),
+        ),
+        32,
+        1,
+        &[Stat::Max, Stat::Pushed],
+    );
+    agree(
+        &check(
+            "(1D4[a]*1D3)-2",
+            &["hi:>=5 and max>=3", "lo"],
+            Some(("lo", &["a:<4", "<3"])),
+        ),
+        32,
+        1,
+        &[Stat::Pushed],
+    );
+}
+
+/// A product of pushed parts is planned like any combination: traced for
+/// `--explain` with its pairs as the estimate, and the steps within it.
+#[test]
+fn a_product_of_pushed_parts_is_planned() {
+    let c = check(
+        "(2D6[a]*1D6)+1",
+        &["hi:>=20", "lo"],
+        Some(("lo", &["a:<4", "<4"])),
+    );
+    let (r, decisions) = pool::plan::explain(|| dice::report::<f64>(&c));
+    r.unwrap();
+    let d = decisions
+        .iter()
+        .find(|d| d.algorithm == pool::plan::Algorithm::CombineTuples)
+        .unwrap_or_else(|| panic!("no combination traced: {decisions:?}"));
+    assert!(d.what.contains("pushed"), "{}", d.what);
+    assert!(d.steps > 0 && d.steps <= d.estimate, "{d:?}");
 }
 
 #[test]

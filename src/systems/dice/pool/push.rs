@@ -282,53 +282,87 @@ fn pair_law<W: Weight>(
                 "dice: a push rerolls dice of pool terms; a chained roll (A -> B, (N)D6, 3D(…)) cannot be pushed".into(),
             ))
         }
-        Node::Neg(b) => {
-            let mut cells = pair_law::<W>(b, ctx, plans, first)?;
-            for (k, _) in cells.iter_mut() {
-                k[0] = -k[0];
-                k[len] = -k[len];
-            }
-            super::sort_cells(&mut cells);
-            cells
-        }
+        Node::Neg(b) => negated(pair_law::<W>(b, ctx, plans, first)?, len)?,
         Node::Paren(b) => pair_law(b, ctx, plans, first)?,
         Node::Bin(op, a, b) => {
-            let (la, lb) = (
-                pair_law::<W>(a, ctx, plans, first)?,
-                pair_law::<W>(b, ctx, plans, first)?,
-            );
+            let la = pair_law::<W>(a, ctx, plans, first)?;
+            let lb = pair_law::<W>(b, ctx, plans, first)?;
+            // A difference is the sum with the right side's totals
+            // negated (every other slot combines alike either way).
+            let (op, lb) = match op {
+                Op::Sub => (Op::Add, negated(lb, len)?),
+                op => (*op, lb),
+            };
             let (sa, sb) = (super::cell_refs(&la), super::cell_refs(&lb));
             let wide = ctx.doubled();
-            if *op == Op::Add {
+            if op == Op::Add {
                 // A sum's pairs are the combination of the doubled tuples
                 // (both halves' totals added, every other slot by its
                 // rule; a slot not carried is neutral on both sides and
                 // stays so), on packed tuples where they fit: the same
                 // pairs in the same order as below.
-                return super::combine::combine_sorted(*op, &sa, &sb, &wide);
+                return super::combine::combine_sorted(op, &sa, &sb, &wide);
             }
-            let mut out: Map<W> = Map::default();
-            let mut key = vec![0i64; 2 * len];
-            for &(ka, wa) in &sa {
-                for &(kb, wb) in &sb {
-                    for (i, s) in wide.layout.iter().enumerate() {
-                        key[i] = if !first[i] {
-                            // Not carried: stays neutral.
-                            s.neutral()
-                        } else if i % len == 0 {
-                            op.apply(ka[i], kb[i]).ok_or_else(|| {
-                                Error::Conflict("dice: a result is out of range".into())
-                            })?
-                        } else {
-                            wide.combined(i, ka[i], kb[i])
-                        };
-                    }
-                    add_to(&mut out, &key, wa.clone() * wb);
-                }
-            }
-            super::in_order(out)
+            // A product or quotient, tuple by tuple: planned and refused
+            // past its limit before any pair meets (a difference of two
+            // pushed exploding terms went this way for 50 s).
+            let plan = super::plan::combine_plan(sa.len(), sb.len(), false);
+            plan.check(super::dice_count(n))?;
+            super::plan::traced(
+                || format!("{n} pushed"),
+                super::dice_count(n),
+                &plan,
+                || pairs_by_tuples(op, &sa, &sb, &wide, first),
+            )?
         }
     })
+}
+
+/// Pairs whose totals (of both rolls) are negated, in their tuples'
+/// order again.
+fn negated<W>(mut cells: Vec<(Key, W)>, len: usize) -> Result<Vec<(Key, W)>> {
+    for (k, _) in cells.iter_mut() {
+        for i in [0, len] {
+            k[i] = k[i]
+                .checked_neg()
+                .ok_or_else(super::combine::out_of_range)?;
+        }
+    }
+    super::sort_cells(&mut cells);
+    Ok(cells)
+}
+
+/// Every pair of two parts' pairs joined by `op` (not a sum) over the
+/// doubled tuples of `wide`, tuple by tuple; slots `first` does not keep
+/// stay neutral.
+fn pairs_by_tuples<W: Weight>(
+    op: Op,
+    sa: &[(&[i64], &W)],
+    sb: &[(&[i64], &W)],
+    wide: &Ctx,
+    first: &[bool],
+) -> Result<Vec<(Key, W)>> {
+    let len = wide.layout.len() / 2;
+    super::plan::count(sa.len() as u64 * sb.len() as u64);
+    let mut out: Map<W> = Map::default();
+    let mut key = vec![0i64; 2 * len];
+    for &(ka, wa) in sa {
+        for &(kb, wb) in sb {
+            for (i, s) in wide.layout.iter().enumerate() {
+                key[i] = if !first[i] {
+                    // Not carried: stays neutral.
+                    s.neutral()
+                } else if i % len == 0 {
+                    op.apply(ka[i], kb[i])
+                        .ok_or_else(super::combine::out_of_range)?
+                } else {
+                    wide.combined(i, ka[i], kb[i])
+                };
+            }
+            add_to(&mut out, &key, wa.clone() * wb);
+        }
+    }
+    Ok(super::in_order(out))
 }
 
 /// The statistics not carried (`keep` over both halves of a pair: the
