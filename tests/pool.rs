@@ -2686,3 +2686,40 @@ fn compounding_chains_read_exactly_equal_the_chain_by_fractions() {
         assert_eq!(exact.value.total() + &exact.tail, Exact::one(), "{text}");
     }
 }
+
+/// A die's face values read without a list equal its sides' values, for
+/// every kind of die; so do its highest face and whether every side is a
+/// number of 0 or more.
+#[test]
+fn face_values_equal_the_sides() {
+    use hantei::systems::dice::ast::{DieFaces, Score};
+    let kinds = [
+        DieFaces::Standard(1),
+        DieFaces::Standard(6),
+        DieFaces::Standard(100),
+        DieFaces::Fate,
+        DieFaces::D66,
+        DieFaces::Custom(vec![
+            Score::num(3),
+            Score::num(-2),
+            Score::num(3),
+            Score::num(0),
+        ]),
+        DieFaces::Custom(vec![Score::num(0), Score::num(5)]),
+    ];
+    for f in &kinds {
+        let sides: Vec<i64> = f.sides().iter().map(|s| s.value).collect();
+        assert_eq!(f.values().collect::<Vec<_>>(), sides, "{f:?}");
+        assert_eq!(
+            f.max_value(),
+            sides.iter().copied().max().unwrap_or(0),
+            "{f:?}"
+        );
+        assert_eq!(
+            f.all_non_negative_numbers(),
+            f.sides().iter().all(Score::is_non_negative_number),
+            "{f:?}"
+        );
+        assert_eq!(f.count(), sides.len() as i64, "{f:?}");
+    }
+}

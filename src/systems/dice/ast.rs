@@ -424,6 +424,43 @@ impl DieFaces {
         }
     }
 
+    /// Each side's face value, in [`DieFaces::sides`]'s order, with no
+    /// list made.
+    pub fn values(&self) -> impl Iterator<Item = i64> + '_ {
+        let (standard, custom): (std::ops::RangeInclusive<i64>, &[Score]) = match self {
+            DieFaces::Standard(s) => (1..=*s, &[]),
+            DieFaces::Fate => (-1..=1, &[]),
+            // Filled below, from the list.
+            DieFaces::Custom(v) => (1..=0, v),
+            DieFaces::D66 => (1..=0, &[]),
+        };
+        let d66 = matches!(self, DieFaces::D66);
+        standard.chain(custom.iter().map(|s| s.value)).chain(
+            (1..=6)
+                .filter(move |_| d66)
+                .flat_map(|a| (1..=6).map(move |b| 10 * a + b)),
+        )
+    }
+
+    /// The highest face value (0 for no sides).
+    pub fn max_value(&self) -> i64 {
+        match self {
+            DieFaces::Standard(s) => *s,
+            DieFaces::Fate => 1,
+            DieFaces::D66 => 66,
+            DieFaces::Custom(v) => v.iter().map(|s| s.value).max().unwrap_or(0),
+        }
+    }
+
+    /// Whether every side is a number of 0 or more.
+    pub fn all_non_negative_numbers(&self) -> bool {
+        match self {
+            DieFaces::Standard(_) | DieFaces::D66 => true,
+            DieFaces::Fate => false,
+            DieFaces::Custom(v) => v.iter().all(Score::is_non_negative_number),
+        }
+    }
+
     /// Number of sides.
     pub fn count(&self) -> i64 {
         match self {

@@ -87,32 +87,32 @@ pub fn chain_cut_at<W: Weight>(
     let Some((cond, _)) = explode_cond(t) else {
         return Ok((1, W::zero(), false));
     };
-    let sides = t.faces.sides();
+    let faces = &t.faces;
     let capped_at = cap.and_then(|cap| {
-        if !t.scores.is_empty() || !sides.iter().all(Score::is_non_negative_number) {
+        if !t.scores.is_empty() || !faces.all_non_negative_numbers() {
             return None;
         }
-        let least = sides
-            .iter()
-            .filter(|s| cond.holds(s.value))
-            .map(|s| s.value)
-            .min()?;
+        let least = faces.values().filter(|&v| cond.holds(v)).min()?;
         (least > 0).then(|| ((cap + least - 1) / least).max(1) as usize)
     });
     let go = |w: &[W]| {
-        sides
-            .iter()
+        faces
+            .values()
             .zip(w)
-            .filter(|(s, _)| cond.holds(s.value))
+            .filter(|(v, _)| cond.holds(*v))
             .fold(W::zero(), |a, (_, p)| a + p)
     };
     let later = later_weights::<W>(t);
     let r = go(&later);
-    let mut left = go(&side_weights::<W>(t));
-    let stops = sides
-        .iter()
+    let mut left = match t.reroll() {
+        // Without a reroll the first roll's weights are the later ones.
+        None => r.clone(),
+        Some(_) => go(&side_weights::<W>(t)),
+    };
+    let stops = faces
+        .values()
         .zip(&later)
-        .any(|(s, p)| !p.is_zero() && !cond.holds(s.value));
+        .any(|(v, p)| !p.is_zero() && !cond.holds(v));
     if !stops && !left.is_zero() {
         return Err(Error::Conflict(format!(
             "dice: every face of {t} explodes, so the roll never ends; explode on fewer faces"
@@ -188,17 +188,16 @@ pub fn join(ctx: &Ctx, a: &[i64], b: &[i64]) -> Key {
 
 /// The probability of each side after the term's reroll.
 pub fn side_weights<W: Weight>(t: &PoolTerm) -> Vec<W> {
-    let sides = t.faces.sides();
-    let n = sides.len() as i64;
+    let n = t.faces.count();
     let base = W::ratio(1, n);
     match t.reroll() {
-        None => vec![base; sides.len()],
+        None => vec![base; n.max(0) as usize],
         Some((cond, once)) => {
-            let hit = sides.iter().filter(|s| cond.holds(s.value)).count() as i64;
-            sides
-                .iter()
-                .map(|s| {
-                    let meets = cond.holds(s.value);
+            let hit = t.faces.values().filter(|&v| cond.holds(v)).count() as i64;
+            t.faces
+                .values()
+                .map(|v| {
+                    let meets = cond.holds(v);
                     if once {
                         // First face kept, or rerolled once (any face kept).
                         let keep = if meets { W::zero() } else { base.clone() };
@@ -217,7 +216,7 @@ pub fn side_weights<W: Weight>(t: &PoolTerm) -> Vec<W> {
 /// The explosion condition with its default (the highest face).
 pub fn explode_cond(t: &PoolTerm) -> Option<(FaceCond, bool)> {
     t.explosion().map(|(c, compound)| {
-        let top = t.faces.sides().iter().map(|s| s.value).max().unwrap_or(0);
+        let top = t.faces.max_value();
         (c.unwrap_or(FaceCond::Cmp(Cmp::Eq, top)), compound)
     })
 }

@@ -374,7 +374,7 @@ pub fn chain_cap(expr: &Node, layout: &[Stat], hi: i64, named: &[(Stat, i64)]) -
                 _ => false,
             },
             Node::Pool(t) => {
-                t.faces.sides().iter().all(Score::is_non_negative_number)
+                t.faces.all_non_negative_numbers()
                     && t.scores.iter().all(|r| r.score.is_non_negative_number())
             }
             Node::Group(g) => g.items.iter().all(|item| {
