@@ -427,19 +427,17 @@ impl DieFaces {
     /// Each side's face value, in [`DieFaces::sides`]'s order, with no
     /// list made.
     pub fn values(&self) -> impl Iterator<Item = i64> + '_ {
-        let (standard, custom): (std::ops::RangeInclusive<i64>, &[Score]) = match self {
-            DieFaces::Standard(s) => (1..=*s, &[]),
-            DieFaces::Fate => (-1..=1, &[]),
-            // Filled below, from the list.
-            DieFaces::Custom(v) => (1..=0, v),
-            DieFaces::D66 => (1..=0, &[]),
+        let (range, listed): (std::ops::Range<i64>, &[Score]) = match self {
+            DieFaces::Standard(s) => (1..s.saturating_add(1), &[]),
+            DieFaces::Fate => (-1..2, &[]),
+            DieFaces::Custom(v) => (0..0, v),
+            // 11–16, 21–26, …, 61–66: the numbers whose digits are 1–6.
+            DieFaces::D66 => (11..67, &[]),
         };
         let d66 = matches!(self, DieFaces::D66);
-        standard.chain(custom.iter().map(|s| s.value)).chain(
-            (1..=6)
-                .filter(move |_| d66)
-                .flat_map(|a| (1..=6).map(move |b| 10 * a + b)),
-        )
+        range
+            .filter(move |x| !d66 || (1..=6).contains(&(x % 10)))
+            .chain(listed.iter().map(|s| s.value))
     }
 
     /// The highest face value (0 for no sides).
