@@ -547,25 +547,47 @@ fn die_by_die_pairs<W: Weight>(
 ) -> Result<Map<W>> {
     let len = ctx.layout.len();
     let neutral = ctx.neutral();
-    let half = |o: &super::die::Outcome, h: usize, k: &mut Vec<i64>| {
-        for (i, v) in o.contrib.iter().enumerate() {
-            k.push(if keep[h * len + i] { *v } else { neutral[i] });
-        }
+    // Outcome `o`'s half `h` (0: the first roll, 1: the pushed roll),
+    // the slots not carried neutral.
+    let half = |o: &super::die::Outcome, h: usize| -> Vec<i64> {
+        o.contrib
+            .iter()
+            .enumerate()
+            .map(|(i, v)| if keep[h * len + i] { *v } else { neutral[i] })
+            .collect()
     };
+    // Weights of equal halves summed (most faces read alike once the
+    // slots not carried are dropped: Year Zero's d6 is a six, a one or
+    // neither), so each distinct pair is met once.
+    let merge = |list: &mut Vec<(Vec<i64>, W)>, k: Vec<i64>, p: &W| match list
+        .iter_mut()
+        .find(|(x, _)| *x == k)
+    {
+        Some((_, w)) => *w += p.clone(),
+        None => list.push((k, p.clone())),
+    };
+    let mut fresh: Vec<(Vec<i64>, W)> = Vec::new();
+    let mut rerolled: Vec<(Vec<i64>, W)> = Vec::new();
     let mut die: Map<W> = Map::default();
     let mut k: Vec<i64> = Vec::with_capacity(2 * len);
     for (o, p) in &full.outcomes {
-        let stays = [(o.clone(), W::one())];
-        let fresh: &[(super::die::Outcome, W)] = if rule.cond.holds(o.order) {
-            &full.outcomes
+        merge(&mut fresh, half(o, 1), p);
+        if rule.cond.holds(o.order) {
+            merge(&mut rerolled, half(o, 0), p);
         } else {
-            &stays
-        };
-        for (o2, p2) in fresh {
+            // A face that stays, on both rolls.
             k.clear();
-            half(o, 0, &mut k);
-            half(o2, 1, &mut k);
-            add_to(&mut die, &k, p.clone() * p2);
+            k.extend(half(o, 0));
+            k.extend(half(o, 1));
+            add_to(&mut die, &k, p.clone());
+        }
+    }
+    for (a, pa) in &rerolled {
+        for (b, pb) in &fresh {
+            k.clear();
+            k.extend_from_slice(a);
+            k.extend_from_slice(b);
+            add_to(&mut die, &k, pa.clone() * pb);
         }
     }
     super::fold::independent(&die, &ctx.doubled(), n)
