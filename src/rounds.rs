@@ -888,20 +888,12 @@ pub fn race_within<W: Weight>(
         negative,
         tail_eps,
     };
-    let (la, wa) = solve_within(
-        a.law,
-        a.effects,
-        &spec(a.until, &budgets[0]),
-        &budgets[0],
-        false,
-    )?;
-    let (lb, wb) = solve_within(
-        b.law,
-        b.effects,
-        &spec(b.until, &budgets[1]),
-        &budgets[1],
-        false,
-    )?;
+    // A race shows no uncapped mean of either side.
+    let side = |s: &Side<'_, W>, budget: &Budget| {
+        solve_within(s.law, s.effects, &spec(s.until, budget), budget, false)
+    };
+    let (la, wa) = side(&a, &budgets[0])?;
+    let (lb, wb) = side(&b, &budgets[1])?;
     Ok((combine(la, lb, tie), wa.saturating_add(wb)))
 }
 
