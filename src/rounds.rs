@@ -505,11 +505,36 @@ pub fn budget<W: Weight>(
             if W::EXACT { ", or drop --exact" } else { "" }
         )));
     }
+    if let Some((den, _)) = exact_step(&step) {
+        let words = reduce_word_ops(&den, rounds);
+        if words > MAX_EXACT_REDUCE_WORD_OPS {
+            return Err(Error::Conflict(format!(
+                "dice: {rounds} rounds to {} in exact fractions take about {words:.1e} word operations to reduce (at most {MAX_EXACT_REDUCE_WORD_OPS:e}): each round's fraction is longer by the roll's denominator ({} bits); give a smaller --rounds, or drop --exact",
+                spec.until,
+                den.bits()
+            )));
+        }
+    }
     Ok(Budget {
         rounds,
         auto,
         steps,
     })
+}
+
+/// Most word operations spent reducing an exact run's fractions (about
+/// five seconds, measured): `1000B1000>=5 --exact --until 7 --rounds 100` (a roll's
+/// denominator of 7,966 bits) reduced fractions of up to a million bits,
+/// three a round, each a binary gcd quadratic in its length, for more
+/// than a minute and a half.
+pub const MAX_EXACT_REDUCE_WORD_OPS: f64 = 5e8;
+
+/// The word operations of reducing an exact run's fractions: round `k`'s
+/// three fractions (done, aborted, the mean's sum) are about `k` times the
+/// denominator's words long, and a gcd is quadratic in that.
+fn reduce_word_ops(den: &BigInt, rounds: usize) -> f64 {
+    let words = den.bits() as f64 / 64.0 + 1.0;
+    (1..=rounds).map(|k| 3.0 * (k as f64 * words).powi(2)).sum()
 }
 
 /// The most multiply-adds of one test: big-integer ones with exact

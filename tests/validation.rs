@@ -686,3 +686,45 @@ fn an_exact_push_past_its_work_is_refused_at_once() {
         );
     }
 }
+
+/// Exact rounds whose fractions would take minutes to reduce (each round's
+/// fraction longer by the roll's denominator, a gcd quadratic in it) are
+/// refused at once, naming the way out (benches/fuzz/inputs.py, seed 10:
+/// `1000B1000>=5 --exact --until 7 --rounds 100` ran past 100 s). Fewer
+/// rounds, and the same rounds in floating point, still answer.
+#[test]
+fn exact_rounds_past_their_reductions_are_refused_at_once() {
+    fn args(rounds: &str, exact: bool) -> Vec<&str> {
+        let mut a = vec![
+            "odds",
+            "dice",
+            "1000B1000>=5",
+            "--until",
+            "7",
+            "--rounds",
+            rounds,
+        ];
+        if exact {
+            a.push("--exact");
+        }
+        a
+    }
+    refused_cli(
+        &args("100", true),
+        &[
+            "100 rounds",
+            "exact fractions",
+            "word operations",
+            "drop --exact",
+        ],
+        &["panicked"],
+    );
+    for (rounds, exact) in [("5", true), ("100", false)] {
+        let o = hantei().args(args(rounds, exact)).output().unwrap();
+        assert!(
+            o.status.success(),
+            "{rounds} {exact}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+}
