@@ -380,6 +380,16 @@ fn refused_cli(args: &[&str], needles: &[&str], not: &[&str]) -> String {
     err
 }
 
+/// `hantei ARGS` answers (exit 0); `what` names the case if it does not.
+fn answered_cli<S: AsRef<std::ffi::OsStr>>(args: &[S], what: &str) {
+    let o = hantei().args(args).output().unwrap();
+    assert!(
+        o.status.success(),
+        "{what}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
 #[test]
 fn messages_say_what_is_allowed() {
     // Issue 21 item 6, one by one.
@@ -494,11 +504,10 @@ fn exact_runs_past_their_limit_are_refused_at_once() {
         );
     }
     // The refused commands in floating point are not touched by it.
-    let o = hantei()
-        .args(["odds", "dice", "200D10KH100", "--format", "json"])
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    answered_cli(
+        &["odds", "dice", "200D10KH100", "--format", "json"],
+        "200D10KH100",
+    );
 }
 
 #[test]
@@ -628,14 +637,9 @@ fn results_wider_than_a_law_are_refused_named_or_not() {
         refused_cli(&args, &["a product or quotient spans"], &["panicked"]);
     }
     for expr in ["1D2[a]*100000+1D2[b]", "1D6![a]*1000", "1D6!*1000"] {
-        let o = hantei()
-            .args(["odds", "dice", expr, "--tier", "x:max>=2", "--tier", "z"])
-            .output()
-            .unwrap();
-        assert!(
-            o.status.success(),
-            "{expr}: {}",
-            String::from_utf8_lossy(&o.stderr)
+        answered_cli(
+            &["odds", "dice", expr, "--tier", "x:max>=2", "--tier", "z"],
+            expr,
         );
     }
 }
@@ -678,12 +682,7 @@ fn an_exact_push_past_its_work_is_refused_at_once() {
         if exact {
             args.push("--exact".into());
         }
-        let o = hantei().args(&args).output().unwrap();
-        assert!(
-            o.status.success(),
-            "{expr}: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
+        answered_cli(&args, expr);
     }
 }
 
@@ -720,11 +719,9 @@ fn exact_rounds_past_their_reductions_are_refused_at_once() {
         &["panicked"],
     );
     for (rounds, exact) in [("5", true), ("100", false)] {
-        let o = hantei().args(args(rounds, exact)).output().unwrap();
-        assert!(
-            o.status.success(),
-            "{rounds} {exact}: {}",
-            String::from_utf8_lossy(&o.stderr)
+        answered_cli(
+            &args(rounds, exact),
+            &format!("{rounds} rounds, exact {exact}"),
         );
     }
 }
