@@ -522,6 +522,12 @@ pub fn budget<W: Weight>(
     })
 }
 
+/// The 64-bit words of a denominator (the unit the exact estimates count
+/// in).
+fn words_of(den: &BigInt) -> f64 {
+    den.bits() as f64 / 64.0 + 1.0
+}
+
 /// Most word operations spent reducing an exact run's fractions (about
 /// five seconds, measured): `1000B1000>=5 --exact --until 7 --rounds 100` (a roll's
 /// denominator of 7,966 bits) reduced fractions of up to a million bits,
@@ -533,7 +539,7 @@ pub const MAX_EXACT_REDUCE_WORD_OPS: f64 = 5e8;
 /// three fractions (done, aborted, the mean's sum) are about `k` times the
 /// denominator's words long, and a gcd is quadratic in that.
 fn reduce_word_ops(den: &BigInt, rounds: usize) -> f64 {
-    let words = den.bits() as f64 / 64.0 + 1.0;
+    let words = words_of(den);
     (1..=rounds).map(|k| 3.0 * (k as f64 * words).powi(2)).sum()
 }
 
@@ -743,7 +749,7 @@ pub const MAX_EXACT_MEAN_WORD_OPS: f64 = 2e9;
 /// of about `d` times them (half of each on average), and the powers
 /// themselves.
 fn unbounded_mean_exact_work(step: &Step<BigInt>, den: &BigInt, n: usize) -> f64 {
-    let words = den.bits() as f64 / 64.0 + 1.0;
+    let words = words_of(den);
     let up: Vec<f64> = step
         .incs
         .iter()
