@@ -374,6 +374,52 @@ fn a_named_sums_total_is_its_unnamed_spellings_to_the_bit() {
     assert!(err.to_string().contains("named 'a'"), "{err}");
 }
 
+/// A report of a named roll whose tiers read its total alone takes the
+/// plain sum's pass, as its unnamed spelling does, with the same numbers
+/// exactly; tiers that read a name, or the natural dice, keep the engine,
+/// and the names are still checked.
+#[test]
+fn a_named_roll_read_by_its_total_is_reported_as_its_unnamed_spelling() {
+    let check = |e: &str, tiers: &[&str]| {
+        let mut c = Check::new(e).unwrap();
+        c.tiers = tiers.iter().map(|t| dice::parse_tier(t).unwrap()).collect();
+        c
+    };
+    let tiers = ["hit:>=14", "graze:>=9", "miss"];
+    for (named, bare) in [
+        ("1D12[hope]+1D12[fear]+2", "1D12+1D12+2"),
+        ("3D10[normal]+2D10[hunger]", "3D10+2D10"),
+        ("2D6[a]-1D6[b]+3", "2D6-1D6+3"),
+    ] {
+        for t in [&tiers[..], &[]] {
+            let (n, b) = (check(named, t), check(bare, t));
+            assert_eq!(
+                n.passes(),
+                dice::Passes::Plain { natural: false },
+                "{named}"
+            );
+            assert_eq!(n.passes(), b.passes(), "{named}");
+            let (rn, rb) = (
+                dice::report::<Exact>(&n).unwrap(),
+                dice::report::<Exact>(&b).unwrap(),
+            );
+            assert_eq!(rn.outcomes, rb.outcomes, "{named}");
+            assert_eq!(rn.fields, rb.fields, "{named}");
+        }
+    }
+    // Two d12 and 2 reach 14 where the dice sum to 12 or more: 144 pairs
+    // less the 1 + 2 + … + 10 = 55 that sum to 2..=11, 89 of 144.
+    let r = dice::report::<Exact>(&check("1D12[hope]+1D12[fear]+2", &tiers)).unwrap();
+    let hit = r.outcomes.iter().find(|o| o.key == "hit").unwrap();
+    assert_eq!(hit.p, Exact::ratio(89, 144));
+    // Tiers that read a name take the engine.
+    let reads = check("1D12[hope]+1D12[fear]+2", &["a:hope>fear", "b"]);
+    assert_ne!(reads.passes(), dice::Passes::Plain { natural: false });
+    // The names are still checked.
+    let err = dice::report::<f64>(&check("1D6[a]+1D6[a]", &tiers)).unwrap_err();
+    assert!(err.to_string().contains("named 'a'"), "{err}");
+}
+
 /// The tiers judged by their shared tests (`Judge`) give every tuple the
 /// tier the conditions give it read one by one (`TierProgram::tier_of`),
 /// on every tuple of a box around the values the dice take: tiers that

@@ -551,10 +551,14 @@ impl PoolTerm {
     /// the terms BCDice's common bot rolls, whose laws, limits and plain
     /// rule are [`super::law`]'s and `AddRoll`'s, not the pool engine's.
     pub fn is_plain(&self) -> bool {
+        self.is_plain_but_for_name() && self.name.is_none()
+    }
+
+    /// Whether the term is plain once its name is set aside.
+    pub fn is_plain_but_for_name(&self) -> bool {
         matches!(self.faces, DieFaces::Standard(_) | DieFaces::D66)
             && self.scores.is_empty()
             && self.mods.is_empty()
-            && self.name.is_none()
     }
 
     /// The explosion, if any.

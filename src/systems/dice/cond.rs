@@ -1049,7 +1049,8 @@ pub fn parse_with(input: &str, flags: &[String]) -> Result<Expr> {
             "an empty condition: give one like >=10, max==6 or count(==6)>=2",
         ));
     }
-    if src.chars().count() > MAX_LEN {
+    // Bytes bound characters: counted only where the bytes are over.
+    if src.len() > MAX_LEN && src.chars().count() > MAX_LEN {
         return Err(notation_error(
             &src,
             MAX_LEN,

@@ -210,11 +210,12 @@ pub fn parse_tier(text: &str) -> Result<TierSpec> {
     if cond_text.is_empty() {
         return Err(bad("the condition after ':' is empty"));
     }
-    let offset =
-        norm.chars().count() - rest.chars().count() + (rest.len() - rest.trim_start().len());
     let expr = match cond::parse(cond_text) {
         Ok(e) => e,
         Err(Error::Notation { pos, message, .. }) => {
+            // The condition's place in the tier, counted only for the caret.
+            let offset = norm.chars().count() - rest.chars().count()
+                + (rest.len() - rest.trim_start().len());
             let cut = !cond_text.contains(['<', '>', '=']);
             let message = if cut {
                 format!("{message}. It looks cut at a '>' or '<': in a shell an unquoted > or < redirects, so quote the whole tier (--tier \"{name}:natural>=19\")")
@@ -662,7 +663,15 @@ impl Check {
 
     /// [`Check::needs_engine`] with the tiers' statistics known.
     fn needs_engine_of(&self, tier_stats: &[pool::Stat]) -> bool {
-        self.expr().is_some_and(pool::uses_engine)
+        // Names read by nothing change no law: the plain sum's path, as
+        // for the same roll unnamed (the natural dice's joint law takes
+        // plain terms alone, so names keep the engine there).
+        let engine = if tier_stats.contains(&pool::Stat::Natural) {
+            pool::uses_engine
+        } else {
+            pool::uses_engine_unnamed
+        };
+        self.expr().is_some_and(engine)
             || self.push.is_some()
             || tier_stats
                 .iter()

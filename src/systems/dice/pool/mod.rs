@@ -720,9 +720,22 @@ pub fn check_names(expr: &Node) -> Result<()> {
 /// Whether the expression uses the engine's own constructs (a term that
 /// is not plain, a group, a chained roll).
 pub fn uses_engine(expr: &Node) -> bool {
+    engine_beyond(expr, false)
+}
+
+/// [`uses_engine`] with the terms' names set aside (a name changes no
+/// total: `3D10[normal]+2D10[hunger]` read by its total alone is the
+/// plain sum, as [`crate::systems::dice::law::law`] computes it).
+pub fn uses_engine_unnamed(expr: &Node) -> bool {
+    engine_beyond(expr, true)
+}
+
+/// Whether a node of `expr` needs the engine, a name counted or not.
+fn engine_beyond(expr: &Node, unnamed: bool) -> bool {
     let mut yes = false;
     visit(expr, &mut |n| {
-        let plain = matches!(n, Node::Pool(t) if t.is_plain());
+        let plain = matches!(n, Node::Pool(t)
+            if if unnamed { t.is_plain_but_for_name() } else { t.is_plain() });
         if !plain && matches!(n, Node::Pool(_) | Node::Group(_) | Node::Chain(_)) {
             yes = true;
         }
