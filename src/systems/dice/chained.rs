@@ -802,17 +802,13 @@ fn branch_law<W: Weight>(b: &Branching, ctx: &Ctx) -> Result<Map<W>> {
         });
         over.unwrap_or(Ok(()))?;
     }
+    if total_only {
+        return totals_of_groups(groups, b, none, ctx);
+    }
     let mut out = Map::default();
     for (node, i, p) in groups {
         let node = node.as_ref().unwrap_or(&b.branches[i].then);
-        let law = if total_only && !pool::uses_engine(node) {
-            // Plain dice read by their total: the sum's law.
-            let law = super::law::node::<W>(node)?;
-            totals(law.iter().map(|(x, w)| (x, w.clone())), ctx)
-        } else {
-            pool::node_law::<W>(node, ctx)?
-        };
-        for (k, w) in &law {
+        for (k, w) in &pool::node_law::<W>(node, ctx)? {
             add_to(&mut out, k, p.clone() * w);
         }
     }
@@ -821,6 +817,48 @@ fn branch_law<W: Weight>(b: &Branching, ctx: &Ctx) -> Result<Map<W>> {
         let mut key = ctx.neutral();
         key[0] = 0;
         add_to(&mut out, &key, none);
+    }
+    Ok(out)
+}
+
+/// [`branch_law`] read by its total alone: each follow-up's law weighted
+/// by its mass, listed and merged by value (a stable sort, so each value's
+/// weights are summed in the follow-ups' order, as a map met them), then
+/// put in a map once: one hash a value, where a map took one for each
+/// value of each follow-up (a D&D attack's report, 9.3 → 8.4 µs). The
+/// map is grown as it was, not made at its size: the order it is then
+/// read in moved the rounds of two such attacks 1.5× (`2D(…)` to 100).
+fn totals_of_groups<W: Weight>(
+    groups: Vec<(Option<Node>, usize, W)>,
+    b: &Branching,
+    none: W,
+    ctx: &Ctx,
+) -> Result<Map<W>> {
+    let mut cells: Vec<(i64, W)> = Vec::new();
+    for (node, i, p) in groups {
+        let node = node.as_ref().unwrap_or(&b.branches[i].then);
+        if pool::uses_engine(node) {
+            let law = pool::node_law::<W>(node, ctx)?;
+            cells.extend(law.iter().map(|(k, w)| (k[0], p.clone() * w)));
+        } else {
+            // Plain dice read by their total: the sum's law.
+            let law = super::law::node::<W>(node)?;
+            cells.extend(
+                law.iter()
+                    .filter(|(_, w)| !w.is_zero())
+                    .map(|(x, w)| (x, p.clone() * w)),
+            );
+        }
+    }
+    if !none.is_zero() {
+        // No branch taken: the result is 0 and no die is rolled.
+        cells.push((0, none));
+    }
+    cells.sort_by_key(|c| c.0);
+    pool::merge_runs(&mut cells);
+    let mut out = Map::default();
+    for (x, w) in cells {
+        add_to(&mut out, &[x], w);
     }
     Ok(out)
 }
