@@ -25,6 +25,7 @@ mod publish;
 mod request;
 mod rounds;
 mod serve;
+mod sweep;
 mod unit;
 mod validation;
 mod verify_power;

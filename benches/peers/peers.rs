@@ -1,7 +1,7 @@
 //! hantei's side of the peer comparison (`benches/peers/`): the same
 //! workloads as `icepool_workloads.py`, in `f64`, through hantei's library.
 //!
-//! `cargo run --release --features peers --example peers -- [--repeat N] WORKLOAD...` prints
+//! `cargo run --release --features peers --example peers -- [--repeat N] [--full-report] [--per-report] WORKLOAD...` prints
 //! one JSON object per workload: `{"workload", "seconds" (the best of N
 //! runs), "values"}`, the values in the order the Python side prints them.
 //! `run.py` runs both and compares.
@@ -152,6 +152,10 @@ fn dice_report(
 /// `--full-report`: the workloads with tiers compute their whole report.
 static FULL_REPORT: AtomicBool = AtomicBool::new(false);
 
+/// `--per-report`: a sweep's workload (W14) makes one report per value
+/// rather than one sweep.
+static PER_REPORT: AtomicBool = AtomicBool::new(false);
+
 /// The probabilities of the outcomes `keys`, in that order (a missing key
 /// is a bug of the workload, not a zero).
 fn outcomes(report: &hantei::Report<f64>, keys: &[&str]) -> Vec<f64> {
@@ -269,19 +273,52 @@ fn w11_savage() -> Vec<f64> {
     [4, 6, 8, 10, 12].into_iter().flat_map(savage).collect()
 }
 
-/// W14 Daggerheart: hope and fear d12 + 2 against difficulty 5..=25.
+/// W14 Daggerheart: hope and fear d12 + 2 against difficulty 5..=25, as
+/// a designer asks for the table: one sweep of the difficulty
+/// (`--sweep dc=5..25`), the dice's law built once and judged at each
+/// difficulty. `--per-report` makes one report per difficulty instead.
 fn w14_daggerheart() -> Vec<f64> {
+    let t = tiers(&[
+        "critical:doubles",
+        "success with hope:total>={dc} and hope>fear",
+        "success with fear:total>={dc}",
+        "failure with hope:hope>fear:fail",
+        "failure with fear",
+    ]);
+    if PER_REPORT.load(Ordering::Relaxed) {
+        let mut out = Vec::new();
+        for dc in 5..=25 {
+            let t: Vec<String> = t
+                .iter()
+                .map(|s| s.replace("{dc}", &dc.to_string()))
+                .collect();
+            let r = dice_report("1D12[hope]+1D12[fear]+2", &t, &[], &[], None);
+            out.extend(outcomes(&r, &names(&t)));
+        }
+        return out;
+    }
+    let p = hantei::request::dice::Params {
+        expr: "1D12[hope]+1D12[fear]+2".into(),
+        tier: t.clone(),
+        tail_eps: hantei::systems::dice::DEFAULT_TAIL_EPS,
+        outcomes_only: !FULL_REPORT.load(Ordering::Relaxed),
+        sweep: Some("dc=5..25".into()),
+        ..Default::default()
+    };
+    let r = p
+        .report::<f64>()
+        .unwrap_or_else(|e| panic!("W14 sweep: {e}"));
+    let Some(hantei::Field::Rows(rows)) = r.get("by_dc") else {
+        panic!("W14 sweep: no by_dc table")
+    };
     let mut out = Vec::new();
-    for dc in 5..=25 {
-        let t = vec![
-            "critical:doubles".to_string(),
-            format!("success with hope:total>={dc} and hope>fear"),
-            format!("success with fear:total>={dc}"),
-            "failure with hope:hope>fear:fail".to_string(),
-            "failure with fear".to_string(),
-        ];
-        let r = dice_report("1D12[hope]+1D12[fear]+2", &t, &[], &[], None);
-        out.extend(outcomes(&r, &names(&t)));
+    for row in rows {
+        for name in names(&t) {
+            match row.iter().find(|(k, _)| k == name) {
+                Some((_, hantei::Field::Prob(p))) => out.push(*p),
+                other => panic!("W14 sweep: tier {name}: {other:?}"),
+            }
+        }
     }
     out
 }
@@ -595,6 +632,8 @@ fn main() {
     while let Some(a) = args.next() {
         if a == "--full-report" {
             FULL_REPORT.store(true, Ordering::Relaxed);
+        } else if a == "--per-report" {
+            PER_REPORT.store(true, Ordering::Relaxed);
         } else if a == "--repeat" {
             repeat = args.next().and_then(|r| r.parse().ok()).unwrap_or(1);
         } else {

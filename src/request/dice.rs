@@ -168,6 +168,15 @@ pub struct Params {
     #[serde(default, deserialize_with = "de::switch")]
     #[arg(long)]
     pub outcomes_only: bool,
+    /// Judge the tiers at every value of a placeholder (判定の掃引): NAME=LO..HI
+    /// (dc=5..25), NAME=A,B,C or both; each {NAME} in a --tier condition
+    /// takes each value in turn ("success:total>={dc}"). The dice's law is
+    /// built once; the report gains a table by_NAME, a row per value (each
+    /// tier's probability and p_success). Not with --vs, --until, --push,
+    /// --outcomes-by or a game's own command.
+    #[serde(default)]
+    #[arg(long, value_name = "NAME=LO..HI")]
+    pub sweep: Option<String>,
     /// List the game systems --game takes, with their commands.
     #[serde(skip)]
     #[arg(long, conflicts_with = "expr")]
@@ -359,9 +368,10 @@ impl Params {
             || !self.success_tiers.is_empty()
             || self.vs.is_some()
             || self.outcomes_only
+            || self.sweep.is_some()
         {
             return Err(crate::Error::Conflict(format!(
-                "--tier, --success-tiers, --vs and --outcomes-only apply to common commands; {game} commands report BCDice's own words"
+                "--tier, --success-tiers, --vs, --outcomes-only and --sweep apply to common commands; {game} commands report BCDice's own words"
             )));
         }
         Ok(())
@@ -390,6 +400,16 @@ impl Params {
         }
         let check = self.check()?;
         self.outcomes_only_alone()?;
+        if let Some(text) = &self.sweep {
+            let sweep: dice::sweep::Sweep = text.parse()?;
+            if self.until.is_some() {
+                return Err(crate::Error::Conflict(
+                    "--sweep with --until: rounds read one roll's tiers; run one report per value"
+                        .into(),
+                ));
+            }
+            return dice::sweep::report(check, &sweep);
+        }
         match self.until()? {
             Some(u) => until::report(&check, &u),
             None => dice::report_of(check),

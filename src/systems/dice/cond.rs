@@ -51,6 +51,10 @@ pub enum Expr {
     /// A yes/no fact read by its name (a chain's first roll: `success`,
     /// `critical`, a game's word such as `extreme`): true when not 0.
     Flag(Name),
+    /// A placeholder `{NAME}` for a number a sweep gives (`--sweep
+    /// dc=5..25`: `total>={dc}`), put in by [`Expr::bind`] before any
+    /// roll is judged; a check whose tiers still hold one is refused.
+    Var(Name),
 }
 
 impl Expr {
@@ -58,6 +62,8 @@ impl Expr {
     pub fn eval(&self, get: &dyn Fn(&Stat) -> i64) -> i64 {
         match self {
             Expr::Num(v) => *v,
+            // Never read: a placeholder is bound before a check is judged.
+            Expr::Var(_) => 0,
             Expr::Stat(s) => get(s),
             Expr::Flag(n) => i64::from(get(&Stat::Named(n.clone())) != 0),
             Expr::Neg(a) => a.eval(get).saturating_neg(),
@@ -90,6 +96,7 @@ impl Expr {
         let b = |e: &Expr| Box::new(e.slotted(slot));
         match self {
             Expr::Num(v) => Slotted::Num(*v),
+            Expr::Var(_) => Slotted::Num(0),
             Expr::Stat(s) => slot(s).map_or(Slotted::Num(0), Slotted::Slot),
             Expr::Flag(n) => slot(&Stat::Named(n.clone())).map_or(Slotted::Num(0), Slotted::Flag),
             Expr::Neg(a) => Slotted::Neg(b(a)),
@@ -117,7 +124,7 @@ impl Expr {
     /// in order of appearance (nothing cloned that is already there).
     pub fn collect(&self, out: &mut Vec<Stat>) {
         match self {
-            Expr::Num(_) => {}
+            Expr::Num(_) | Expr::Var(_) => {}
             Expr::Stat(s) => {
                 if !out.contains(s) {
                     out.push(s.clone())
@@ -184,7 +191,7 @@ impl Expr {
             }
         }
         match self {
-            Expr::Num(_) => {}
+            Expr::Num(_) | Expr::Var(_) => {}
             Expr::Stat(s) => note(out, s, None),
             Expr::Flag(n) => note(out, &Stat::Named(n.clone()), None),
             Expr::Cmp(c, a, b, _) => match (&**a, &**b, number(a), number(b)) {
@@ -285,7 +292,7 @@ impl Expr {
                     }
                 )))
             }
-            Expr::Num(_) | Expr::Stat(_) | Expr::Flag(_) => Ok(()),
+            Expr::Num(_) | Expr::Stat(_) | Expr::Flag(_) | Expr::Var(_) => Ok(()),
             Expr::Neg(a) | Expr::Not(a) => a.check_names(terms, units, text),
             Expr::Arith(_, a, b) | Expr::Cmp(_, a, b, _) | Expr::And(a, b) | Expr::Or(a, b) => {
                 a.check_names(terms, units, text)?;
@@ -300,11 +307,43 @@ impl Expr {
             Expr::Stat(Stat::Named(n)) if units.iter().any(|u| **u == **n) => {
                 *self = Expr::Stat(Stat::Unit(n.clone()));
             }
-            Expr::Num(_) | Expr::Stat(_) | Expr::Flag(_) => {}
+            Expr::Num(_) | Expr::Stat(_) | Expr::Flag(_) | Expr::Var(_) => {}
             Expr::Neg(a) | Expr::Not(a) => a.mark_units(units),
             Expr::Arith(_, a, b) | Expr::Cmp(_, a, b, _) | Expr::And(a, b) | Expr::Or(a, b) => {
                 a.mark_units(units);
                 b.mark_units(units);
+            }
+        }
+    }
+
+    /// The condition with every placeholder `{name}` read as `value`.
+    pub fn bind(&self, name: &str, value: i64) -> Expr {
+        let b = |e: &Expr| Box::new(e.bind(name, value));
+        match self {
+            Expr::Var(n) if **n == *name => Expr::Num(value),
+            Expr::Num(_) | Expr::Stat(_) | Expr::Flag(_) | Expr::Var(_) => self.clone(),
+            Expr::Neg(a) => Expr::Neg(b(a)),
+            Expr::Not(a) => Expr::Not(b(a)),
+            Expr::Arith(op, x, y) => Expr::Arith(*op, b(x), b(y)),
+            Expr::Cmp(c, x, y, implicit) => Expr::Cmp(*c, b(x), b(y), *implicit),
+            Expr::And(x, y) => Expr::And(b(x), b(y)),
+            Expr::Or(x, y) => Expr::Or(b(x), b(y)),
+        }
+    }
+
+    /// The placeholders it holds (`{dc}`), each once, in order.
+    pub fn vars(&self, out: &mut Vec<Name>) {
+        match self {
+            Expr::Var(n) => {
+                if !out.contains(n) {
+                    out.push(n.clone());
+                }
+            }
+            Expr::Num(_) | Expr::Stat(_) | Expr::Flag(_) => {}
+            Expr::Neg(a) | Expr::Not(a) => a.vars(out),
+            Expr::Arith(_, a, b) | Expr::Cmp(_, a, b, _) | Expr::And(a, b) | Expr::Or(a, b) => {
+                a.vars(out);
+                b.vars(out);
             }
         }
     }
@@ -386,6 +425,22 @@ impl Slotted {
     /// every row, then one comparison a row: loops the compiler can
     /// unroll), any other condition row by row.
     pub fn mark_rows(&self, rows: &Rows<'_>, bit: u32, masks: &mut [u64], buf: &mut RowBuffers) {
+        // A truth read at a slot (`doubles`, a flag): not 0, column by
+        // column, no row written whole.
+        if let Slotted::Slot(i) | Slotted::Flag(i) = *self {
+            match rows.col(i) {
+                Some(c) => {
+                    for (m, v) in masks.iter_mut().zip(c) {
+                        *m |= u64::from(*v != 0) << bit;
+                    }
+                }
+                None => {
+                    let t = u64::from(rows.base[i] != 0) << bit;
+                    masks.iter_mut().for_each(|m| *m |= t);
+                }
+            }
+            return;
+        }
         let Slotted::CmpOperands(c, x, y) = self else {
             for (j, m) in masks.iter_mut().enumerate() {
                 rows.write(j, &mut buf.tuple);
@@ -645,6 +700,7 @@ impl fmt::Display for Expr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Expr::Num(v) => write!(f, "{v}"),
+            Expr::Var(n) => write!(f, "{{{n}}}"),
             Expr::Stat(s) => write!(f, "{s}"),
             Expr::Flag(n) => f.write_str(n),
             Expr::Neg(a) => {
@@ -691,6 +747,8 @@ impl fmt::Display for Expr {
 enum Tok {
     Num(i64),
     Ident(String),
+    /// `{NAME}`: a sweep's placeholder.
+    Var(String),
     Cmp(Cmp),
     Plus,
     Minus,
@@ -754,6 +812,22 @@ fn lex(src: &str) -> Result<Vec<(Tok, usize)>> {
                 Tok::Ident(s)
             };
             out.push((t, at));
+            continue;
+        } else if c == '{' {
+            // `{NAME}`: a placeholder, a name between braces.
+            let mut j = i + 1;
+            while j < chars.len() && (chars[j].is_alphanumeric() || chars[j] == '_') {
+                j += 1;
+            }
+            if j == i + 1 || chars.get(j) != Some(&'}') {
+                return Err(notation_error(
+                    src,
+                    at,
+                    "a placeholder is a name between braces, {dc}, whose values --sweep dc=LO..HI gives",
+                ));
+            }
+            out.push((Tok::Var(chars[i + 1..j].iter().collect()), at));
+            i = j + 1;
             continue;
         } else if c == '&' && next == Some('&') {
             i += 2;
@@ -925,10 +999,14 @@ impl P<'_> {
 
     fn unary(&mut self) -> Result<Expr> {
         let tok = match self.peek() {
-            Tok::Ident(_) => self.take(),
+            Tok::Ident(_) | Tok::Var(_) => self.take(),
             t => t.clone(),
         };
         match tok {
+            Tok::Var(name) => {
+                self.i += 1;
+                Ok(Expr::Var(name.into()))
+            }
             Tok::Minus => {
                 self.i += 1;
                 Ok(Expr::Neg(Box::new(self.unary()?)))

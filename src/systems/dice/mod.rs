@@ -54,6 +54,7 @@ pub mod parse;
 pub mod per_roll;
 pub mod pool;
 pub mod roll;
+pub mod sweep;
 pub mod until;
 
 use std::collections::BTreeMap;
@@ -413,6 +414,13 @@ impl Check {
     /// Validate tiers and options, and resolve the names the conditions
     /// read against the command.
     pub fn validate(&mut self) -> Result<()> {
+        self.validate_as(None)
+    }
+
+    /// [`Check::validate`], the placeholder `{placeholder}` allowed in the
+    /// tiers (a sweep's, checked once for every value: a value changes a
+    /// number, nothing validation reads).
+    fn validate_as(&mut self, placeholder: Option<&str>) -> Result<()> {
         if let Some(why) = self.vs.as_ref().and_then(hints::ignored_vs_target) {
             let vs = self
                 .vs
@@ -471,6 +479,15 @@ impl Check {
             // The tier as errors show it, written only for an error.
             let shown = || t.to_string();
             if let Some(c) = &t.cond {
+                let mut vars = Vec::new();
+                c.vars(&mut vars);
+                if let Some(v) = vars.iter().find(|v| Some(&***v) != placeholder) {
+                    return Err(Error::param(
+                        "--tier",
+                        shown(),
+                        format!("{{{v}}} is a placeholder: give its values with --sweep {v}=LO..HI (one law of the dice, judged at each value), or write a number"),
+                    ));
+                }
                 c.check_names(&terms, &units, &shown)?;
                 let reads_more = c.stats().iter().any(|s| *s != pool::Stat::Total);
                 if reads_more && !is_add {

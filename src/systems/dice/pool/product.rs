@@ -181,6 +181,34 @@ pub fn read<W: Weight, J: Judging>(
     read_with(expr, stats, bounds, tail_eps, tiers, judge, Way::Planner)
 }
 
+/// What sees every tuple of [`read_observed`]'s walk with its weight, as
+/// rows ([`Rows`], decoded as the judge reads them) and their weights.
+pub type Observer<'o, W> = &'o mut dyn FnMut(&Rows<'_>, &[W]);
+
+/// [`read`], with every tuple the parts' product reads (where it is
+/// chosen) shown to `observe` with its weight after it is judged: a
+/// sweep's judges, one per value, read the same walk
+/// ([`crate::systems::dice::sweep`]). Where the joint law is returned,
+/// `observe` sees nothing.
+pub fn read_observed<W: Weight, J: Judging>(
+    expr: &Node,
+    stats: &[Stat],
+    bounds: &[Bound],
+    tail_eps: f64,
+    tiers: usize,
+    judge: &mut J,
+    observe: Observer<'_, W>,
+) -> Result<Read<W>> {
+    read_within(
+        expr,
+        stats,
+        bounds,
+        tail_eps,
+        (tiers, judge, Some(observe)),
+        Way::Planner,
+    )
+}
+
 /// [`read`] the way `way` says.
 #[doc(hidden)]
 pub fn read_with<W: Weight, J: Judging>(
@@ -190,6 +218,18 @@ pub fn read_with<W: Weight, J: Judging>(
     tail_eps: f64,
     tiers: usize,
     judge: &mut J,
+    way: Way,
+) -> Result<Read<W>> {
+    read_within(expr, stats, bounds, tail_eps, (tiers, judge, None), way)
+}
+
+/// [`read_with`] with its judging (the tiers, their judge, an observer).
+fn read_within<W: Weight, J: Judging>(
+    expr: &Node,
+    stats: &[Stat],
+    bounds: &[Bound],
+    tail_eps: f64,
+    (tiers, judge, observe): (usize, &mut J, Option<Observer<'_, W>>),
     way: Way,
 ) -> Result<Read<W>> {
     let spine = match (way, spine(expr)) {
@@ -264,7 +304,7 @@ pub fn read_with<W: Weight, J: Judging>(
         || expr.to_string(),
         dice_count(expr),
         &chosen,
-        || product(&parts, &ops, &ctx, tiers, judge),
+        || product(&parts, &ops, &ctx, (tiers, judge, observe)),
     )?;
     let tail = if explodes {
         match tail_of_cuts(expr, &ctx)? {
@@ -289,8 +329,7 @@ fn product<W: Weight, J: Judging>(
     parts: &[Vec<(Key, W)>],
     ops: &[Op],
     ctx: &Ctx,
-    tiers: usize,
-    judge: &mut J,
+    (tiers, judge, observe): (usize, &mut J, Option<Observer<'_, W>>),
 ) -> Result<(Vec<W>, Pmf<W>)> {
     let n = ctx.layout.len();
     let combinations: usize = parts.iter().map(Vec::len).product();
@@ -338,6 +377,7 @@ fn product<W: Weight, J: Judging>(
         ctx,
         decode: decoded_slots(ctx),
         judge,
+        observe,
         sums,
         keys: vec![vec![0; n]; parts.len()],
         active,
@@ -526,13 +566,15 @@ fn active_slots<W>(parts: &[Vec<(Key, W)>], ctx: &Ctx) -> Vec<Vec<usize>> {
 }
 
 /// The state of [`product`]'s walk over the combinations, part by part.
-struct Walk<'a, 'j, W, J> {
+struct Walk<'a, 'j, 'o, W, J> {
     parts: &'a [Vec<(Key, W)>],
     ops: &'a [Op],
     ctx: &'a Ctx,
     /// The slots whose values a condition reads decoded ([`Stat::finish`]).
     decode: Vec<usize>,
     judge: &'j mut J,
+    /// Sees each tuple judged, with its weight ([`read_observed`]).
+    observe: Option<Observer<'o, W>>,
     sums: Sums<W>,
     /// The tuple of the parts joined so far, by how many are joined − 1.
     keys: Vec<Vec<i64>>,
@@ -558,7 +600,7 @@ struct RowState<W> {
     tiers: Vec<usize>,
 }
 
-impl<W: Weight, J: Judging> Walk<'_, '_, W, J> {
+impl<W: Weight, J: Judging> Walk<'_, '_, '_, W, J> {
     /// Join each state of part `l` (one of the parts after the first: a
     /// spine has two or more) to the tuple of the parts before it
     /// (`keys[l − 1]`, of weight `w`), and go on to the next part; at the
@@ -737,13 +779,14 @@ impl<W: Weight, J: Judging> Walk<'_, '_, W, J> {
         }
         rows.tiers.clear();
         rows.tiers.resize(n, 0);
-        self.judge.tiers_of_rows(
-            &Rows {
-                base,
-                cols: &rows.cols,
-            },
-            &mut rows.tiers,
-        );
+        let judged = Rows {
+            base,
+            cols: &rows.cols,
+        };
+        self.judge.tiers_of_rows(&judged, &mut rows.tiers);
+        if let Some(observe) = self.observe.as_mut() {
+            observe(&judged, &rows.weights);
+        }
         // Slot 0, the total, is in every part's active slots
         // (`active_slots`), so it is the first column.
         self.sums
@@ -765,6 +808,14 @@ impl<W: Weight, J: Judging> Walk<'_, '_, W, J> {
             }
             self.judge.tier_of(&self.scratch)
         };
+        if let Some(observe) = self.observe.as_mut() {
+            let base = if self.decode.is_empty() {
+                k
+            } else {
+                &self.scratch
+            };
+            observe(&Rows { base, cols: &[] }, std::slice::from_ref(&w));
+        }
         self.sums.add(tier, k[0], w);
     }
 }

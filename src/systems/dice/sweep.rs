@@ -1,0 +1,372 @@
+//! A sweep of the tiers (判定の掃引): one roll judged at every value of a
+//! placeholder, `--sweep dc=5..25` with `--tier "success:total>={dc}"`.
+//!
+//! A rulebook's odds table is one roll read at many difficulties
+//! (目標値, 難易度). Each value could be its own report, each building the
+//! same law of the same dice again. Here the dice's law is built once,
+//! carrying what the tiers read at any of the values (their statistics,
+//! each saturated past the greatest threshold any value puts on it:
+//! [`super::pool::bounds`] of every value's conditions together), and each
+//! value's tiers are then judged over its cells, column by column
+//! ([`super::Judge`]), as the report of that value alone would judge them.
+//!
+//! The report is the roll's own (its distribution, mean and sd; none with
+//! `--outcomes-only`) with one table more, `by_<NAME>`: a row per value,
+//! the value, each tier's probability (in the order the tiers are
+//! written) and `p_success`. In exact fractions every row equals the
+//! report of that value alone; in floating point the sums run in another
+//! order, so they may differ in the last digits.
+
+use super::pool::{self, product::Rows};
+use super::{Check, TierSpec, ID, JA};
+use crate::error::{Error, Result};
+use crate::report::{Field, Report};
+use crate::weight::Weight;
+
+/// Most values of one sweep.
+pub const MAX_POINTS: usize = 1000;
+
+/// Most cells judged at once (the columns of a block of the law's cells).
+const BLOCK: usize = 1024;
+
+/// A placeholder and the values it takes, in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sweep {
+    /// The placeholder's name (`dc` for `{dc}`).
+    pub name: String,
+    /// Its values, in the order given.
+    pub values: Vec<i64>,
+}
+
+/// The form of `--sweep`, for its errors.
+const FORM: &str = "write NAME=LO..HI (dc=5..25), NAME=A,B,C (dc=10,15,20) or both (dc=5..10,15,20); every {NAME} in the tiers takes each value in turn";
+
+impl std::str::FromStr for Sweep {
+    type Err = Error;
+
+    fn from_str(text: &str) -> Result<Sweep> {
+        let norm = super::parse::normalize_width(text.trim());
+        let bad = |why: &str| Error::param("--sweep", text, format!("{why}; {FORM}"));
+        let Some((name, list)) = norm.split_once('=') else {
+            return Err(bad("no '=' between the placeholder's name and its values"));
+        };
+        let name = name.trim();
+        let word = name
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_alphabetic() || c == '_')
+            && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+        if !word {
+            return Err(bad(&format!(
+                "'{name}' is no placeholder name (letters, digits and _, not starting with a digit)"
+            )));
+        }
+        let number = |s: &str| {
+            s.trim()
+                .parse::<i64>()
+                .ok()
+                .filter(|v| v.unsigned_abs() <= super::parse::MAX_CONST.unsigned_abs())
+        };
+        let mut values: Vec<i64> = Vec::new();
+        for item in list.split(',') {
+            let item = item.trim();
+            let (lo, hi) = match item.split_once("..") {
+                Some((a, b)) => (number(a), number(b)),
+                None => (number(item), number(item)),
+            };
+            let (Some(lo), Some(hi)) = (lo, hi) else {
+                return Err(bad(&format!(
+                    "'{item}' is no whole number or range LO..HI (at most {} either side of 0)",
+                    super::parse::MAX_CONST
+                )));
+            };
+            if hi < lo {
+                return Err(bad(&format!(
+                    "the range {lo}..{hi} is empty: write the smaller value first"
+                )));
+            }
+            let count = (i128::from(hi) - i128::from(lo) + 1) as u128;
+            if values.len() as u128 + count > MAX_POINTS as u128 {
+                return Err(bad(&format!("more than {MAX_POINTS} values")));
+            }
+            values.extend(lo..=hi);
+        }
+        Ok(Sweep {
+            name: name.to_string(),
+            values,
+        })
+    }
+}
+
+impl std::fmt::Display for Sweep {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}=", self.name)?;
+        // Runs of consecutive values written as ranges.
+        let mut first = true;
+        let mut i = 0;
+        while i < self.values.len() {
+            let mut j = i;
+            while j + 1 < self.values.len() && self.values[j + 1] == self.values[j] + 1 {
+                j += 1;
+            }
+            if !first {
+                f.write_str(",")?;
+            }
+            first = false;
+            if j > i {
+                write!(f, "{}..{}", self.values[i], self.values[j])?;
+            } else {
+                write!(f, "{}", self.values[i])?;
+            }
+            i = j + 1;
+        }
+        Ok(())
+    }
+}
+
+/// The tiers `tiers` with every `{name}` read as `value`.
+fn bound(tiers: &[TierSpec], name: &str, value: i64) -> Vec<TierSpec> {
+    tiers
+        .iter()
+        .map(|t| TierSpec {
+            name: t.name.clone(),
+            cond: t.cond.as_ref().map(|c| c.bind(name, value)),
+            mark: t.mark,
+        })
+        .collect()
+}
+
+/// Refuse what a sweep cannot read: a placeholder no tier holds, a
+/// check whose dice change with the tiers (a push, a contest, rounds are
+/// refused by the caller), and a tier whose name is a column already.
+fn check_sweep(check: &Check, sweep: &Sweep) -> Result<()> {
+    if check.tiers.is_empty() || !check.outcomes_by.is_empty() {
+        return Err(Error::Conflict(
+            "--sweep judges the tiers at each value: give them with --tier NAME:COND, with the placeholder in a condition (--tier \"success:total>={dc}\")".into(),
+        ));
+    }
+    let mut vars = Vec::new();
+    for c in check.tiers.iter().filter_map(|t| t.cond.as_ref()) {
+        c.vars(&mut vars);
+    }
+    if !vars.iter().any(|v| **v == *sweep.name) {
+        return Err(Error::param(
+            "--sweep",
+            sweep,
+            format!(
+                "no tier holds {{{}}}: write it where the value goes (--tier \"success:total>={{{}}}\")",
+                sweep.name, sweep.name
+            ),
+        ));
+    }
+    if check.push.is_some() {
+        return Err(Error::Conflict(
+            "--sweep with --push: the tiers decide the push, so each value rolls other dice; run one report per value".into(),
+        ));
+    }
+    if check.vs.is_some() {
+        return Err(Error::Conflict(
+            "--sweep with --vs: a contest has no tiers to sweep; sweep the tiers of one roll"
+                .into(),
+        ));
+    }
+    for t in &check.tiers {
+        if t.name == sweep.name || t.name == "p_success" {
+            return Err(Error::param(
+                "--tier",
+                &t.name,
+                format!(
+                    "a tier of a sweep cannot be named {} (a column of its table already)",
+                    t.name
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Each value's judge and its tiers' sums: fed rows of tuples and their
+/// weights (a walk's, or a law's cells), each row judged by every value's
+/// tiers and its weight added to the tier it falls in.
+struct Sums<'p, W> {
+    judges: Vec<super::Judge<'p>>,
+    sums: Vec<Vec<W>>,
+    tiers: Vec<usize>,
+}
+
+impl<'p, W: Weight> Sums<'p, W> {
+    fn new(programs: &'p [super::TierProgram], count: usize) -> Self {
+        Sums {
+            judges: programs.iter().map(super::TierProgram::judge).collect(),
+            sums: vec![vec![W::zero(); count]; programs.len()],
+            tiers: Vec::new(),
+        }
+    }
+
+    fn see(&mut self, rows: &Rows<'_>, weights: &[W]) {
+        self.tiers.clear();
+        self.tiers.resize(weights.len(), 0);
+        for (judge, sums) in self.judges.iter_mut().zip(&mut self.sums) {
+            pool::product::Judging::tiers_of_rows(judge, rows, &mut self.tiers);
+            for (&t, w) in self.tiers.iter().zip(weights) {
+                sums[t] += w;
+            }
+        }
+    }
+
+    /// The cells `cells` (tuples of `n` slots), as rows in blocks.
+    fn see_cells<K: std::borrow::Borrow<[i64]>>(&mut self, n: usize, cells: &[(K, W)]) {
+        let base = vec![0; n];
+        let mut cols: Vec<(usize, Vec<i64>)> = (0..n).map(|i| (i, Vec::new())).collect();
+        let mut weights: Vec<W> = Vec::new();
+        for block in cells.chunks(BLOCK) {
+            for (i, col) in &mut cols {
+                col.clear();
+                col.extend(block.iter().map(|(k, _)| k.borrow()[*i]));
+            }
+            weights.clear();
+            weights.extend(block.iter().map(|(_, w)| w.clone()));
+            let rows = Rows {
+                base: &base,
+                cols: &cols,
+            };
+            self.see(&rows, &weights);
+        }
+    }
+}
+
+/// The report of `check` (its tiers holding `{NAME}`) swept over
+/// `sweep`'s values (module doc).
+pub fn report<W: Weight>(mut check: Check, sweep: &Sweep) -> Result<Report<W>> {
+    check_sweep(&check, sweep)?;
+    // Checked once, placeholder and all, as each value's report checks its
+    // tiers (a value changes a number, nothing the checks read); a named
+    // score is marked in the templates, so in every value's tiers.
+    check.validate_as(Some(&sweep.name))?;
+    // The table's columns: the tiers' names and marks are the same at
+    // every value.
+    let count = check.tier_count();
+    let columns: Vec<(String, bool)> = (0..count)
+        .map(|i| {
+            let name = check.tier_name(i);
+            (name.to_string(), check.is_success_tier(name))
+        })
+        .collect();
+    let templates = std::mem::take(&mut check.tiers);
+    // Every value's tiers read together: what the one law carries, each
+    // statistic saturated past the greatest threshold any value puts on it.
+    check.tiers = sweep
+        .values
+        .iter()
+        .flat_map(|&v| bound(&templates, &sweep.name, v))
+        .collect();
+    let tier_stats = check.tier_stats();
+    let layout = pool::layout(&tier_stats);
+    // Exploding chains stop past the greatest target where the tiers are
+    // reported alone, as `--outcomes-only` stops them; beside the roll's
+    // own law they are that law's, cut where it is cut.
+    let bounds = match check.expr() {
+        Some(e) if check.outcomes_only => check.bounds_with_cap(e, &tier_stats),
+        _ => check.bounds(),
+    };
+    // Each value's tiers compiled once.
+    let mut all = std::mem::take(&mut check.tiers).into_iter();
+    let programs: Vec<super::TierProgram> = sweep
+        .values
+        .iter()
+        .map(|_| {
+            check.tiers = all.by_ref().take(templates.len()).collect();
+            check.tier_program(&layout)
+        })
+        .collect();
+    check.tiers = templates;
+    let mut sums: Sums<'_, W> = Sums::new(&programs, count);
+    let tail = match check.expr() {
+        Some(expr) => {
+            super::law::check_work::<W>(&check.command)?;
+            // One walk of the dice, every value's judges reading each
+            // tuple, where the parts' product is chosen; else the joint
+            // law, its cells read the same way.
+            let mut none = |_: &[i64]| 0usize;
+            let mut observe = |rows: &Rows<'_>, w: &[W]| sums.see(rows, w);
+            let read = pool::product::read_observed::<W, _>(
+                expr,
+                &tier_stats,
+                &bounds,
+                check.tail_eps,
+                1,
+                &mut none,
+                &mut observe,
+            )?;
+            match read {
+                pool::product::Read::Judged(j) => j.tail,
+                pool::product::Read::Law(joint) => {
+                    if joint.layout != layout {
+                        return Err(Error::Conflict(
+                            "dice: a sweep's law came in another layout than its tiers were read in (a bug of hantei: please report the command)".into(),
+                        ));
+                    }
+                    sums.see_cells(layout.len(), &joint.cells);
+                    joint.tail
+                }
+            }
+        }
+        None => {
+            // xB, xR, xU: tiers read their result alone.
+            let law = super::law::law::<W>(&check.command, check.tail_eps)?;
+            let cells: Vec<([i64; 1], W)> = law
+                .value
+                .iter()
+                .filter(|(_, p)| !p.is_zero())
+                .map(|(x, p)| ([x], p.clone()))
+                .collect();
+            if layout != [pool::Stat::Total] {
+                return Err(Error::Conflict(
+                    "dice: the tiers of xB, xR, xU and D66 read their result alone".into(),
+                ));
+            }
+            sums.see_cells(1, &cells);
+            law.tail
+        }
+    };
+    let rows: Vec<Vec<(String, Field<W>)>> = sweep
+        .values
+        .iter()
+        .zip(sums.sums)
+        .map(|(&v, p)| {
+            let mut row: Vec<(String, Field<W>)> = Vec::with_capacity(count + 2);
+            row.push((sweep.name.clone(), Field::Int(v)));
+            let mut success = W::zero();
+            for ((name, succeeds), p) in columns.iter().zip(p) {
+                if *succeeds {
+                    success += &p;
+                }
+                row.push((name.clone(), Field::Prob(p)));
+            }
+            row.push(("p_success".into(), Field::Prob(success)));
+            row
+        })
+        .collect();
+    // The report of the roll itself (its distribution, mean, sd), its
+    // parameters those of the command as typed.
+    let report = if check.outcomes_only {
+        let r = Report::bare(ID, JA, W::zero()).without_success();
+        check.with_cut(check.write_params(r, false), &tail)
+    } else {
+        let tiers: Vec<String> = check.tiers.iter().map(ToString::to_string).collect();
+        let success_tiers = check.success_tiers.take();
+        check.tiers = Vec::new();
+        let mut r = super::report_of::<W>(check)?;
+        // The tiers as typed, placeholders and all.
+        r.params
+            .push(("tier".into(), serde_json::Value::from(tiers)));
+        if let Some(s) = success_tiers {
+            r.params
+                .push(("success_tiers".into(), serde_json::Value::from(s)));
+        }
+        r
+    };
+    Ok(report
+        .param("sweep", sweep.to_string())
+        .field(&format!("by_{}", sweep.name), Field::Rows(rows)))
+}

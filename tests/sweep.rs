@@ -1,0 +1,293 @@
+//! `--sweep` (判定の掃引): one roll's tiers judged at every value of a
+//! placeholder, against each value's own report and against enumeration.
+
+use hantei::report::Field;
+use hantei::request::dice::Params;
+use hantei::{Exact, Weight};
+
+use crate::common::hantei;
+
+/// The flags of a check with `tiers` (placeholders and all).
+fn params(expr: &str, tiers: &[&str], sweep: Option<&str>, outcomes_only: bool) -> Params {
+    Params {
+        expr: expr.into(),
+        tier: tiers.iter().map(|t| t.to_string()).collect(),
+        tail_eps: hantei::systems::dice::DEFAULT_TAIL_EPS,
+        outcomes_only,
+        sweep: sweep.map(str::to_string),
+        ..Default::default()
+    }
+}
+
+/// The table `by_NAME` of a sweep's report: per row, the value and the
+/// named probabilities (each tier's, then p_success).
+fn table<W: Weight>(r: &hantei::Report<W>, name: &str) -> Vec<(i64, Vec<(String, W)>)> {
+    let Some(Field::Rows(rows)) = r.get(&format!("by_{name}")) else {
+        panic!("no by_{name} in {:?}", r.fields)
+    };
+    rows.iter()
+        .map(|row| {
+            let Some((_, Field::Int(v))) = row.first() else {
+                panic!("row without its value: {row:?}")
+            };
+            let ps = row[1..]
+                .iter()
+                .map(|(k, f)| match f {
+                    Field::Prob(p) => (k.clone(), p.clone()),
+                    other => panic!("{k}: {other:?}"),
+                })
+                .collect();
+            (*v, ps)
+        })
+        .collect()
+}
+
+/// Each value's own report (the placeholder written as the number), in
+/// the table's shape.
+fn one_by_one<W: Weight>(
+    expr: &str,
+    tiers: &[&str],
+    name: &str,
+    values: &[i64],
+    outcomes_only: bool,
+) -> Vec<(i64, Vec<(String, W)>)> {
+    values
+        .iter()
+        .map(|&v| {
+            let bound: Vec<String> = tiers
+                .iter()
+                .map(|t| t.replace(&format!("{{{name}}}"), &v.to_string()))
+                .collect();
+            let bound: Vec<&str> = bound.iter().map(String::as_str).collect();
+            let r = params(expr, &bound, None, outcomes_only)
+                .report::<W>()
+                .unwrap_or_else(|e| panic!("{expr} at {name}={v}: {e}"));
+            // The table lists the tiers best first, as written.
+            let mut ps: Vec<(String, W)> = r
+                .outcomes
+                .iter()
+                .rev()
+                .map(|o| (o.key.to_string(), o.p.clone()))
+                .collect();
+            ps.push(("p_success".into(), r.p_success.clone()));
+            (v, ps)
+        })
+        .collect()
+}
+
+/// Sweeps through every path a sweep's law takes: the parts' product of a
+/// sum of named terms (Daggerheart), one term's joint law with counts
+/// saturated at the greatest threshold of any value (a pool read by
+/// successes), a plain sum, the natural die, exploding dice (their chains
+/// cut past the greatest target in `--outcomes-only`), and a BCDice xB
+/// command's result.
+const CASES: &[(&str, &[&str], &str)] = &[
+    (
+        "1D12[hope]+1D12[fear]+2",
+        &[
+            "critical:doubles",
+            "success with hope:total>={dc} and hope>fear",
+            "success with fear:total>={dc}",
+            "failure with hope:hope>fear:fail",
+            "failure with fear",
+        ],
+        "dc=5..25",
+    ),
+    (
+        "6D6",
+        &["hit:count(>=5)>={k}", "graze:count(>=5)>={k}-2", "miss"],
+        "k=0..7",
+    ),
+    ("3D6", &["hit:>={dc}", "near:>={dc}-3"], "dc=2,3,9..12,19"),
+    (
+        "1D20+5",
+        &["crit:natural>={c}", "hit:>=15", "miss"],
+        "c=18..20",
+    ),
+    ("1D6!+1D8!", &["high:>={t}", "low"], "t=2..30"),
+    ("5B6>=4", &["many:>={k}", "few"], "k=0..6"),
+];
+
+/// The values of a `NAME=…` text, as the sweep reads them.
+fn values(text: &str) -> (String, Vec<i64>) {
+    let s: hantei::systems::dice::sweep::Sweep = text.parse().unwrap();
+    (s.name, s.values)
+}
+
+#[test]
+fn a_sweep_equals_each_values_own_report_exactly() {
+    for &(expr, tiers, sweep) in CASES {
+        let (name, vals) = values(sweep);
+        for outcomes_only in [true, false] {
+            let swept = params(expr, tiers, Some(sweep), outcomes_only)
+                .report::<Exact>()
+                .unwrap_or_else(|e| panic!("{expr} --sweep {sweep}: {e}"));
+            assert_eq!(
+                table(&swept, &name),
+                one_by_one::<Exact>(expr, tiers, &name, &vals, outcomes_only),
+                "{expr} --sweep {sweep} (outcomes only: {outcomes_only})"
+            );
+            // In floating point, the same numbers to the last digits.
+            let swept = params(expr, tiers, Some(sweep), outcomes_only)
+                .report::<f64>()
+                .unwrap();
+            for ((v, a), (_, b)) in table(&swept, &name).into_iter().zip(one_by_one::<f64>(
+                expr,
+                tiers,
+                &name,
+                &vals,
+                outcomes_only,
+            )) {
+                for ((k, x), (_, y)) in a.iter().zip(&b) {
+                    assert!((x - y).abs() < 1e-12, "{expr} {name}={v} {k}: {x} vs {y}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_daggerheart_table_equals_enumeration() {
+    // Every pair of the two d12, judged by the rule at each difficulty.
+    let swept = params(
+        "1D12[hope]+1D12[fear]+2",
+        CASES[0].1,
+        Some("dc=5..25"),
+        true,
+    )
+    .report::<Exact>()
+    .unwrap();
+    let rows = table(&swept, "dc");
+    assert_eq!(rows.len(), 21);
+    for (dc, ps) in rows {
+        let mut count = [0i64; 5];
+        for hope in 1..=12 {
+            for fear in 1..=12 {
+                let tier = if hope == fear {
+                    0
+                } else if hope + fear + 2 >= dc {
+                    if hope > fear {
+                        1
+                    } else {
+                        2
+                    }
+                } else if hope > fear {
+                    3
+                } else {
+                    4
+                };
+                count[tier] += 1;
+            }
+        }
+        for (i, c) in count.iter().enumerate() {
+            assert_eq!(ps[i].1, Exact::ratio(*c, 144), "dc {dc}, {}", ps[i].0);
+        }
+        // Success: the critical and both successes.
+        assert_eq!(
+            ps[5].1,
+            Exact::ratio(count[0] + count[1] + count[2], 144),
+            "dc {dc}"
+        );
+    }
+}
+
+#[test]
+fn the_sweep_reads_its_values_and_says_what_it_takes() {
+    assert_eq!(values("dc=5..8"), ("dc".into(), vec![5, 6, 7, 8]));
+    assert_eq!(values(" k = 1,3..4, -2 "), ("k".into(), vec![1, 3, 4, -2]));
+    let s: hantei::systems::dice::sweep::Sweep = "dc=5..8,10,12..13".parse().unwrap();
+    assert_eq!(s.to_string(), "dc=5..8,10,12..13");
+    for (bad, needle) in [
+        ("dc", "no '='"),
+        ("1dc=3", "no placeholder name"),
+        ("dc=9..3", "empty"),
+        ("dc=x", "no whole number"),
+        ("dc=0..5000", "more than 1000 values"),
+    ] {
+        let e = bad
+            .parse::<hantei::systems::dice::sweep::Sweep>()
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(needle) && e.contains("--sweep"), "{bad}: {e}");
+    }
+}
+
+#[test]
+fn a_sweep_is_refused_where_it_cannot_read_the_tiers() {
+    let daggerheart = ["1D12[hope]+1D12[fear]+2", "--tier", "hit:total>={dc}"];
+    for (extra, needle) in [
+        (&["--sweep", "x=1..3"][..], "no tier holds {x}"),
+        (&["--sweep", "dc=9..3"][..], "--sweep"),
+        (&["--sweep", "dc=1..2", "--vs", "2D6"][..], "--vs"),
+        (&["--sweep", "dc=1..2", "--until", "3"][..], "--until"),
+        (
+            &["--sweep", "dc=1..2", "--push", "hit", "--push-dice", "<6"][..],
+            "--push",
+        ),
+        // A placeholder with no sweep to give it values.
+        (&[][..], "--sweep dc=LO..HI"),
+    ] {
+        let mut args = vec!["odds", "dice"];
+        args.extend(daggerheart);
+        args.extend(extra);
+        let o = hantei().args(&args).output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+    }
+    // Another placeholder beside the swept one.
+    let o = hantei()
+        .args([
+            "odds",
+            "dice",
+            "2D6",
+            "--tier",
+            "hit:>={dc}+{bonus}",
+            "--sweep",
+            "dc=5..6",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("{bonus}"));
+}
+
+#[test]
+fn the_sweep_table_is_in_the_json() {
+    let o = hantei()
+        .args([
+            "odds",
+            "dice",
+            "2D6+1",
+            "--tier",
+            "strong hit:>={t}",
+            "--tier",
+            "weak hit:>={t}-3",
+            "--tier",
+            "miss",
+            "--sweep",
+            "t=10..11",
+            "--exact",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["params"]["sweep"], "t=10..11");
+    assert_eq!(v["params"]["tier"][0], "strong hit:>={t}");
+    let rows = v["by_t"].as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    // PbtA's 2D6+1: 10+ is 9+ on the dice, 26/36 for 6+ … by hand:
+    // 2D6 >= 9: 10/36; 6..=8: 16/36; the rest 10/36.
+    assert_eq!(rows[0]["t"], 10);
+    assert_eq!(rows[0]["strong hit"], "5/18");
+    assert_eq!(rows[0]["weak hit"], "4/9");
+    assert_eq!(rows[0]["miss"], "5/18");
+    assert_eq!(rows[0]["p_success"], "13/18");
+    // 2D6 >= 10: 6/36; 7..=9: 15/36.
+    assert_eq!(rows[1]["strong hit"], "1/6");
+    assert_eq!(rows[1]["weak hit"], "5/12");
+}
