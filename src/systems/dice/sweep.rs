@@ -281,7 +281,7 @@ pub fn report<W: Weight>(mut check: Check, sweep: &Sweep) -> Result<Report<W>> {
         .collect();
     check.tiers = templates;
     let mut sums: Sums<'_, W> = Sums::new(&programs, count);
-    let tail = match check.expr() {
+    let (tail, explodes) = match check.expr() {
         Some(expr) => {
             super::law::check_work::<W>(&check.command)?;
             // One walk of the dice, every value's judges reading each
@@ -299,7 +299,7 @@ pub fn report<W: Weight>(mut check: Check, sweep: &Sweep) -> Result<Report<W>> {
                 &mut observe,
             )?;
             match read {
-                pool::product::Read::Judged(j) => j.tail,
+                pool::product::Read::Judged(j) => (j.tail, j.explodes),
                 pool::product::Read::Law(joint) => {
                     if joint.layout != layout {
                         return Err(Error::Conflict(
@@ -307,7 +307,7 @@ pub fn report<W: Weight>(mut check: Check, sweep: &Sweep) -> Result<Report<W>> {
                         ));
                     }
                     sums.see_cells(layout.len(), &joint.cells);
-                    joint.tail
+                    (joint.tail, joint.explodes)
                 }
             }
         }
@@ -326,7 +326,7 @@ pub fn report<W: Weight>(mut check: Check, sweep: &Sweep) -> Result<Report<W>> {
                 ));
             }
             sums.see_cells(1, &cells);
-            law.tail
+            (law.tail, law.explodes)
         }
     };
     let rows: Vec<Vec<(String, Field<W>)>> = sweep
@@ -350,8 +350,13 @@ pub fn report<W: Weight>(mut check: Check, sweep: &Sweep) -> Result<Report<W>> {
     // The report of the roll itself (its distribution, mean, sd), its
     // parameters those of the command as typed.
     let report = if check.outcomes_only {
-        let r = Report::bare(ID, JA, W::zero()).without_success();
-        check.with_cut(check.write_params(r, false), &tail)
+        // As `--outcomes-only` reports one value's tiers.
+        let r = check.write_params(Report::bare(ID, JA, W::zero()).without_success(), true);
+        if explodes {
+            check.with_cut(r.param("tail_eps", check.tail_eps), &tail)
+        } else {
+            r
+        }
     } else {
         let tiers: Vec<String> = check.tiers.iter().map(ToString::to_string).collect();
         let success_tiers = check.success_tiers.take();
