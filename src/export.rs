@@ -160,6 +160,8 @@ fn block_ja(name: &str) -> Option<&'static str> {
         "vs_achieved" => "相手の達成値",
         "distribution" => "分布",
         "worth" => "価値",
+        // A sweep's table (`--sweep dc=…`: `by_dc`).
+        n if n.starts_with("by_") => "掃引",
         _ => return None,
     })
 }
@@ -315,7 +317,6 @@ fn table<W: Weight>(r: &Report<W>) -> String {
             );
         }
     }
-    let _ = writeln!(out);
     let mut scalars: Vec<(String, String)> = Vec::new();
     if r.has_success {
         scalars.push(("p_success".into(), prob_cell(&r.p_success)));
@@ -326,6 +327,11 @@ fn table<W: Weight>(r: &Report<W>) -> String {
             Some(t) => scalars.push((name.clone(), t)),
             None => blocks.push((name, f)),
         }
+    }
+    // A report of blocks alone (a sweep's table) starts at its first
+    // block's own blank line.
+    if !r.outcomes.is_empty() || !scalars.is_empty() {
+        let _ = writeln!(out);
     }
     let w_name = scalars.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
     let w_value = scalars
