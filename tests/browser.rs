@@ -616,6 +616,51 @@ fn pins_without_a_success_chance() {
     });
 }
 
+/// `--sweep` shows its table by value: `2D6` with `hit:>={t}` swept over
+/// t = 6..9 is P(2D6 ≥ t) at each t (enumerated here), with a curve for
+/// each column (hit, other, p_success).
+#[test]
+fn a_sweep_shows_its_table_by_value() {
+    in_chromium("sweep-table", |c, base| async move {
+        open(
+            &c,
+            &base,
+            "system=dice&expr=2D6&tier=hit%3A%3E%3D%7Bt%7D&sweep=t%3D6..9",
+        )
+        .await;
+        for t in 6..=9 {
+            let want = pct(p_d6_sum_at_least(2, t));
+            let got = wait_content(
+                &c,
+                &format!("#sweep-table tr[data-value='{t}'] td[data-col='hit']"),
+                |s| !s.is_empty(),
+            )
+            .await;
+            assert!(got.starts_with(&want), "t = {t}: {got} (want {want})");
+        }
+        let shown = js(
+            &c,
+            "return [!document.querySelector('#sweep-table-panel').hidden, document.querySelectorAll('#sweep-table-svg path.series').length]",
+        )
+        .await;
+        assert_eq!(shown, json!([true, 3]));
+        js(
+            &c,
+            "document.querySelector('#sweep-table-panel').scrollIntoView(); return true",
+        )
+        .await;
+        shot(&c, "laptop-sweep-table.png").await;
+        // Without a sweep the panel is gone.
+        open(&c, &base, "system=dice&expr=2D6&tier=hit%3A%3E%3D7").await;
+        let hidden = js(
+            &c,
+            "return document.querySelector('#sweep-table-panel').hidden",
+        )
+        .await;
+        assert_eq!(hidden, json!(true));
+    });
+}
+
 /// Item 3: `2D6 --until 20` shows the rounds: P(done within k) is
 /// P(the sum of 2k d6 ≥ 20) (enumerated here); a race shows its win, tie
 /// and loss and both sides' curves.

@@ -334,9 +334,11 @@ impl Params {
     fn preflight_check(&self, exact: bool) -> crate::Result<()> {
         let mut check = self.check()?;
         self.outcomes_only_alone()?;
-        match self.until()? {
-            Some(u) => u.validate(&check)?,
-            None => check.validate()?,
+        match (self.until()?, self.sweep()?) {
+            (Some(_), Some(_)) => return Err(sweep_with_until()),
+            (Some(u), None) => u.validate(&check)?,
+            (None, Some(s)) => dice::sweep::validate(&mut check, &s)?,
+            (None, None) => check.validate()?,
         }
         if exact {
             check_work::<crate::weight::Exact>(&check)
@@ -388,6 +390,11 @@ impl Params {
         Ok(())
     }
 
+    /// `--sweep`, read.
+    fn sweep(&self) -> crate::Result<Option<dice::sweep::Sweep>> {
+        self.sweep.as_deref().map(str::parse).transpose()
+    }
+
     /// The report for these flags.
     pub fn report<W: Weight>(&self) -> crate::Result<Report<W>> {
         if let Some(id) = &self.game {
@@ -400,13 +407,9 @@ impl Params {
         }
         let check = self.check()?;
         self.outcomes_only_alone()?;
-        if let Some(text) = &self.sweep {
-            let sweep: dice::sweep::Sweep = text.parse()?;
+        if let Some(sweep) = self.sweep()? {
             if self.until.is_some() {
-                return Err(crate::Error::Conflict(
-                    "--sweep with --until: rounds read one roll's tiers; run one report per value"
-                        .into(),
-                ));
+                return Err(sweep_with_until());
             }
             return dice::sweep::report(check, &sweep);
         }
@@ -415,6 +418,13 @@ impl Params {
             None => dice::report_of(check),
         }
     }
+}
+
+/// `--sweep` with `--until`, refused.
+fn sweep_with_until() -> crate::Error {
+    crate::Error::Conflict(
+        "--sweep with --until: rounds read one roll's tiers; run one report per value".into(),
+    )
 }
 
 /// The estimated work of a check's laws (its command's and its opponent's)

@@ -68,6 +68,7 @@ const UI = {
     busy: "Computing…", cancel: "Cancel", cancelled: "Cancelled: the result shown is for the previous settings.",
     stale_error: "The result below is for the previous settings (dimmed); fix the value above to update it.",
     games: "Game systems (--list-games)", games_help: "Pick one with --game; each game's commands:",
+    sweep_table: "By value (sweep)", sweep_table_title: "Each outcome by value",
     rounds_title: "P(done within k rolls)", rolls_title: "P(done on roll k)", rounds: "Rounds", roll_k: "roll k",
     done_on: "done on roll k", done_by: "done within k", race_title: "Race: each side done within k rolls",
     side_a: "this side", side_b: "the other side (--vs)",
@@ -100,6 +101,7 @@ const UI = {
     busy: "計算中…", cancel: "中止", cancelled: "中止しました: 表示中の結果は前の設定のものです。",
     stale_error: "下の結果は前の設定のものです (薄く表示)。上の値を直すと更新されます。",
     games: "ゲームシステム (--list-games)", games_help: "--game で選びます。各ゲームのコマンド:",
+    sweep_table: "値ごと (掃引)", sweep_table_title: "値ごとの各結果の確率",
     rounds_title: "k回以内に達成する確率", rolls_title: "k回目に達成する確率", rounds: "ラウンド", roll_k: "k回目",
     done_on: "k回目に達成", done_by: "k回以内に達成", race_title: "競争: 各側が k 回以内に達成する確率",
     side_a: "こちら側", side_b: "相手側 (--vs)",
@@ -751,8 +753,31 @@ function renderReport() {
   $("#outcomes").hidden = none;
   $("#chart").replaceChildren(...(none ? [] : [outcomeChart(r)]));
   renderDistribution();
+  renderSweepTable(r);
   renderRounds(r);
   renderSweepMeasures();
+}
+
+// A sweep (`sweep=dc=5..25`): its table by_NAME, a row per value (each
+// tier's probability, p_success), as a chart of every column and a table.
+function renderSweepTable(r) {
+  const box = $("#sweep-table-panel");
+  const name = String((r.params && r.params.sweep) || "").split("=")[0];
+  const rows = name ? r[`by_${name}`] : null;
+  if (!Array.isArray(rows) || !rows.length) { box.hidden = true; return; }
+  box.hidden = false;
+  const cols = Object.keys(rows[0]).filter((k) => k !== name);
+  const xs = rows.map((row) => Number(row[name]));
+  const colors = tierColorMap(r);
+  const series = cols.map((k, i) => ({
+    name: k, color: k === "p_success" ? "#111111" : colors[k] || PIN_COLORS[i % PIN_COLORS.length],
+    ys: rows.map((row) => prob(row[k])),
+  }));
+  $("#sweep-table-chart").replaceChildren(lineChart({ id: "sweep-table-svg", title: `${chartName(r)} — ${t("sweep_table_title")}`, xs, series, xlabel: name, percent: true, width: chartWidth("#sweep-table-chart") }));
+  $("#sweep-table").replaceChildren(
+    el("thead", {}, el("tr", {}, ...[name, ...cols].map((h, i) => el("th", { class: i ? "num" : "", text: h })))),
+    el("tbody", {}, ...rows.map((row) => el("tr", { "data-value": String(row[name]) }, el("td", { text: String(row[name]) }),
+      ...cols.map((k) => el("td", { class: "num", "data-col": k }, pct(row[k]), fracEl(row[k])))))));
 }
 
 const FONT = "IPAexGothic, system-ui, -apple-system, 'Segoe UI', Roboto, 'Liberation Sans', 'DejaVu Sans', 'Noto Sans CJK JP', sans-serif";

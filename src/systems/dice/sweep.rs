@@ -235,14 +235,20 @@ impl<'p, W: Weight> Sums<'p, W> {
     }
 }
 
+/// Validate `check` for a sweep over `sweep` before any work (what
+/// [`report`] refuses, it refuses here: the server's preflight asks it).
+/// The tiers are checked once, placeholder and all, as each value's
+/// report checks its own (a value changes a number, nothing the checks
+/// read); a named score is marked in them, so in every value's tiers.
+pub fn validate(check: &mut Check, sweep: &Sweep) -> Result<()> {
+    check_sweep(check, sweep)?;
+    check.validate_as(Some(&sweep.name))
+}
+
 /// The report of `check` (its tiers holding `{NAME}`) swept over
 /// `sweep`'s values (module doc).
 pub fn report<W: Weight>(mut check: Check, sweep: &Sweep) -> Result<Report<W>> {
-    check_sweep(&check, sweep)?;
-    // Checked once, placeholder and all, as each value's report checks its
-    // tiers (a value changes a number, nothing the checks read); a named
-    // score is marked in the templates, so in every value's tiers.
-    check.validate_as(Some(&sweep.name))?;
+    validate(&mut check, sweep)?;
     // The table's columns: the tiers' names and marks are the same at
     // every value.
     let count = check.tier_count();

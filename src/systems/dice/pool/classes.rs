@@ -50,6 +50,15 @@ pub fn applies<W: Weight>(law: &DieLaw<W>, ctx: &Ctx) -> bool {
     }
 }
 
+/// Whether two outcomes' contributions fall in one class ([`split`]'s
+/// first half equal), with no class written out.
+pub fn same_class(a: &[i64], b: &[i64], ctx: &Ctx) -> bool {
+    a.iter()
+        .zip(b)
+        .zip(&ctx.layout)
+        .all(|((x, y), s)| summed(s) || x == y)
+}
+
 /// An outcome's class (what it contributes to every statistic but the
 /// total and the natural dice) and its total (0 where the total is not
 /// carried).

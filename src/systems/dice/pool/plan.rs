@@ -749,12 +749,22 @@ pub fn accumulate(budgets: &[crate::rounds::Budget]) -> Plan {
 /// class and the span of `m` dice of it (the last class: the one count
 /// left).
 fn class_estimate<W: Weight>(law: &DieLaw<W>, ctx: &Ctx, n: u64) -> u64 {
-    let mut classes: Vec<(Vec<i64>, Vec<i64>)> = Vec::new();
+    // Each class by the contributions of its first outcome (no class
+    // written out: this estimate is made for every term planned).
+    let mut classes: Vec<(&[i64], Vec<i64>)> = Vec::new();
+    let total = ctx
+        .layout
+        .iter()
+        .position(|s| *s == Stat::Total)
+        .filter(|_| ctx.total);
     for (o, _) in &law.outcomes {
-        let (rest, t) = super::classes::split(&o.contrib, ctx);
-        match classes.iter_mut().find(|(r, _)| *r == rest) {
+        let t = total.map_or(0, |i| o.contrib[i]);
+        match classes
+            .iter_mut()
+            .find(|(r, _)| super::classes::same_class(r, &o.contrib, ctx))
+        {
             Some((_, totals)) => totals.push(t),
-            None => classes.push((rest, vec![t])),
+            None => classes.push((&o.contrib, vec![t])),
         }
     }
     let mut work: u64 = 0;
