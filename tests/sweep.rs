@@ -291,3 +291,56 @@ fn the_sweep_table_is_in_the_json() {
     assert_eq!(rows[1]["strong hit"], "1/6");
     assert_eq!(rows[1]["weak hit"], "5/12");
 }
+
+#[test]
+fn a_sweep_past_its_judgings_is_refused_at_once() {
+    // Every tuple of the dice judged at every value: the product of the
+    // parts' 40,000 combinations at 500 values, exactly, is refused before
+    // any combination is made; the joint law's 200,000 tuples at 1,000
+    // values once the law (milliseconds) is known.
+    for (args, needle) in [
+        (
+            &[
+                "1D20[a]+1D100[b]+1D20[c]",
+                "--tier",
+                "x:a+b>={t} and c>=10",
+                "--sweep",
+                "t=0..499",
+                "--outcomes-only",
+                "--exact",
+            ][..],
+            "40000 combinations",
+        ),
+        (
+            &[
+                "1D100[a]+1D100[b]+1D20[c]",
+                "--tier",
+                "x:a+b>={t} and c>=10",
+                "--tier",
+                "y:a>={t}/2",
+                "--sweep",
+                "t=0..999",
+                "--outcomes-only",
+            ][..],
+            "past the limit of 50000000",
+        ),
+    ] {
+        let o = hantei().args(["odds", "dice"]).args(args).output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains(needle) && err.contains("sweep fewer values"),
+            "{err}"
+        );
+    }
+    // Under the limit the same roll answers: 200 values.
+    let r = params(
+        "1D100[a]+1D100[b]+1D20[c]",
+        &["x:a+b>={t} and c>=10", "y:a>={t}/2"],
+        Some("t=0..199"),
+        true,
+    )
+    .report::<f64>()
+    .unwrap();
+    assert_eq!(table(&r, "t").len(), 200);
+}

@@ -26,6 +26,28 @@ use crate::weight::Weight;
 /// Most values of one sweep.
 pub const MAX_POINTS: usize = 1000;
 
+/// Most judgings of one sweep: the tuples of the dice's law (or the
+/// combinations of its parts) × the values. A judging (a tuple read by one
+/// value's tiers and added to its tier) takes 30–40 ns on a 2-core
+/// machine (`1D100[a]+1D100[b]+1D20[c]` read at 1,000 values: 2·10⁸
+/// judgings, 7.2 s), so this is about two seconds; past it a sweep is
+/// refused, the product before any tuple is made.
+pub const MAX_JUDGINGS: u64 = 50_000_000;
+
+/// [`MAX_JUDGINGS`] in exact fractions, where a judging adds a fraction:
+/// 450 ns each (the same roll at 50 values, exactly: 10⁷ judgings,
+/// 4.5 s), so about two seconds too.
+pub const MAX_EXACT_JUDGINGS: u64 = 5_000_000;
+
+/// The most judgings of one sweep in weight `W`.
+fn max_judgings<W: Weight>() -> u64 {
+    if W::EXACT {
+        MAX_EXACT_JUDGINGS
+    } else {
+        MAX_JUDGINGS
+    }
+}
+
 /// Most cells judged at once (the columns of a block of the law's cells).
 const BLOCK: usize = 1024;
 
@@ -235,6 +257,21 @@ impl<'p, W: Weight> Sums<'p, W> {
     }
 }
 
+/// Refuse judging `cells` tuples at every value of `sweep` past
+/// [`MAX_JUDGINGS`] ([`MAX_EXACT_JUDGINGS`] exactly).
+fn check_judgings<W: Weight>(cells: usize, sweep: &Sweep) -> Result<()> {
+    let judgings = (cells as u64).saturating_mul(sweep.values.len() as u64);
+    let limit = max_judgings::<W>();
+    if judgings > limit {
+        return Err(Error::Conflict(format!(
+            "dice: a sweep judges each of the roll's {cells} tuples at each of its {} values, {judgings} judgings, past the limit of {limit}{}; sweep fewer values, or read fewer statistics",
+            sweep.values.len(),
+            if W::EXACT { " in exact fractions" } else { "" }
+        )));
+    }
+    Ok(())
+}
+
 /// Validate `check` for a sweep over `sweep` before any work (what
 /// [`report`] refuses, it refuses here: the server's preflight asks it).
 /// The tiers are checked once, placeholder and all, as each value's
@@ -303,6 +340,7 @@ pub fn report<W: Weight>(mut check: Check, sweep: &Sweep) -> Result<Report<W>> {
                 1,
                 &mut none,
                 &mut observe,
+                max_judgings::<W>() / sweep.values.len().max(1) as u64,
             )?;
             match read {
                 pool::product::Read::Judged(j) => (j.tail, j.explodes),
@@ -312,6 +350,7 @@ pub fn report<W: Weight>(mut check: Check, sweep: &Sweep) -> Result<Report<W>> {
                             "dice: a sweep's law came in another layout than its tiers were read in (a bug of hantei: please report the command)".into(),
                         ));
                     }
+                    check_judgings::<W>(joint.cells.len(), sweep)?;
                     sums.see_cells(layout.len(), &joint.cells);
                     (joint.tail, joint.explodes)
                 }
@@ -331,6 +370,7 @@ pub fn report<W: Weight>(mut check: Check, sweep: &Sweep) -> Result<Report<W>> {
                     "dice: the tiers of xB, xR, xU and D66 read their result alone".into(),
                 ));
             }
+            check_judgings::<W>(cells.len(), sweep)?;
             sums.see_cells(1, &cells);
             (law.tail, law.explodes)
         }

@@ -189,7 +189,10 @@ pub type Observer<'o, W> = &'o mut dyn FnMut(&Rows<'_>, &[W]);
 /// chosen) shown to `observe` with its weight after it is judged: a
 /// sweep's judges, one per value, read the same walk
 /// ([`crate::systems::dice::sweep`]). Where the joint law is returned,
-/// `observe` sees nothing.
+/// `observe` sees nothing. A product of more than `max_rows` tuples is
+/// refused before any is made (`max_rows` the observer's own limit: a
+/// sweep judges every tuple at each of its values).
+#[allow(clippy::too_many_arguments)]
 pub fn read_observed<W: Weight, J: Judging>(
     expr: &Node,
     stats: &[Stat],
@@ -198,13 +201,14 @@ pub fn read_observed<W: Weight, J: Judging>(
     tiers: usize,
     judge: &mut J,
     observe: Observer<'_, W>,
+    max_rows: u64,
 ) -> Result<Read<W>> {
     read_within(
         expr,
         stats,
         bounds,
         tail_eps,
-        (tiers, judge, Some(observe)),
+        (tiers, judge, Some((observe, max_rows))),
         Way::Planner,
     )
 }
@@ -229,7 +233,7 @@ fn read_within<W: Weight, J: Judging>(
     stats: &[Stat],
     bounds: &[Bound],
     tail_eps: f64,
-    (tiers, judge, observe): (usize, &mut J, Option<Observer<'_, W>>),
+    (tiers, judge, observe): (usize, &mut J, Option<(Observer<'_, W>, u64)>),
     way: Way,
 ) -> Result<Read<W>> {
     let spine = match (way, spine(expr)) {
@@ -299,6 +303,14 @@ fn read_within<W: Weight, J: Judging>(
             None
         };
         return Ok(Read::Law(finish_with(&ctx, cells, explodes, tail)));
+    };
+    let observe = match observe {
+        Some((_, max_rows)) if combinations > max_rows => {
+            return Err(crate::error::Error::Conflict(format!(
+                "dice: a sweep judges each of the roll's {combinations} combinations at every value, past the {max_rows} its values allow; sweep fewer values, or read fewer statistics"
+            )))
+        }
+        observe => observe.map(|(o, _)| o),
     };
     let (tiers, total) = plan::traced(
         || expr.to_string(),
