@@ -447,7 +447,13 @@ fn game_report<W: Weight>(id: &str, p: &Params) -> crate::Result<Report<W>> {
             p.common_flags_only(game.id)?;
             dice::games::report(game, &cmd, &p.expr, p.tail_eps)
         }
-        dice::games::Parsed::Plain(_) => Ok(dice::report::<W>(&p.check()?)?.param("game", game.id)),
+        dice::games::Parsed::Plain(_) => {
+            let report = match p.sweep()? {
+                Some(sweep) => dice::sweep::report::<W>(p.check()?, &sweep)?,
+                None => dice::report::<W>(&p.check()?)?,
+            };
+            Ok(report.param("game", game.id))
+        }
     }
 }
 
