@@ -294,40 +294,48 @@ fn the_sweep_table_is_in_the_json() {
 
 #[test]
 fn a_sweep_past_its_judgings_is_refused_at_once() {
-    // Every tuple of the dice judged at every value: the product of the
-    // parts' 40,000 combinations at 500 values, exactly, is refused before
-    // any combination is made; the joint law's 200,000 tuples at 1,000
-    // values once the law (milliseconds) is known.
-    for (args, needle) in [
+    // Every tuple of the dice judged at every value: the parts' 60,000
+    // combinations at 1,000 values are refused before any combination is
+    // made; a joint law's 200,000 tuples at 1,000 values (at 200 exactly)
+    // once the law (milliseconds) is known.
+    let wide = [
+        "1D100[a]+1D100[b]+1D20[c]",
+        "--tier",
+        "x:a+b>={t} and c>=10",
+        "--tier",
+        "y:a>={t}/2",
+        "--outcomes-only",
+    ];
+    for (args, more, needle) in [
         (
             &[
-                "1D20[a]+1D100[b]+1D20[c]",
+                "1D20[a]+1D20[b]+1D150[c]",
                 "--tier",
                 "x:a+b>={t} and c>=10",
-                "--sweep",
-                "t=0..499",
                 "--outcomes-only",
-                "--exact",
             ][..],
-            "40000 combinations",
+            &["--sweep", "t=0..999"][..],
+            "60000 combinations",
         ),
         (
-            &[
-                "1D100[a]+1D100[b]+1D20[c]",
-                "--tier",
-                "x:a+b>={t} and c>=10",
-                "--tier",
-                "y:a>={t}/2",
-                "--sweep",
-                "t=0..999",
-                "--outcomes-only",
-            ][..],
+            &wide[..],
+            &["--sweep", "t=0..999"][..],
             "past the limit of 50000000",
         ),
+        (
+            &wide[..],
+            &["--sweep", "t=0..199", "--exact"][..],
+            "past the limit of 20000000 in exact fractions",
+        ),
     ] {
-        let o = hantei().args(["odds", "dice"]).args(args).output().unwrap();
+        let o = hantei()
+            .args(["odds", "dice"])
+            .args(args)
+            .args(more)
+            .output()
+            .unwrap();
         let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(o.status.code(), Some(2), "{args:?} {more:?}: {err}");
         assert!(
             err.contains(needle) && err.contains("sweep fewer values"),
             "{err}"

@@ -10,7 +10,8 @@ that would take the machine's memory aborts instead, on random commands of
 `hantei odds dice`: terms with large and negative numbers, products and
 quotients, listed faces far apart, D66, the counting commands (xB, xR,
 xU), chains (`->`), named terms, groups, with random tiers, `--exact`,
-`--vs`, `--until`, `--push`, `--outcomes-by` and `--outcomes-only`, and
+`--vs`, `--until`, `--push`, `--outcomes-by`, `--outcomes-only` and
+`--sweep` (placeholders in the tiers, extreme values), and
 the game commands (`--game`) with extreme numbers (SECONDS, default 120). Prints
 each run with an exit code other than 0 and 2 (a panic: 101; an abort:
 134; killed: -9) or past 20 s, with its command and the first line of its
@@ -107,6 +108,16 @@ def tiers():
     return ['--tier', f'a:{c}', '--tier', 'b']
 
 
+def swept():
+    """Tiers with a placeholder and a --sweep of extreme values."""
+    c = R.choice(['>={t}', 'count(6)>={t}', 'max>={t} and doubles', 'natural>={t}',
+                  'total*{t}>=5', 'total/({t})==0', 'n0>{t}', '{t}', 'total>={u}'])
+    lo = R.choice([-1000000000, -5, 0, 1, 10, 999999999])
+    span = R.choice([0, 1, 20, 999, 5000])
+    sweep = R.choice([f't={lo}..{lo + span}', f't={lo},{num()}', 't=', 't=5..1', 'x=1..3'])
+    return ['--tier', f'a:{c}', '--tier', 'b', '--sweep', sweep]
+
+
 def limit():
     resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
 
@@ -120,7 +131,9 @@ while time.time() < t_end:
         args = [H, 'odds', 'dice', cmd(), '--format', 'json', '--game', game]
     else:
         args = [H, 'odds', 'dice', command(), '--format', 'json']
-        if R.random() < 0.5:
+        if R.random() < 0.15:
+            args += swept()
+        elif R.random() < 0.5:
             args += tiers()
         elif R.random() < 0.3:
             args += ['--outcomes-by', R.choice(['total', 'max', 'count(6)', 'width', 'height', 'n0', 'natural'])]
