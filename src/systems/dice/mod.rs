@@ -38,6 +38,10 @@
 //! wins (`--lower-wins` for roll-under), with the tie rules of the other
 //! systems; `p_success` is then `p_win` after the tie rule.
 //!
+//! **A table by difficulty** (`--sweep dc=5..25`, [`sweep`], 判定の掃引):
+//! tiers holding a placeholder (`total>={dc}`) judged at every value, the
+//! dice's law built once; the report gains the table `by_dc`.
+//!
 //! **Over several rolls** (`--until N`, [`until`]): the command rolled
 //! again and again, its result (or another statistic, [`per_roll`]) added
 //! up until it reaches `N`, with tiers that end the test or add a bonus,

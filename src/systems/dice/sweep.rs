@@ -9,6 +9,12 @@
 //! [`super::pool::bounds`] of every value's conditions together), and each
 //! value's tiers are then judged over its cells, column by column
 //! ([`super::Judge`]), as the report of that value alone would judge them.
+//! In floating point, where the planner takes the parts' product, the
+//! dice are walked once and every tuple is shown with its weight to each
+//! value's judge ([`pool::product::read_observed`]); elsewhere, and in
+//! exact fractions, one joint law is read, its weights (exactly) brought
+//! over one common denominator once for every value. The judgings (tuples
+//! × values) are limited ([`MAX_JUDGINGS`], [`MAX_EXACT_JUDGINGS`]).
 //!
 //! The report is the roll's own (its distribution, mean and sd; none with
 //! `--outcomes-only`) with one table more, `by_<NAME>`: a row per value,
