@@ -66,9 +66,25 @@ async fn set_input(c: &Client, css: &str, value: &str) {
 }
 
 /// Scroll `css` to the middle of the window (clear of the sticky header), as
-/// a person would, and click it.
+/// a person would, and click it, once the page has made it (the system
+/// cards come with the page's first fetch, later on a busy machine: a CI
+/// run found `#system-d20` not there yet).
 async fn click(c: &Client, css: &str) {
     let quoted = serde_json::to_string(css).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while js(
+        c,
+        &format!("return document.querySelector({quoted}) !== null"),
+    )
+    .await
+        != json!(true)
+    {
+        assert!(
+            Instant::now() < deadline,
+            "{css}: not on the page after 15 s"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     js(
         c,
         &format!("document.querySelector({quoted}).scrollIntoView({{block: 'center'}})"),
