@@ -448,9 +448,10 @@ fn game_report<W: Weight>(id: &str, p: &Params) -> crate::Result<Report<W>> {
             dice::games::report(game, &cmd, &p.expr, p.tail_eps)
         }
         dice::games::Parsed::Plain(_) => {
+            let check = p.check()?;
             let report = match p.sweep()? {
-                Some(sweep) => dice::sweep::report::<W>(p.check()?, &sweep)?,
-                None => dice::report::<W>(&p.check()?)?,
+                Some(sweep) => dice::sweep::report::<W>(check, &sweep)?,
+                None => dice::report_of::<W>(check)?,
             };
             Ok(report.param("game", game.id))
         }

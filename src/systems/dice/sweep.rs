@@ -219,6 +219,9 @@ fn check_sweep(check: &Check, sweep: &Sweep) -> Result<()> {
 /// tiers and its weight added to the tier it falls in.
 struct Sums<'p, W> {
     judges: Vec<super::Judge<'p>>,
+    /// The tiers of each value.
+    count: usize,
+    /// In floating point, each value's tiers' sums so far.
     sums: Vec<Vec<W>>,
     tiers: Vec<usize>,
     /// In exact fractions, each value's tier of every cell met, in order
@@ -230,23 +233,31 @@ impl<'p, W: Weight> Sums<'p, W> {
     fn new(programs: &'p [super::TierProgram], count: usize) -> Self {
         Sums {
             judges: programs.iter().map(super::TierProgram::judge).collect(),
-            sums: vec![vec![W::zero(); count]; programs.len()],
+            count,
+            sums: if W::EXACT {
+                Vec::new()
+            } else {
+                vec![vec![W::zero(); count]; programs.len()]
+            },
             tiers: Vec::new(),
             met: W::EXACT.then(|| vec![Vec::new(); programs.len()]),
         }
     }
 
-    fn see(&mut self, rows: &Rows<'_>, weights: &[W]) {
+    /// Judge the `n` rows `rows` at every value; in floating point add
+    /// their `weights` to the tiers they fall in (exactly, the weights are
+    /// read at the end: [`Sums::finish`]; none need be given here).
+    fn see(&mut self, rows: &Rows<'_>, n: usize, weights: &[W]) {
         self.tiers.clear();
-        self.tiers.resize(weights.len(), 0);
-        for (p, (judge, sums)) in self.judges.iter_mut().zip(&mut self.sums).enumerate() {
+        self.tiers.resize(n, 0);
+        for (p, judge) in self.judges.iter_mut().enumerate() {
             pool::product::Judging::tiers_of_rows(judge, rows, &mut self.tiers);
             match &mut self.met {
                 // Tier indices are below `super::MAX_TIERS` + 1.
                 Some(met) => met[p].extend(self.tiers.iter().map(|&t| t as u16)),
                 None => {
                     for (&t, w) in self.tiers.iter().zip(weights) {
-                        sums[t] += w;
+                        self.sums[p][t] += w;
                     }
                 }
             }
@@ -258,12 +269,16 @@ impl<'p, W: Weight> Sums<'p, W> {
     /// denominator once for all the values, and each tier's numerators
     /// summed as integers, reduced once: adding long fractions one by one
     /// took a gcd each (`10D10!` at 1,000 values, exactly: 6.8 s).
-    fn finish(self, cells: &[W]) -> Vec<Vec<W>> {
+    fn finish<'w>(self, cells: impl IntoIterator<Item = &'w W>) -> Vec<Vec<W>>
+    where
+        W: 'w,
+    {
         let Some(met) = self.met else {
             return self.sums;
         };
-        let count = self.sums.first().map_or(0, Vec::len);
-        let common = crate::weight::over_common_denominator(cells.iter());
+        let count = self.count;
+        let cells: Vec<&W> = cells.into_iter().collect();
+        let common = crate::weight::over_common_denominator(cells.iter().copied());
         met.into_iter()
             .map(|tiers| match &common {
                 Some((nums, den)) => {
@@ -277,8 +292,8 @@ impl<'p, W: Weight> Sums<'p, W> {
                 }
                 None => {
                     let mut sums = vec![W::zero(); count];
-                    for (&t, w) in tiers.iter().zip(cells) {
-                        sums[usize::from(t)] += w;
+                    for (&t, w) in tiers.iter().zip(&cells) {
+                        sums[usize::from(t)] += *w;
                     }
                     sums
                 }
@@ -286,7 +301,8 @@ impl<'p, W: Weight> Sums<'p, W> {
             .collect()
     }
 
-    /// The cells `cells` (tuples of `n` slots), as rows in blocks.
+    /// The cells `cells` (tuples of `n` slots), as rows in blocks (their
+    /// weights copied only where they are added as they come).
     fn see_cells<K: std::borrow::Borrow<[i64]>>(&mut self, n: usize, cells: &[(K, W)]) {
         let base = vec![0; n];
         let mut cols: Vec<(usize, Vec<i64>)> = (0..n).map(|i| (i, Vec::new())).collect();
@@ -296,13 +312,15 @@ impl<'p, W: Weight> Sums<'p, W> {
                 col.clear();
                 col.extend(block.iter().map(|(k, _)| k.borrow()[*i]));
             }
-            weights.clear();
-            weights.extend(block.iter().map(|(_, w)| w.clone()));
+            if !W::EXACT {
+                weights.clear();
+                weights.extend(block.iter().map(|(_, w)| w.clone()));
+            }
             let rows = Rows {
                 base: &base,
                 cols: &cols,
             };
-            self.see(&rows, &weights);
+            self.see(&rows, block.len(), &weights);
         }
     }
 }
@@ -374,9 +392,7 @@ pub fn report<W: Weight>(mut check: Check, sweep: &Sweep) -> Result<Report<W>> {
         .collect();
     check.tiers = templates;
     let mut sums: Sums<'_, W> = Sums::new(&programs, count);
-    // Exact: the cells' weights, kept to be summed over one denominator.
-    let mut weights: Vec<W> = Vec::new();
-    let (tail, explodes) = match check.expr() {
+    let (probs, tail, explodes) = match check.expr() {
         Some(expr) if W::EXACT => {
             // One joint law, its cells judged at every value and their
             // weights summed over one common denominator.
@@ -384,8 +400,8 @@ pub fn report<W: Weight>(mut check: Check, sweep: &Sweep) -> Result<Report<W>> {
             let joint = pool::law_bounded::<W>(expr, &tier_stats, &bounds, check.tail_eps)?;
             check_judgings::<W>(joint.cells.len(), sweep)?;
             sums.see_cells(layout.len(), &joint.cells);
-            weights = joint.cells.iter().map(|(_, w)| w.clone()).collect();
-            (joint.tail, joint.explodes)
+            let probs = sums.finish(joint.cells.iter().map(|(_, w)| w));
+            (probs, joint.tail, joint.explodes)
         }
         Some(expr) => {
             super::law::check_work::<W>(&check.command)?;
@@ -393,7 +409,7 @@ pub fn report<W: Weight>(mut check: Check, sweep: &Sweep) -> Result<Report<W>> {
             // tuple, where the parts' product is chosen; else the joint
             // law, its cells read the same way.
             let mut none = |_: &[i64]| 0usize;
-            let mut observe = |rows: &Rows<'_>, w: &[W]| sums.see(rows, w);
+            let mut observe = |rows: &Rows<'_>, w: &[W]| sums.see(rows, w.len(), w);
             let read = pool::product::read_observed::<W, _>(
                 expr,
                 &tier_stats,
@@ -404,7 +420,7 @@ pub fn report<W: Weight>(mut check: Check, sweep: &Sweep) -> Result<Report<W>> {
                 &mut observe,
                 max_judgings::<W>() / sweep.values.len().max(1) as u64,
             )?;
-            match read {
+            let (tail, explodes) = match read {
                 pool::product::Read::Judged(j) => (j.tail, j.explodes),
                 pool::product::Read::Law(joint) => {
                     if joint.layout != layout {
@@ -416,7 +432,8 @@ pub fn report<W: Weight>(mut check: Check, sweep: &Sweep) -> Result<Report<W>> {
                     sums.see_cells(layout.len(), &joint.cells);
                     (joint.tail, joint.explodes)
                 }
-            }
+            };
+            (sums.finish([]), tail, explodes)
         }
         None => {
             // xB, xR, xU: tiers read their result alone.
@@ -434,14 +451,14 @@ pub fn report<W: Weight>(mut check: Check, sweep: &Sweep) -> Result<Report<W>> {
             }
             check_judgings::<W>(cells.len(), sweep)?;
             sums.see_cells(1, &cells);
-            weights = cells.iter().map(|(_, w)| w.clone()).collect();
-            (law.tail, law.explodes)
+            let probs = sums.finish(cells.iter().map(|(_, w)| w));
+            (probs, law.tail, law.explodes)
         }
     };
     let rows: Vec<Vec<(String, Field<W>)>> = sweep
         .values
         .iter()
-        .zip(sums.finish(&weights))
+        .zip(probs)
         .map(|(&v, p)| {
             let mut row: Vec<(String, Field<W>)> = Vec::with_capacity(count + 2);
             row.push((sweep.name.clone(), Field::Int(v)));

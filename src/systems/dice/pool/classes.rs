@@ -68,11 +68,16 @@ pub fn split(contrib: &[i64], ctx: &Ctx) -> (Vec<i64>, i64) {
         .zip(&ctx.layout)
         .map(|(v, s)| if summed(s) { 0 } else { *v })
         .collect();
-    let total = match ctx.layout.iter().position(|s| *s == Stat::Total) {
-        Some(i) if ctx.total => contrib[i],
-        _ => 0,
-    };
-    (rest, total)
+    (rest, total_slot(ctx).map_or(0, |i| contrib[i]))
+}
+
+/// The slot of the total where it is carried (an outcome's class leaves
+/// it out: [`split`]).
+pub fn total_slot(ctx: &Ctx) -> Option<usize> {
+    ctx.layout
+        .iter()
+        .position(|s| *s == Stat::Total)
+        .filter(|_| ctx.total)
 }
 
 fn classes<W: Weight>(law: &DieLaw<W>, ctx: &Ctx) -> Vec<Class<W>> {

@@ -752,11 +752,7 @@ fn class_estimate<W: Weight>(law: &DieLaw<W>, ctx: &Ctx, n: u64) -> u64 {
     // Each class by the contributions of its first outcome (no class
     // written out: this estimate is made for every term planned).
     let mut classes: Vec<(&[i64], Vec<i64>)> = Vec::new();
-    let total = ctx
-        .layout
-        .iter()
-        .position(|s| *s == Stat::Total)
-        .filter(|_| ctx.total);
+    let total = super::classes::total_slot(ctx);
     for (o, _) in &law.outcomes {
         let t = total.map_or(0, |i| o.contrib[i]);
         match classes
