@@ -352,3 +352,215 @@ fn a_sweep_past_its_judgings_is_refused_at_once() {
     .unwrap();
     assert_eq!(table(&r, "t").len(), 200);
 }
+
+/// Each value's own `--outcomes-only` report, the placeholder written as
+/// the number in the dice and the tiers alike, in the table's shape (with
+/// each value's cut mass where `tail` asks for it).
+fn one_by_one_dice<W: Weight>(
+    expr: &str,
+    tiers: &[&str],
+    name: &str,
+    values: &[i64],
+    tail: bool,
+) -> Vec<(i64, Vec<(String, W)>)> {
+    let at = |text: &str, v: i64| text.replace(&format!("{{{name}}}"), &v.to_string());
+    values
+        .iter()
+        .map(|&v| {
+            let bound: Vec<String> = tiers.iter().map(|t| at(t, v)).collect();
+            let bound: Vec<&str> = bound.iter().map(String::as_str).collect();
+            let r = params(&at(expr, v), &bound, None, true)
+                .report::<W>()
+                .unwrap_or_else(|e| panic!("{expr} at {name}={v}: {e}"));
+            let mut ps: Vec<(String, W)> = r
+                .outcomes
+                .iter()
+                .rev()
+                .map(|o| (o.key.to_string(), o.p.clone()))
+                .collect();
+            ps.push(("p_success".into(), r.p_success.clone()));
+            if tail {
+                let Some(Field::Prob(t)) = r.get("tail_mass") else {
+                    panic!("{expr} at {name}={v}: no tail_mass")
+                };
+                ps.push(("tail_mass".into(), t.clone()));
+            }
+            (v, ps)
+        })
+        .collect()
+}
+
+/// Sweeps over the dice: one die's pools by size (built in one pass), the
+/// placeholder in the dice and in a tier at once, pools whose dice are
+/// kept or dropped (each size its own law), a trait die's size with
+/// exploding dice (each value's cut mass in its row), and xB.
+const DICE_CASES: &[(&str, &[&str], &str, bool)] = &[
+    (
+        "{n}D6",
+        &[
+            "critical:count(==6)>=2",
+            "full:max==6",
+            "partial:max>=4",
+            "bad",
+        ],
+        "n=1..6",
+        false,
+    ),
+    ("{n}D6", &["hit:total>={n}*4", "miss"], "n=1..5", false),
+    (
+        "{n}D10KH2",
+        &["high:>=15", "mid:>=10", "low"],
+        "n=2..5",
+        false,
+    ),
+    (
+        "{1D{s}![trait],1D6![wild]}KH1",
+        &[
+            "critical failure:trait==1 and wild==1:fail",
+            "two raises:>=12",
+            "raise:>=8",
+            "success:>=4",
+            "failure",
+        ],
+        "s=4,6,8",
+        true,
+    ),
+    ("{n}B6>=5", &["two:>=2", "one:>=1", "none"], "n=1..4", false),
+];
+
+#[test]
+fn a_sweep_over_the_dice_equals_each_values_own_report_exactly() {
+    for &(expr, tiers, sweep, tail) in DICE_CASES {
+        let (name, vals) = values(sweep);
+        let swept = params(expr, tiers, Some(sweep), false)
+            .report::<Exact>()
+            .unwrap_or_else(|e| panic!("{expr} --sweep {sweep}: {e}"));
+        assert_eq!(
+            table(&swept, &name),
+            one_by_one_dice::<Exact>(expr, tiers, &name, &vals, tail),
+            "{expr} --sweep {sweep}"
+        );
+        // The report is the table alone, the roll as typed.
+        assert!(swept.get("distribution").is_none(), "{expr}");
+        assert!(swept
+            .params
+            .iter()
+            .any(|(k, v)| k == "expr" && v.as_str() == Some(expr)));
+        // In floating point, the same numbers to the last digits (the
+        // pools by size sum their states in another order).
+        let swept = params(expr, tiers, Some(sweep), false)
+            .report::<f64>()
+            .unwrap();
+        let own = one_by_one_dice::<f64>(expr, tiers, &name, &vals, tail);
+        for ((v, a), (_, b)) in table(&swept, &name).into_iter().zip(own) {
+            assert_eq!(a.len(), b.len(), "{expr} {name}={v}");
+            for ((k, x), (_, y)) in a.iter().zip(&b) {
+                assert!((x - y).abs() < 1e-12, "{expr} {name}={v} {k}: {x} vs {y}");
+            }
+        }
+    }
+}
+
+#[test]
+fn blades_by_pool_size_equals_enumeration() {
+    // Every roll of 1–4 d6, judged by the rule: two sixes a critical,
+    // else the highest die.
+    let swept = params("{n}D6", DICE_CASES[0].1, Some("n=1..4"), true)
+        .report::<Exact>()
+        .unwrap();
+    let rows = table(&swept, "n");
+    assert_eq!(rows.len(), 4);
+    for (n, ps) in rows {
+        let mut count = [0i64; 4];
+        let all = 6i64.pow(n as u32);
+        for code in 0..all {
+            let faces: Vec<i64> = (0..n).map(|i| code / 6i64.pow(i as u32) % 6 + 1).collect();
+            let sixes = faces.iter().filter(|&&f| f == 6).count();
+            let max = faces.iter().copied().max().unwrap_or(0);
+            let tier = if sixes >= 2 {
+                0
+            } else if max == 6 {
+                1
+            } else if max >= 4 {
+                2
+            } else {
+                3
+            };
+            count[tier] += 1;
+        }
+        for (i, c) in count.iter().enumerate() {
+            assert_eq!(ps[i].1, Exact::ratio(*c, all), "{n} dice, {}", ps[i].0);
+        }
+        assert_eq!(
+            ps[4].1,
+            Exact::ratio(count[0] + count[1] + count[2], all),
+            "{n} dice: p_success"
+        );
+    }
+}
+
+#[test]
+fn a_placeholder_in_the_dice_is_read_or_refused_as_the_cli_says() {
+    // Without --sweep: exit 2, naming the flag that gives its values.
+    let o = hantei()
+        .args([
+            "odds", "dice", "{n}D6", "--tier", "hit:>=4", "--tier", "miss",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("--sweep n=LO..HI"), "{err}");
+    assert!(o.stdout.is_empty());
+    // A value the dice refuse is refused as that value's roll is, before
+    // any work.
+    let o = hantei()
+        .args([
+            "odds",
+            "dice",
+            "{n}D6",
+            "--tier",
+            "hit:>=4",
+            "--tier",
+            "miss",
+            "--sweep",
+            "n=1..3,5000",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // The table by pool size in the JSON: P(hit) for 1–3 d6 by hand.
+    let o = hantei()
+        .args([
+            "odds",
+            "dice",
+            "{n}D6",
+            "--tier",
+            "hit:max>=4",
+            "--tier",
+            "miss",
+            "--sweep",
+            "n=1..3",
+            "--exact",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["params"]["expr"], "{n}D6");
+    assert_eq!(v["params"]["sweep"], "n=1..3");
+    let rows = v["by_n"].as_array().expect("by_n rows");
+    let hits: Vec<&str> = rows
+        .iter()
+        .map(|r| r["hit"].as_str().unwrap_or(""))
+        .collect();
+    // 1 − (1/2)ⁿ.
+    assert_eq!(hits, ["1/2", "3/4", "7/8"]);
+}

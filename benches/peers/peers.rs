@@ -152,7 +152,7 @@ fn dice_report(
 /// `--full-report`: the workloads with tiers compute their whole report.
 static FULL_REPORT: AtomicBool = AtomicBool::new(false);
 
-/// `--per-report`: a sweep's workload (W14) makes one report per value
+/// `--per-report`: a sweep's workload (W4, W11, W14) makes one report per value
 /// rather than one sweep.
 static PER_REPORT: AtomicBool = AtomicBool::new(false);
 
@@ -206,7 +206,10 @@ fn names(t: &[String]) -> Vec<&str> {
 }
 
 /// W4 Blades in the Dark: 1..=6 dice (highest die; two sixes a critical),
-/// then zero dice (2D6 keep the lowest, no critical).
+/// then zero dice (2D6 keep the lowest, no critical). The pools of 1–6
+/// dice as a designer asks for the table: one sweep of the pool's size
+/// (`{n}D6 --sweep n=1..6`, the pools built in one pass, a die more each
+/// step); `--per-report` makes one report per size instead.
 fn w4_blades() -> Vec<f64> {
     let t = tiers(&[
         "critical:count(==6)>=2",
@@ -215,11 +218,15 @@ fn w4_blades() -> Vec<f64> {
         "bad",
     ]);
     let mut out = Vec::new();
-    for n in 1..=6 {
-        out.extend(outcomes(
-            &dice_report(&format!("{n}D6"), &t, &[], &[], None),
-            &names(&t),
-        ));
+    if PER_REPORT.load(Ordering::Relaxed) {
+        for n in 1..=6 {
+            out.extend(outcomes(
+                &dice_report(&format!("{n}D6"), &t, &[], &[], None),
+                &names(&t),
+            ));
+        }
+    } else {
+        out.extend(sweep_rows("{n}D6", &t, "n=1..6"));
     }
     let zero = tiers(&["full:natural==6", "partial:natural>=4", "bad"]);
     out.push(0.0);
@@ -270,7 +277,12 @@ fn w8_v5() -> Vec<f64> {
 /// its maximum, keep the higher; success 4, raise 8, two raises 12; snake
 /// eyes a critical failure.
 fn w11_savage() -> Vec<f64> {
-    [4, 6, 8, 10, 12].into_iter().flat_map(savage).collect()
+    if PER_REPORT.load(Ordering::Relaxed) {
+        return [4, 6, 8, 10, 12].into_iter().flat_map(savage).collect();
+    }
+    // The trait die's sizes as one table: a sweep over the dice, each
+    // size's law its own, the tiers read and checked once.
+    sweep_rows(SAVAGE, &savage_tiers(), "s=4,6,8,10,12")
 }
 
 /// W14 Daggerheart: hope and fear d12 + 2 against difficulty 5..=25, as
@@ -297,26 +309,34 @@ fn w14_daggerheart() -> Vec<f64> {
         }
         return out;
     }
+    sweep_rows("1D12[hope]+1D12[fear]+2", &t, "dc=5..25")
+}
+
+/// The tiers `t` of `expr` swept over `sweep` (`hantei odds dice EXPR
+/// --tier … --sweep NAME=…`, one report): each row's tiers in `t`'s
+/// order, row by row.
+fn sweep_rows(expr: &str, t: &[String], sweep: &str) -> Vec<f64> {
     let p = hantei::request::dice::Params {
-        expr: "1D12[hope]+1D12[fear]+2".into(),
-        tier: t.clone(),
+        expr: expr.into(),
+        tier: t.to_vec(),
         tail_eps: hantei::systems::dice::DEFAULT_TAIL_EPS,
         outcomes_only: !FULL_REPORT.load(Ordering::Relaxed),
-        sweep: Some("dc=5..25".into()),
+        sweep: Some(sweep.into()),
         ..Default::default()
     };
     let r = p
         .report::<f64>()
-        .unwrap_or_else(|e| panic!("W14 sweep: {e}"));
-    let Some(hantei::Field::Rows(rows)) = r.get("by_dc") else {
-        panic!("W14 sweep: no by_dc table")
+        .unwrap_or_else(|e| panic!("{expr} --sweep {sweep}: {e}"));
+    let name = sweep.split('=').next().unwrap_or("");
+    let Some(hantei::Field::Rows(rows)) = r.get(&format!("by_{name}")) else {
+        panic!("{expr} --sweep {sweep}: no by_{name} table")
     };
     let mut out = Vec::new();
     for row in rows {
-        for name in names(&t) {
+        for name in names(t) {
             match row.iter().find(|(k, _)| k == name) {
                 Some((_, hantei::Field::Prob(p))) => out.push(*p),
-                other => panic!("W14 sweep: tier {name}: {other:?}"),
+                other => panic!("{expr} --sweep {sweep}: tier {name}: {other:?}"),
             }
         }
     }
@@ -518,15 +538,24 @@ fn keep3_d20(n: i64) -> Vec<f64> {
 /// Savage Worlds at one trait die size: a `dS` trait die and a wild d6,
 /// each exploding on its maximum, keep the higher (the W11 tiers).
 fn savage(s: i64) -> Vec<f64> {
-    let t = tiers(&[
+    let t = savage_tiers();
+    let expr = SAVAGE.replace("{s}", &s.to_string());
+    outcomes(&dice_report(&expr, &t, &[], &[], None), &names(&t))
+}
+
+/// Savage Worlds' trait die `{s}` and wild die, the higher kept.
+const SAVAGE: &str = "{1D{s}![trait],1D6![wild]}KH1";
+
+/// Savage Worlds' tiers: raises every 4 over 4, both dice 1 a critical
+/// failure.
+fn savage_tiers() -> Vec<String> {
+    tiers(&[
         "critical failure:trait==1 and wild==1:fail",
         "two raises:>=12",
         "raise:>=8",
         "success:>=4",
         "failure",
-    ]);
-    let expr = format!("{{1D{s}![trait],1D6![wild]}}KH1");
-    outcomes(&dice_report(&expr, &t, &[], &[], None), &names(&t))
+    ])
 }
 
 // Chained rolls (issue 28): one roll's result decides the next, through

@@ -190,14 +190,24 @@ fn default_tail_eps() -> f64 {
 impl Params {
     /// The parameters as a [`Check`].
     pub fn check(&self) -> crate::Result<Check> {
-        let mut check = match &self.game {
+        self.check_of(&self.expr)
+    }
+
+    /// The command `expr`, read as these flags read theirs.
+    fn command_of(&self, expr: &str) -> crate::Result<dice::Command> {
+        match &self.game {
             // A chain under a game reads its stages as the game does.
-            Some(id) if dice::chained::is_chain(&self.expr) => Check::of(dice::parse::parse_in(
-                &self.expr,
-                Some(dice::games::find(id)?),
-            )?),
-            _ => Check::new(&self.expr)?,
-        };
+            Some(id) if dice::chained::is_chain(expr) => {
+                dice::parse::parse_in(expr, Some(dice::games::find(id)?))
+            }
+            _ => dice::parse(expr).map_err(|e| placeholder_hint(expr, self.sweep.is_some(), e)),
+        }
+    }
+
+    /// The parameters as a [`Check`] of the command `expr` (a sweep over
+    /// the dice reads one for each value).
+    fn check_of(&self, expr: &str) -> crate::Result<Check> {
+        let mut check = Check::of(self.command_of(expr)?);
         check.tiers = self
             .tier
             .iter()
@@ -323,7 +333,7 @@ impl Params {
                 ));
             }
             let game = dice::games::find(id)?;
-            return match game.parse(&self.expr)? {
+            return match game.parse(&self.first_expr()?)? {
                 dice::games::Parsed::Game(_) => self.common_flags_only(game.id),
                 dice::games::Parsed::Plain(_) => self.preflight_check(exact),
             };
@@ -332,6 +342,21 @@ impl Params {
     }
 
     fn preflight_check(&self, exact: bool) -> crate::Result<()> {
+        if let Some((sweep, check, commands)) = self.dice_sweep()? {
+            self.outcomes_only_alone()?;
+            if self.until.is_some() {
+                return Err(sweep_with_until());
+            }
+            dice::sweep::validate_dice(&check, &commands, &sweep)?;
+            for c in &commands {
+                if exact {
+                    dice::law::check_work::<crate::weight::Exact>(c)?;
+                } else {
+                    dice::law::check_work::<f64>(c)?;
+                }
+            }
+            return Ok(());
+        }
         let mut check = self.check()?;
         self.outcomes_only_alone()?;
         match (self.until()?, self.sweep()?) {
@@ -356,7 +381,7 @@ impl Params {
         let tiers = !self.tier.is_empty() || !self.outcomes_by.is_empty();
         let own_command = self.game.as_deref().is_some_and(|id| {
             dice::games::find(id)
-                .and_then(|g| g.parse(&self.expr))
+                .and_then(|g| g.parse(&self.first_expr()?))
                 .map_or(true, |p| matches!(p, dice::games::Parsed::Game(_)))
         });
         tiers && self.vs.is_none() && self.until.is_none() && !own_command
@@ -395,6 +420,51 @@ impl Params {
         self.sweep.as_deref().map(str::parse).transpose()
     }
 
+    /// The command as typed, its sweep's first value written in where the
+    /// placeholder stands in the dice (what a game reads to tell its own
+    /// commands from plain ones).
+    fn first_expr(&self) -> crate::Result<String> {
+        Ok(match self.sweep()? {
+            Some(s) if dice::sweep::in_text(&self.expr, &s.name) => {
+                dice::sweep::substitute(&self.expr, &s.name, s.values[0])
+            }
+            _ => self.expr.clone(),
+        })
+    }
+
+    /// A sweep over the dice (`{n}D6 --sweep n=1..6`): the sweep, the
+    /// check of its first value (the tiers read once, as typed), and each
+    /// value's command; `None` where no placeholder stands in the dice.
+    #[allow(clippy::type_complexity)]
+    fn dice_sweep(&self) -> crate::Result<Option<(dice::sweep::Sweep, Check, Vec<dice::Command>)>> {
+        let Some(sweep) = self.sweep()? else {
+            return Ok(None);
+        };
+        if !dice::sweep::in_text(&self.expr, &sweep.name) {
+            return Ok(None);
+        }
+        let text = |v: i64| dice::sweep::substitute(&self.expr, &sweep.name, v);
+        let check = self.check_of(&text(sweep.values[0]))?;
+        let commands = sweep
+            .values
+            .iter()
+            .map(|&v| self.command_of(&text(v)))
+            .collect::<crate::Result<Vec<_>>>()?;
+        Ok(Some((sweep, check, commands)))
+    }
+
+    /// The report of a sweep over the dice, with what refuses it first.
+    fn dice_sweep_report<W: Weight>(
+        &self,
+        (sweep, check, commands): (dice::sweep::Sweep, Check, Vec<dice::Command>),
+    ) -> crate::Result<Report<W>> {
+        self.outcomes_only_alone()?;
+        if self.until.is_some() {
+            return Err(sweep_with_until());
+        }
+        dice::sweep::report_dice(check, &self.expr, commands, &sweep)
+    }
+
     /// The report for these flags.
     pub fn report<W: Weight>(&self) -> crate::Result<Report<W>> {
         if let Some(id) = &self.game {
@@ -404,6 +474,9 @@ impl Params {
                 ));
             }
             return game_report(id, self);
+        }
+        if let Some(swept) = self.dice_sweep()? {
+            return self.dice_sweep_report(swept);
         }
         let check = self.check()?;
         self.outcomes_only_alone()?;
@@ -417,6 +490,33 @@ impl Params {
             Some(u) => until::report(&check, &u),
             None => dice::report_of(check),
         }
+    }
+}
+
+/// A command that does not parse and holds a placeholder (`{n}D6`)
+/// without `--sweep`: the error says how to give its values.
+fn placeholder_hint(expr: &str, swept: bool, e: crate::Error) -> crate::Error {
+    if swept {
+        return e;
+    }
+    let names: Vec<&str> = expr
+        .split('{')
+        .skip(1)
+        .filter_map(|rest| rest.split_once('}').map(|(name, _)| name))
+        .filter(|name| {
+            name.chars()
+                .next()
+                .is_some_and(|c| c.is_alphabetic() || c == '_')
+                && name.chars().all(|c| c.is_alphanumeric() || c == '_')
+        })
+        .collect();
+    match names.first() {
+        Some(name) => crate::Error::param(
+            "EXPR",
+            expr,
+            format!("{{{name}}} is a placeholder: give its values with --sweep {name}=LO..HI (a table by value, each value written into the dice), or write a number"),
+        ),
+        None => e,
     }
 }
 
@@ -442,12 +542,15 @@ fn check_work<W: Weight>(check: &Check) -> crate::Result<()> {
 /// plain ones.
 fn game_report<W: Weight>(id: &str, p: &Params) -> crate::Result<Report<W>> {
     let game = dice::games::find(id)?;
-    match game.parse(&p.expr)? {
+    match game.parse(&p.first_expr()?)? {
         dice::games::Parsed::Game(cmd) => {
             p.common_flags_only(game.id)?;
             dice::games::report(game, &cmd, &p.expr, p.tail_eps)
         }
         dice::games::Parsed::Plain(_) => {
+            if let Some(swept) = p.dice_sweep()? {
+                return Ok(p.dice_sweep_report::<W>(swept)?.param("game", game.id));
+            }
             let check = p.check()?;
             let report = match p.sweep()? {
                 Some(sweep) => dice::sweep::report::<W>(check, &sweep)?,

@@ -743,12 +743,13 @@ impl fmt::Display for Expr {
     }
 }
 
-#[derive(Clone, Debug, PartialEq)]
-enum Tok {
+/// A token of a condition; names are slices of the condition's text.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Tok<'a> {
     Num(i64),
-    Ident(String),
+    Ident(&'a str),
     /// `{NAME}`: a sweep's placeholder.
-    Var(String),
+    Var(&'a str),
     Cmp(Cmp),
     Plus,
     Minus,
@@ -767,111 +768,120 @@ enum Tok {
 /// Most characters of a condition.
 pub const MAX_LEN: usize = 500;
 
-fn lex(src: &str) -> Result<Vec<(Tok, usize)>> {
-    let chars: Vec<char> = src.chars().collect();
+/// Whether `c` continues a name.
+fn in_name(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// The condition's tokens, each with its position in characters (for the
+/// caret). Read in place: names are slices of `src`, and no copy of its
+/// characters is made.
+fn lex(src: &str) -> Result<Vec<(Tok<'_>, usize)>> {
     // At most a token a character (and the end).
-    let mut out = Vec::with_capacity(chars.len() + 1);
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        let at = i;
+    let mut out = Vec::with_capacity(src.len() + 1);
+    // The byte where the next character starts, and its place in characters.
+    let mut b = 0;
+    let mut at = 0;
+    // The character at byte `b`: an ASCII byte is its own character (no
+    // decoding for nearly every condition).
+    let char_at = |b: usize| match src.as_bytes().get(b) {
+        Some(&x) if x.is_ascii() => Some(char::from(x)),
+        Some(_) => src.get(b..).and_then(|r| r.chars().next()),
+        None => None,
+    };
+    while let Some(c) = char_at(b) {
+        let start = b;
         if c.is_whitespace() {
-            i += 1;
+            b += c.len_utf8();
+            at += 1;
             continue;
         }
-        // The next character, for the two-character tokens (no string
-        // made per character).
-        let next = chars.get(i + 1).copied();
+        // The next character, for the two-character tokens.
+        let next = char_at(b + c.len_utf8());
         let tok = if c.is_ascii_digit() {
             let mut v: i64 = 0;
-            while i < chars.len() && chars[i].is_ascii_digit() {
+            while let Some(d) = src.as_bytes().get(b).filter(|d| d.is_ascii_digit()) {
                 v = v
                     .checked_mul(10)
-                    .and_then(|v| v.checked_add(chars[i] as i64 - '0' as i64))
+                    .and_then(|v| v.checked_add(i64::from(d - b'0')))
                     .filter(|v| *v <= super::parse::MAX_CONST)
                     .ok_or_else(|| notation_error(src, at, "number too large"))?;
-                i += 1;
+                b += 1;
             }
             out.push((Tok::Num(v), at));
+            at += b - start;
             continue;
         } else if c.is_alphabetic() || c == '_' {
-            let mut s = String::new();
-            while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
-                s.push(chars[i]);
-                i += 1;
+            let mut n = 0;
+            while let Some(c) = char_at(b).filter(|c| in_name(*c)) {
+                b += c.len_utf8();
+                n += 1;
             }
+            let s = &src[start..b];
             // The words, in any case, without a lowercase copy.
-            let word = |w: &str| s.eq_ignore_ascii_case(w);
-            let t = if word("and") {
+            let t = if s.eq_ignore_ascii_case("and") {
                 Tok::And
-            } else if word("or") {
+            } else if s.eq_ignore_ascii_case("or") {
                 Tok::Or
-            } else if word("not") {
+            } else if s.eq_ignore_ascii_case("not") {
                 Tok::Not
             } else {
                 Tok::Ident(s)
             };
             out.push((t, at));
+            at += n;
             continue;
         } else if c == '{' {
             // `{NAME}`: a placeholder, a name between braces.
-            let mut j = i + 1;
-            while j < chars.len() && (chars[j].is_alphanumeric() || chars[j] == '_') {
-                j += 1;
+            let mut j = b + 1;
+            let mut n = 0;
+            while let Some(c) = char_at(j).filter(|c| in_name(*c)) {
+                j += c.len_utf8();
+                n += 1;
             }
-            if j == i + 1 || chars.get(j) != Some(&'}') {
+            if n == 0 || char_at(j) != Some('}') {
                 return Err(notation_error(
                     src,
                     at,
                     "a placeholder is a name between braces, {dc}, whose values --sweep dc=LO..HI gives",
                 ));
             }
-            out.push((Tok::Var(chars[i + 1..j].iter().collect()), at));
-            i = j + 1;
+            out.push((Tok::Var(&src[b + 1..j]), at));
+            b = j + 1;
+            at += n + 2;
             continue;
         } else if c == '&' && next == Some('&') {
-            i += 2;
-            out.push((Tok::And, at));
-            continue;
+            Tok::And
         } else if c == '|' && next == Some('|') {
-            i += 2;
-            out.push((Tok::Or, at));
-            continue;
+            Tok::Or
         } else if c == '.' && next == Some('.') {
-            i += 2;
-            out.push((Tok::DotDot, at));
-            continue;
+            Tok::DotDot
         } else if c == '!' && next != Some('=') {
             Tok::Not
         } else if matches!(c, '<' | '>' | '=' | '!') {
-            let mut j = i;
-            while j < chars.len() && matches!(chars[j], '<' | '>' | '=' | '!') {
-                j += 1;
-            }
-            // ASCII, so a few bytes on the stack (no string made): a
-            // longer run is no comparison.
-            let mut buf = [0u8; 4];
-            let n = (j - i).min(buf.len());
-            for (b, c) in buf.iter_mut().zip(&chars[i..i + n]) {
-                *b = *c as u8;
-            }
-            let text = std::str::from_utf8(&buf[..n]).unwrap_or("");
-            let cmp = (j - i <= buf.len())
+            let run = src[b..]
+                .bytes()
+                .take_while(|c| matches!(c, b'<' | b'>' | b'=' | b'!'))
+                .count();
+            // ASCII: the run is its own text (a run of more than four is
+            // no comparison).
+            let text = &src[b..b + run];
+            let cmp = (run <= 4)
                 .then(|| Cmp::from_text(text))
                 .flatten()
                 .ok_or_else(|| {
-                    let text: String = chars[i..j].iter().collect();
                     notation_error(
                         src,
                         at,
                         format!(
                             "{} is no comparison (allowed >= > <= < = == != <>)",
-                            crate::error::quote(&text)
+                            crate::error::quote(text)
                         ),
                     )
                 })?;
-            i = j;
             out.push((Tok::Cmp(cmp), at));
+            b += run;
+            at += run;
             continue;
         } else {
             match c {
@@ -891,23 +901,29 @@ fn lex(src: &str) -> Result<Vec<(Tok, usize)>> {
                 }
             }
         };
-        i += 1;
-        out.push((tok, at));
+        // A token of one character, or of two (`&&`, `||`, `..`).
+        let two = matches!(tok, Tok::And | Tok::Or | Tok::DotDot);
+        let width = if two { 2 } else { 1 };
+        for _ in 0..width {
+            b += char_at(b).map_or(1, char::len_utf8);
+        }
+        at += width;
+        out.push((tok, at - width));
     }
-    out.push((Tok::End, chars.len()));
+    out.push((Tok::End, at));
     Ok(out)
 }
 
 struct P<'a> {
     src: &'a str,
-    toks: Vec<(Tok, usize)>,
+    toks: Vec<(Tok<'a>, usize)>,
     i: usize,
     /// Names read as yes/no facts ([`Expr::Flag`]).
     flags: &'a [String],
 }
 
-impl P<'_> {
-    fn peek(&self) -> &Tok {
+impl<'a> P<'a> {
+    fn peek(&self) -> &Tok<'a> {
         &self.toks[self.i].0
     }
     fn pos(&self) -> usize {
@@ -916,7 +932,7 @@ impl P<'_> {
     fn err<T>(&self, m: impl Into<String>) -> Result<T> {
         Err(notation_error(self.src, self.pos(), m))
     }
-    fn eat(&mut self, t: &Tok) -> bool {
+    fn eat(&mut self, t: &Tok<'_>) -> bool {
         if self.peek() == t {
             self.i += 1;
             true
@@ -991,18 +1007,8 @@ impl P<'_> {
             a = Expr::Arith(op, Box::new(a), Box::new(b));
         }
     }
-    /// The next token, taken (the parser never reads a token twice: a
-    /// name is moved out, not cloned).
-    fn take(&mut self) -> Tok {
-        std::mem::replace(&mut self.toks[self.i].0, Tok::End)
-    }
-
     fn unary(&mut self) -> Result<Expr> {
-        let tok = match self.peek() {
-            Tok::Ident(_) | Tok::Var(_) => self.take(),
-            t => t.clone(),
-        };
-        match tok {
+        match *self.peek() {
             Tok::Var(name) => {
                 self.i += 1;
                 Ok(Expr::Var(name.into()))
@@ -1090,11 +1096,7 @@ impl P<'_> {
             }
         };
         let term = if self.eat(&Tok::Comma) {
-            let tok = match self.peek() {
-                Tok::Ident(_) => self.take(),
-                t => t.clone(),
-            };
-            match tok {
+            match *self.peek() {
                 Tok::Ident(n) => {
                     self.i += 1;
                     Some(n)

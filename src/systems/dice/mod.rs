@@ -986,12 +986,15 @@ impl Check {
 
     /// The tiers' outcome rows, worst first like every system's.
     fn tier_rows<W: Weight>(&self, tier_p: Vec<W>) -> Vec<OutcomeRow<W>> {
-        self.tier_names()
-            .into_iter()
+        let mut rows: Vec<OutcomeRow<W>> = (0..self.tier_count())
             .zip(tier_p)
-            .rev()
-            .map(|(n, p)| OutcomeRow::new(n.clone(), n.clone(), n, p))
-            .collect()
+            .map(|(i, p)| {
+                let n = self.tier_name(i);
+                OutcomeRow::new(n.to_string(), n.to_string(), n.to_string(), p)
+            })
+            .collect();
+        rows.reverse();
+        rows
     }
 
     /// `report` with the mass cut from exploding dice (`tail_mass`) and,

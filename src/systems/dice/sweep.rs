@@ -24,7 +24,7 @@
 //! order, so they may differ in the last digits.
 
 use super::pool::{self, product::Rows};
-use super::{Check, TierSpec, ID, JA};
+use super::{Check, Command, TierSpec, ID, JA};
 use crate::error::{Error, Result};
 use crate::report::{Field, Report};
 use crate::weight::Weight;
@@ -168,23 +168,23 @@ fn bound(tiers: &[TierSpec], name: &str, value: i64) -> Vec<TierSpec> {
 /// Refuse what a sweep cannot read: a placeholder no tier holds, a
 /// check whose dice change with the tiers (a push, a contest, rounds are
 /// refused by the caller), and a tier whose name is a column already.
-fn check_sweep(check: &Check, sweep: &Sweep) -> Result<()> {
+fn check_sweep(check: &Check, sweep: &Sweep, in_dice: bool) -> Result<()> {
     if check.tiers.is_empty() || !check.outcomes_by.is_empty() {
         return Err(Error::Conflict(
-            "--sweep judges the tiers at each value: give them with --tier NAME:COND, with the placeholder in a condition (--tier \"success:total>={dc}\")".into(),
+            "--sweep judges the tiers at each value: give them with --tier NAME:COND, with the placeholder in a condition (--tier \"success:total>={dc}\") or in the dice ({n}D6)".into(),
         ));
     }
     let mut vars = Vec::new();
     for c in check.tiers.iter().filter_map(|t| t.cond.as_ref()) {
         c.vars(&mut vars);
     }
-    if !vars.iter().any(|v| **v == *sweep.name) {
+    if !in_dice && !vars.iter().any(|v| **v == *sweep.name) {
         return Err(Error::param(
             "--sweep",
             sweep,
             format!(
-                "no tier holds {{{}}}: write it where the value goes (--tier \"success:total>={{{}}}\")",
-                sweep.name, sweep.name
+                "no tier holds {{{}}}, nor do the dice: write it where the value goes (--tier \"success:total>={{{}}}\", or {{{}}}D6 for the number of dice)",
+                sweep.name, sweep.name, sweep.name
             ),
         ));
     }
@@ -346,7 +346,7 @@ fn check_judgings<W: Weight>(cells: usize, sweep: &Sweep) -> Result<()> {
 /// report checks its own (a value changes a number, nothing the checks
 /// read); a named score is marked in them, so in every value's tiers.
 pub fn validate(check: &mut Check, sweep: &Sweep) -> Result<()> {
-    check_sweep(check, sweep)?;
+    check_sweep(check, sweep, false)?;
     check.validate_as(Some(&sweep.name))
 }
 
@@ -497,6 +497,172 @@ pub fn report<W: Weight>(mut check: Check, sweep: &Sweep) -> Result<Report<W>> {
         }
         r
     };
+    Ok(report
+        .param("sweep", sweep.to_string())
+        .field(&format!("by_{}", sweep.name), Field::Rows(rows)))
+}
+
+/// Whether `{NAME}` stands in `text`: a sweep over the dice (`{n}D6`,
+/// `1D{s}!`), each value written into the text of the roll.
+pub fn in_text(text: &str, name: &str) -> bool {
+    text.contains(&format!("{{{name}}}"))
+}
+
+/// `text` with every `{NAME}` written as `value`.
+pub fn substitute(text: &str, name: &str, value: i64) -> String {
+    text.replace(&format!("{{{name}}}"), &value.to_string())
+}
+
+/// Validate a sweep over the dice before any work: `check` holds the
+/// tiers as typed (placeholders and all), `commands` each value's roll
+/// (its text with the value written in). Each value's tiers are checked
+/// against that value's roll, as its own report checks them.
+pub fn validate_dice(check: &Check, commands: &[Command], sweep: &Sweep) -> Result<()> {
+    check_sweep(check, sweep, true)?;
+    let mut each = check.clone();
+    for (&v, c) in sweep.values.iter().zip(commands) {
+        each.command = c.clone();
+        each.tiers = bound(&check.tiers, &sweep.name, v);
+        each.outcomes_only = true;
+        each.validate()?;
+    }
+    Ok(())
+}
+
+/// The laws of every value's roll from one pass, where the rolls are one
+/// die's pools of several sizes (`{n}D6`) read by statistics that combine
+/// without order, with nothing kept, dropped or exploding: the pools of
+/// 0, 1, …, the greatest size, one die more each step
+/// ([`pool::facts_by_size`]). `None` where the rolls are not such pools.
+fn laws_by_size<W: Weight>(
+    commands: &[Command],
+    stats: &[pool::Stat],
+    tail_eps: f64,
+) -> Result<Option<(Vec<pool::JointLaw<W>>, Vec<usize>)>> {
+    let pool_of = |c: &Command| match &c.body {
+        super::Body::Add(a) if a.target.is_none() => match &a.expr {
+            super::Node::Pool(t) => Some((**t).clone()),
+            _ => None,
+        },
+        _ => None,
+    };
+    let Some(first) = commands.first().and_then(pool_of) else {
+        return Ok(None);
+    };
+    let mut sizes = Vec::with_capacity(commands.len());
+    for c in commands {
+        let Some(t) = pool_of(c) else {
+            return Ok(None);
+        };
+        let alike = super::ast::PoolTerm {
+            count: first.count,
+            ..t.clone()
+        };
+        if alike != first || t.count < 0 {
+            return Ok(None);
+        }
+        sizes.push(t.count as usize);
+    }
+    let layout = pool::layout(stats);
+    if first.filter.is_some() || first.explosion().is_some() || !pool::fold::order_free(&layout) {
+        return Ok(None);
+    }
+    let most = sizes.iter().copied().max().unwrap_or(0) as i64;
+    let laws = pool::facts_by_size::<W>(&first, stats, most, tail_eps)?;
+    Ok(Some((laws, sizes)))
+}
+
+/// The report of a sweep over the dice (`{n}D6 --sweep n=1..6`): each
+/// value's roll (`commands`, its text `typed` with the value written in)
+/// judged by the tiers of `check` (placeholders bound to the value where
+/// they hold one), as that value's `--outcomes-only` report judges it. The
+/// rolls differ, so the report is the table alone, with each value's cut
+/// mass (`tail_mass`) where dice explode. One die's pools of several sizes
+/// are built in one pass, one die more each step; other rolls each build
+/// their own law, the tiers read and checked once.
+pub fn report_dice<W: Weight>(
+    mut check: Check,
+    typed: &str,
+    commands: Vec<Command>,
+    sweep: &Sweep,
+) -> Result<Report<W>> {
+    // Each value's tiers are checked against its roll as it is judged.
+    check_sweep(&check, sweep, true)?;
+    let count = check.tier_count();
+    let columns: Vec<(String, bool)> = (0..count)
+        .map(|i| {
+            let name = check.tier_name(i);
+            (name.to_string(), check.is_success_tier(name))
+        })
+        .collect();
+    let templates = std::mem::take(&mut check.tiers);
+    let outcomes_only = check.outcomes_only;
+    check.outcomes_only = true;
+    // What every value's tiers read, for the pools built in one pass.
+    check.tiers = sweep
+        .values
+        .iter()
+        .flat_map(|&v| bound(&templates, &sweep.name, v))
+        .collect();
+    let all_stats = check.tier_stats();
+    let by_size = laws_by_size::<W>(&commands, &all_stats, check.tail_eps)?;
+    let mut rows_p: Vec<(Vec<W>, W, bool)> = Vec::with_capacity(commands.len());
+    super::chained::memo_scope(|| -> Result<()> {
+        for (i, (&v, c)) in sweep.values.iter().zip(&commands).enumerate() {
+            check.command = c.clone();
+            check.tiers = bound(&templates, &sweep.name, v);
+            check.validate()?;
+            rows_p.push(match &by_size {
+                Some((laws, sizes)) => {
+                    let law = &laws[sizes[i]];
+                    (check.tier_probs(law), law.tail.clone(), law.explodes)
+                }
+                None => {
+                    let tier_stats = check.tier_stats();
+                    let passes = check.passes_of(&tier_stats);
+                    check.tier_probs_only::<W>(&tier_stats, passes)?
+                }
+            });
+        }
+        Ok(())
+    })?;
+    let explodes = rows_p.iter().any(|r| r.2);
+    let rows: Vec<Vec<(String, Field<W>)>> = sweep
+        .values
+        .iter()
+        .zip(rows_p)
+        .map(|(&v, (p, tail, _))| {
+            let mut row: Vec<(String, Field<W>)> = Vec::with_capacity(count + 3);
+            row.push((sweep.name.clone(), Field::Int(v)));
+            let mut success = W::zero();
+            for ((name, succeeds), p) in columns.iter().zip(p) {
+                if *succeeds {
+                    success += &p;
+                }
+                row.push((name.clone(), Field::Prob(p)));
+            }
+            row.push(("p_success".into(), Field::Prob(success)));
+            if explodes {
+                row.push(("tail_mass".into(), Field::Prob(tail)));
+            }
+            row
+        })
+        .collect();
+    check.tiers = templates;
+    check.outcomes_only = outcomes_only;
+    let mut report = check.write_params(Report::bare(ID, JA, W::zero()).without_success(), true);
+    // The roll as typed, its placeholder and all.
+    for (name, value) in &mut report.params {
+        if name == "expr" {
+            *value = serde_json::Value::from(typed);
+        }
+    }
+    if explodes {
+        report = report.param("tail_eps", check.tail_eps).note(format!(
+            "exploding dice are cut where less than {:e} of the probability is left: each value's cut mass is its row's tail_mass; every other probability is that of the cut law",
+            check.tail_eps
+        ));
+    }
     Ok(report
         .param("sweep", sweep.to_string())
         .field(&format!("by_{}", sweep.name), Field::Rows(rows)))

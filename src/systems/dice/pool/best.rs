@@ -125,9 +125,9 @@ pub fn cells<W: Weight>(kinds: &[Kind<W>], ctx: &Ctx, high: bool) -> Result<Vec<
             return cells;
         }
     }
-    let (values, pos) = ordered(kinds, high);
+    let (values, at) = ordered(kinds, high);
     let n = values.len();
-    let index = |v: i64| -> usize { pos[&v] };
+    let index = |v: i64| -> usize { at(&values, v) };
     // Per combined tuple: (A, B) over the values.
     let mut states: Map<(Vec<W>, Vec<W>)> = Map::default();
     states.insert(start(ctx), (vec![W::one(); n], vec![W::zero(); n]));
@@ -204,20 +204,22 @@ where
     Ok(next)
 }
 
-/// The items' totals in order, best last, and each one's index.
-fn ordered<W: Weight>(
-    kinds: &[Kind<W>],
-    high: bool,
-) -> (
-    Vec<i64>,
-    std::collections::HashMap<i64, usize, super::FxBuild>,
-) {
+/// The items' totals in order, best last, and each one's index among
+/// them (found by halving: they are sorted).
+fn ordered<W: Weight>(kinds: &[Kind<W>], high: bool) -> (Vec<i64>, impl Fn(&[i64], i64) -> usize) {
     let mut values = values(kinds);
     if !high {
         values.reverse();
     }
-    let pos = values.iter().enumerate().map(|(j, v)| (*v, j)).collect();
-    (values, pos)
+    let index = move |values: &[i64], v: i64| -> usize {
+        let found = if high {
+            values.binary_search(&v)
+        } else {
+            values.binary_search_by(|x| v.cmp(x))
+        };
+        found.unwrap_or_else(|_| unreachable!("every item's total is among the values"))
+    };
+    (values, index)
 }
 
 /// The state before any item: the neutral tuple, the kept slots 0.
@@ -296,9 +298,9 @@ fn cells_on_integers<W: Weight>(
 ) -> Option<Result<Vec<(Key, W)>>> {
     use num_bigint::BigInt;
     use num_traits::{One, Zero};
-    let (values, pos) = ordered(kinds, high);
+    let (values, at) = ordered(kinds, high);
     let n = values.len();
-    let index = |v: i64| -> usize { pos[&v] };
+    let index = |v: i64| -> usize { at(&values, v) };
     // Each item's classes, their weights as numerators over its own
     // common denominator.
     let mut items: Vec<(Vec<Class<BigInt>>, BigInt)> = Vec::new();

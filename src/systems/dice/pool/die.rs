@@ -87,6 +87,22 @@ pub fn chain_cut_at<W: Weight>(
     let Some((cond, _)) = explode_cond(t) else {
         return Ok((1, W::zero(), false));
     };
+    let later = later_weights::<W>(t);
+    let first = t.reroll().map(|_| side_weights::<W>(t));
+    chain_cut_weighted(t, &cond, die_eps, cap, first.as_deref(), &later)
+}
+
+/// [`chain_cut_at`] with the die's explosion `cond` and its sides' weights
+/// known: the first roll's (`None` where the die has no reroll: the later
+/// ones) and a later roll's.
+fn chain_cut_weighted<W: Weight>(
+    t: &PoolTerm,
+    cond: &FaceCond,
+    die_eps: f64,
+    cap: Option<i64>,
+    first: Option<&[W]>,
+    later: &[W],
+) -> Result<(usize, W, bool)> {
     let faces = &t.faces;
     let capped_at = cap.and_then(|cap| {
         if !t.scores.is_empty() || !faces.all_non_negative_numbers() {
@@ -102,16 +118,15 @@ pub fn chain_cut_at<W: Weight>(
             .filter(|(v, _)| cond.holds(*v))
             .fold(W::zero(), |a, (_, p)| a + p)
     };
-    let later = later_weights::<W>(t);
-    let r = go(&later);
-    let mut left = match t.reroll() {
+    let r = go(later);
+    let mut left = match first {
         // Without a reroll the first roll's weights are the later ones.
         None => r.clone(),
-        Some(_) => go(&side_weights::<W>(t)),
+        Some(first) => go(first),
     };
     let stops = faces
         .values()
-        .zip(&later)
+        .zip(later)
         .any(|(v, p)| !p.is_zero() && !cond.holds(v));
     if !stops && !left.is_zero() {
         return Err(Error::Conflict(format!(
@@ -320,7 +335,9 @@ pub fn die_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<DieLaw<W>> {
     let later = later_weights::<W>(t);
     // How deep a chain is built (its cut is the mass then still rolling).
     // Capped: the mass still rolling at that depth is kept, not cut.
-    let (chain_depth, _, capped) = chain_cut_at::<W>(t, ctx.die_eps, ctx.chain_cap)?;
+    let first = t.reroll().map(|_| &weights[..]);
+    let (chain_depth, _, capped) =
+        chain_cut_weighted::<W>(t, &explosion.0, ctx.die_eps, ctx.chain_cap, first, &later)?;
     let name = t.name.as_deref();
     let layout = &ctx.layout;
     // Keyed by [order, contribution…]: faces that contribute alike but sort
@@ -453,7 +470,7 @@ pub fn die_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<DieLaw<W>> {
             for ((s, p), q) in sides.iter().zip(&weights).zip(&later) {
                 let c = contribution(layout, name, s.value, &score_of(t, s));
                 let goes = cond.holds(s.value);
-                let i = match steps.iter().position(|x| x.0 == c && x.1 == goes) {
+                let i = match steps.iter().position(|x| x.1 == goes && x.0 == c) {
                     Some(i) => i,
                     None => {
                         steps.push((c, goes, W::zero(), W::zero(), W::zero(), W::zero()));
