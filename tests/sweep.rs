@@ -564,3 +564,41 @@ fn a_placeholder_in_the_dice_is_read_or_refused_as_the_cli_says() {
     // 1 − (1/2)ⁿ.
     assert_eq!(hits, ["1/2", "3/4", "7/8"]);
 }
+
+#[test]
+fn a_long_sweep_over_the_dice_is_refused_within_seconds() {
+    // Each value's law alone is within its limits; together they are not:
+    // refused as the values so far project past the sweep's limit (in
+    // state steps, or in time where a law counts none), or at the first
+    // value past its own, never after minutes.
+    for (expr, tier, sweep) in [
+        ("{n}D20[a]+{n}D20[b]", "x:a>b", "n=1..1000"),
+        ("{n}D100", "a:>=50", "n=1..1000"),
+    ] {
+        let start = std::time::Instant::now();
+        let o = hantei()
+            .args([
+                "odds",
+                "dice",
+                expr,
+                "--tier",
+                tier,
+                "--tier",
+                "rest",
+                "--sweep",
+                sweep,
+                "--outcomes-only",
+            ])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{expr}: {err}");
+        assert!(err.contains("dice:"), "{expr}: {err}");
+        assert!(o.stdout.is_empty(), "{expr}");
+        assert!(
+            start.elapsed().as_secs() < 30,
+            "{expr}: {:?}",
+            start.elapsed()
+        );
+    }
+}

@@ -1034,7 +1034,7 @@ impl<'a> P<'a> {
                 // The words in any case, with no lowercase copy made.
                 if let Some((_, s)) = super::pool::stat::WORDS
                     .iter()
-                    .find(|(w, _)| w.eq_ignore_ascii_case(&name))
+                    .find(|(w, _)| w.eq_ignore_ascii_case(name))
                 {
                     return Ok(Expr::Stat(s.clone()));
                 }
@@ -1052,7 +1052,7 @@ impl<'a> P<'a> {
                             }
                         ));
                     }
-                    _ if self.flags.iter().any(|f| f.eq_ignore_ascii_case(&name)) => {
+                    _ if self.flags.iter().any(|f| f.eq_ignore_ascii_case(name)) => {
                         return Ok(Expr::Flag(name.to_ascii_lowercase().into()));
                     }
                     _ => Stat::Named(name.into()),

@@ -502,6 +502,18 @@ pub fn report<W: Weight>(mut check: Check, sweep: &Sweep) -> Result<Report<W>> {
         .field(&format!("by_{}", sweep.name), Field::Rows(rows)))
 }
 
+/// Most state steps of a sweep over the dice, every value's law together
+/// (as many as one roll's law may take: [`pool::MAX_WORK`], about a
+/// second). Each value's law is planned and held to its own limits first;
+/// past it, a sweep is refused before its next value, the steps of the
+/// value just built projected over the values left.
+pub const MAX_DICE_WORK: u64 = pool::MAX_WORK;
+
+/// Most seconds a sweep over the dice may take, the time of the value
+/// just built projected over the values left (the laws whose work counts
+/// no state steps: a plain sum's convolutions, `{n}D100` to 1,000 dice).
+pub const MAX_DICE_SECONDS: f64 = 10.0;
+
 /// Whether `{NAME}` stands in `text`: a sweep over the dice (`{n}D6`,
 /// `1D{s}!`), each value written into the text of the roll.
 pub fn in_text(text: &str, name: &str) -> bool {
@@ -529,6 +541,9 @@ pub fn validate_dice(check: &Check, commands: &[Command], sweep: &Sweep) -> Resu
     Ok(())
 }
 
+/// The pools' laws by size, and each value's size.
+type BySize<W> = (Vec<pool::JointLaw<W>>, Vec<usize>);
+
 /// The laws of every value's roll from one pass, where the rolls are one
 /// die's pools of several sizes (`{n}D6`) read by statistics that combine
 /// without order, with nothing kept, dropped or exploding: the pools of
@@ -538,7 +553,7 @@ fn laws_by_size<W: Weight>(
     commands: &[Command],
     stats: &[pool::Stat],
     tail_eps: f64,
-) -> Result<Option<(Vec<pool::JointLaw<W>>, Vec<usize>)>> {
+) -> Option<BySize<W>> {
     let pool_of = |c: &Command| match &c.body {
         super::Body::Add(a) if a.target.is_none() => match &a.expr {
             super::Node::Pool(t) => Some((**t).clone()),
@@ -546,30 +561,30 @@ fn laws_by_size<W: Weight>(
         },
         _ => None,
     };
-    let Some(first) = commands.first().and_then(pool_of) else {
-        return Ok(None);
-    };
+    let first = commands.first().and_then(pool_of)?;
     let mut sizes = Vec::with_capacity(commands.len());
     for c in commands {
-        let Some(t) = pool_of(c) else {
-            return Ok(None);
-        };
+        let t = pool_of(c)?;
         let alike = super::ast::PoolTerm {
             count: first.count,
             ..t.clone()
         };
         if alike != first || t.count < 0 {
-            return Ok(None);
+            return None;
         }
         sizes.push(t.count as usize);
     }
     let layout = pool::layout(stats);
     if first.filter.is_some() || first.explosion().is_some() || !pool::fold::order_free(&layout) {
-        return Ok(None);
+        return None;
     }
     let most = sizes.iter().copied().max().unwrap_or(0) as i64;
-    let laws = pool::facts_by_size::<W>(&first, stats, most, tail_eps)?;
-    Ok(Some((laws, sizes)))
+    // Past the one pass's limits (its largest pool read by every
+    // statistic at once), each value builds its own law, as its report
+    // would (a plain sum of 1,000 d100 by its total is quick alone).
+    pool::facts_by_size::<W>(&first, stats, most, tail_eps)
+        .ok()
+        .map(|laws| (laws, sizes))
 }
 
 /// The report of a sweep over the dice (`{n}D6 --sweep n=1..6`): each
@@ -605,8 +620,12 @@ pub fn report_dice<W: Weight>(
         .flat_map(|&v| bound(&templates, &sweep.name, v))
         .collect();
     let all_stats = check.tier_stats();
-    let by_size = laws_by_size::<W>(&commands, &all_stats, check.tail_eps)?;
+    let by_size = laws_by_size::<W>(&commands, &all_stats, check.tail_eps);
     let mut rows_p: Vec<(Vec<W>, W, bool)> = Vec::with_capacity(commands.len());
+    // The state steps spent so far (each value's law is held to its own
+    // limits; the values together to [`MAX_DICE_WORK`]).
+    let mut spent: u64 = 0;
+    let start = std::time::Instant::now();
     super::chained::memo_scope(|| -> Result<()> {
         for (i, (&v, c)) in sweep.values.iter().zip(&commands).enumerate() {
             check.command = c.clone();
@@ -620,7 +639,33 @@ pub fn report_dice<W: Weight>(
                 None => {
                     let tier_stats = check.tier_stats();
                     let passes = check.passes_of(&tier_stats);
-                    check.tier_probs_only::<W>(&tier_stats, passes)?
+                    let began = start.elapsed().as_secs_f64();
+                    let (row, steps) = pool::plan::measure(|| {
+                        check.tier_probs_only::<W>(&tier_stats, passes)
+                    });
+                    // The rest at this value's work, before any of it: in
+                    // state steps, and in time for the laws that count
+                    // none (a plain sum's convolutions).
+                    spent = spent.saturating_add(steps);
+                    let left = (commands.len() - i - 1) as u64;
+                    let projected = spent.saturating_add(steps.saturating_mul(left));
+                    let now = start.elapsed().as_secs_f64();
+                    let seconds = now + (now - began) * left as f64;
+                    if left > 0 && seconds > MAX_DICE_SECONDS {
+                        return Err(Error::Conflict(format!(
+                            "dice: a sweep over the dice builds each value's law: its first {} values took {now:.1} s and the other {left} would take about {:.0} s more at {v}'s (at most {MAX_DICE_SECONDS} s in all); sweep fewer values or smaller rolls",
+                            i + 1,
+                            seconds - now
+                        )));
+                    }
+                    if projected > MAX_DICE_WORK {
+                        return Err(Error::Conflict(format!(
+                            "dice: a sweep over the dice builds each value's law: its first {} values took {spent} state steps and the other {left} would take about {} more at {v}'s (at most {MAX_DICE_WORK} in all, about a few seconds); sweep fewer values or smaller rolls",
+                            i + 1,
+                            projected - spent
+                        )));
+                    }
+                    row?
                 }
             });
         }
