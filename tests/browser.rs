@@ -666,6 +666,30 @@ fn a_sweep_shows_its_table_by_value() {
         )
         .await;
         shot(&c, "laptop-sweep-table.png").await;
+        // A sweep over the dice: the table by pool size, P(max >= 4) =
+        // 1 − (1/2)ⁿ, with a curve a column (the tier, the rest, p_success).
+        open(
+            &c,
+            &base,
+            "system=dice&expr=%7Bn%7DD6&tier=hit%3Amax%3E%3D4&sweep=n%3D1..3",
+        )
+        .await;
+        for n in 1..=3i32 {
+            let want = pct(1.0 - 0.5f64.powi(n));
+            let got = wait_content(
+                &c,
+                &format!("#sweep-table tr[data-value='{n}'] td[data-col='hit']"),
+                |s| !s.is_empty(),
+            )
+            .await;
+            assert!(got.starts_with(&want), "n = {n}: {got} (want {want})");
+        }
+        let curves = js(
+            &c,
+            "return document.querySelectorAll('#sweep-table-svg path.series').length",
+        )
+        .await;
+        assert_eq!(curves, json!(3));
         // Without a sweep the panel is gone.
         open(&c, &base, "system=dice&expr=2D6&tier=hit%3A%3E%3D7").await;
         let hidden = js(

@@ -769,7 +769,8 @@ function renderSweepTable(r) {
   const cols = Object.keys(rows[0]).filter((k) => k !== name);
   const xs = rows.map((row) => Number(row[name]));
   const colors = tierColorMap(r);
-  const series = cols.map((k, i) => ({
+  // A sweep over exploding dice adds each row's cut mass: in the table, not a curve.
+  const series = cols.filter((k) => k !== "tail_mass").map((k, i) => ({
     name: k, color: k === "p_success" ? "#111111" : colors[k] || PIN_COLORS[i % PIN_COLORS.length],
     ys: rows.map((row) => prob(row[k])),
   }));

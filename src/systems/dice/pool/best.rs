@@ -129,14 +129,13 @@ pub fn cells<W: Weight>(kinds: &[Kind<W>], ctx: &Ctx, high: bool) -> Result<Vec<
     let n = values.len();
     let index = |v: i64| -> usize { at(&values, v) };
     // Per combined tuple: (A, B) over the values.
-    let mut states: Map<(Vec<W>, Vec<W>)> = Map::default();
-    states.insert(start(ctx), (vec![W::one(); n], vec![W::zero(); n]));
+    let mut states = States::start(start(ctx), n, W::one(), W::zero());
     let mut work: u64 = 0;
     let mut met = 0usize;
     for kind in super::fold::each_item(kinds) {
         let cls = classes(&kind.law, ctx, &index, n);
         states = meet(
-            &states,
+            states,
             &cls,
             n,
             met == 0,
@@ -146,14 +145,86 @@ pub fn cells<W: Weight>(kinds: &[Kind<W>], ctx: &Ctx, high: bool) -> Result<Vec<
         )?;
         met += 1;
     }
-    let states = super::sorted(&states);
+    let states = states.sorted();
     Ok(written(&states, &values, high, met > 0, ctx, |w: &W| {
         (!w.is_zero()).then(|| w.clone())
     }))
 }
 
-/// A state's `A` and `B` over the values.
-type Sums<X> = (Vec<X>, Vec<X>);
+/// The states of the best-item pass: each combined tuple of the other
+/// statistics with its `A` and `B` over the `n` values (one vector of
+/// `2n`: `A` then `B`), in the order first met, found by scanning while
+/// they are few and by a map of their indices past that.
+struct States<X> {
+    n: usize,
+    keys: Vec<Key>,
+    sums: Vec<Vec<X>>,
+    index: Option<Map<usize>>,
+}
+
+/// States found by scanning their tuples; past them, by a map.
+const SCAN: usize = 16;
+
+impl<X: Clone> States<X> {
+    fn new(n: usize) -> Self {
+        States {
+            n,
+            keys: Vec::new(),
+            sums: Vec::new(),
+            index: None,
+        }
+    }
+
+    /// The one state before any item: `A` is `one`, `B` is `zero`.
+    fn start(key: Key, n: usize, one: X, zero: X) -> Self {
+        let mut s = States::new(n);
+        let mut v = vec![one; n];
+        v.extend(std::iter::repeat_n(zero, n));
+        s.keys.push(key);
+        s.sums.push(v);
+        s
+    }
+
+    /// The sums of the state `key`, made (`A` and `B` at `zero`) where new.
+    fn entry(&mut self, key: &[i64], zero: &X) -> &mut Vec<X> {
+        let found = match &self.index {
+            Some(map) => map.get(key).copied(),
+            None => self.keys.iter().position(|k| **k == *key),
+        };
+        let i = match found {
+            Some(i) => i,
+            None => {
+                let i = self.keys.len();
+                self.keys.push(Key::from(key));
+                self.sums.push(vec![zero.clone(); 2 * self.n]);
+                match &mut self.index {
+                    Some(map) => {
+                        map.insert(Key::from(key), i);
+                    }
+                    None if self.keys.len() > SCAN => {
+                        self.index = Some(
+                            self.keys
+                                .iter()
+                                .enumerate()
+                                .map(|(i, k)| (k.clone(), i))
+                                .collect(),
+                        );
+                    }
+                    None => {}
+                }
+                i
+            }
+        };
+        &mut self.sums[i]
+    }
+
+    /// The states in their tuples' order.
+    fn sorted(self) -> Vec<(Key, Vec<X>)> {
+        let mut v: Vec<(Key, Vec<X>)> = self.keys.into_iter().zip(self.sums).collect();
+        v.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        v
+    }
+}
 
 /// One item met (`cls`: per class, its tuple of the other statistics and
 /// its probability at each value): every state joined with every class,
@@ -164,29 +235,29 @@ type Sums<X> = (Vec<X>, Vec<X>);
 /// weights and of [`cells_on_integers`] on numerators: the same
 /// arithmetic in the same order.
 fn meet<X>(
-    states: &Map<Sums<X>>,
+    states: States<X>,
     cls: &[Class<X>],
     n: usize,
     first: bool,
     (one, zero): (&X, &X),
     ctx: &Ctx,
     work: &mut u64,
-) -> Result<Map<Sums<X>>>
+) -> Result<States<X>>
 where
     X: Clone
         + for<'a> std::ops::AddAssign<&'a X>
         + for<'a> std::ops::Add<&'a X, Output = X>
         + for<'a> std::ops::Mul<&'a X, Output = X>,
 {
-    super::spend(work, (states.len() * cls.len() * n) as u64)?;
+    super::spend(work, (states.keys.len() * cls.len() * n) as u64)?;
     let mut key = vec![0i64; ctx.layout.len()];
-    let mut next: Map<Sums<X>> = Map::default();
-    for (state, (a, b)) in super::sorted(states) {
+    let mut next: States<X> = States::new(n);
+    for (state, sums) in states.sorted() {
+        let (a, b) = sums.split_at(n);
         for (rest, f) in cls {
-            join_into(ctx, state, rest, &mut key);
-            let entry = next
-                .entry(super::Key::from(&key[..]))
-                .or_insert_with(|| (vec![zero.clone(); n], vec![zero.clone(); n]));
+            join_into(ctx, &state, rest, &mut key);
+            let entry = next.entry(&key, zero);
+            let (ea, eb) = entry.split_at_mut(n);
             let mut cdf = zero.clone();
             for j in 0..n {
                 cdf += &f[j];
@@ -195,11 +266,11 @@ where
                     0 => zero.clone(),
                     _ => a[j - 1].clone(),
                 };
-                entry.0[j] += &(a[j].clone() * &cdf);
-                entry.1[j] += &(b[j].clone() * &cdf + &(below * &f[j]));
+                ea[j] += &(a[j].clone() * &cdf);
+                eb[j] += &(b[j].clone() * &cdf + &(below * &f[j]));
             }
         }
-        super::check_states(&next)?;
+        super::check_count(next.keys.len())?;
     }
     Ok(next)
 }
@@ -251,7 +322,7 @@ fn join_into(ctx: &Ctx, state: &[i64], rest: &[i64], key: &mut [i64]) {
 /// in a state), so the roll's sort finds them in order. `cell` gives a
 /// weight, `None` for zero; with no item `met`, the one neutral cell.
 fn written<X, W: Weight>(
-    states: &[(&[i64], &Sums<X>)],
+    states: &[(Key, Vec<X>)],
     values: &[i64],
     high: bool,
     met: bool,
@@ -267,8 +338,8 @@ fn written<X, W: Weight>(
     };
     let mut key = vec![0i64; ctx.layout.len()];
     for j in ascending {
-        for (state, (_, b)) in states {
-            let Some(w) = cell(&b[j]) else {
+        for (state, sums) in states {
+            let Some(w) = cell(&sums[n + j]) else {
                 continue;
             };
             for (i, s) in ctx.layout.iter().enumerate() {
@@ -320,19 +391,15 @@ fn cells_on_integers<W: Weight>(
             .collect();
         items.push((cls, den));
     }
-    let mut states: Map<(Vec<BigInt>, Vec<BigInt>)> = Map::default();
     // Over the denominators met so far (1 before any item).
     let mut den = BigInt::one();
-    states.insert(
-        start(ctx),
-        (vec![BigInt::one(); n], vec![BigInt::zero(); n]),
-    );
+    let mut states = States::start(start(ctx), n, BigInt::one(), BigInt::zero());
     let mut work: u64 = 0;
     for (met, (cls, d)) in items.iter().enumerate() {
         // A below the lowest value before any item is 1 over `den`, which
         // is 1 then.
         states = match meet(
-            &states,
+            states,
             cls,
             n,
             met == 0,
@@ -345,7 +412,7 @@ fn cells_on_integers<W: Weight>(
         };
         den *= d;
     }
-    let states = super::sorted(&states);
+    let states = states.sorted();
     let out = written(
         &states,
         &values,

@@ -588,7 +588,7 @@ pub fn check_term(t: &PoolTerm) -> std::result::Result<(), String> {
     if t.reroll().is_none() && t.explosion().is_none() {
         return Ok(());
     }
-    let faces: Vec<i64> = t.faces.sides().iter().map(|s| s.value).collect();
+    let faces: Vec<i64> = t.faces.values().collect();
     // `ro` rerolls once and keeps the second face, so it always stops.
     if let Some((cond, false)) = t.reroll() {
         if faces.iter().all(|f| cond.holds(*f)) {
