@@ -11,7 +11,7 @@ that would take the machine's memory aborts instead, on random commands of
 quotients, listed faces far apart, D66, the counting commands (xB, xR,
 xU), chains (`->`), named terms, groups, with random tiers, `--exact`,
 `--vs`, `--until`, `--push`, `--outcomes-by`, `--outcomes-only` and
-`--sweep` (placeholders in the tiers, extreme values), and
+`--sweep` (placeholders in the tiers or in the dice, extreme values), and
 the game commands (`--game`) with extreme numbers (SECONDS, default 120). Prints
 each run with an exit code other than 0 and 2 (a panic: 101; an abort:
 134; killed: -9) or past 20 s, with its command and the first line of its
@@ -118,6 +118,28 @@ def swept():
     return ['--tier', f'a:{c}', '--tier', 'b', '--sweep', sweep]
 
 
+def dice_swept():
+    """A command with one of its numbers written as the placeholder {t}
+    (a sweep over the dice), tiers, and a --sweep of extreme values."""
+    cmd = command()
+    digits = [i for i, ch in enumerate(cmd) if ch.isdigit()]
+    if digits:
+        i = R.choice(digits)
+        j = i
+        while j < len(cmd) and cmd[j].isdigit():
+            j += 1
+        while i > 0 and cmd[i - 1].isdigit():
+            i -= 1
+        cmd = cmd[:i] + '{t}' + cmd[j:]
+    else:
+        cmd = '{t}D6'
+    c = R.choice(['>=10', 'count(6)>=2', 'max==6', 'total>={t}', 'doubles', 'n0>n1'])
+    lo = R.choice([-1000000000, -5, 0, 1, 10, 999999999])
+    span = R.choice([0, 1, 20, 999])
+    sweep = R.choice([f't={lo}..{lo + span}', f't={lo},{num()}', 't=1..6', 't=0..40'])
+    return cmd, ['--tier', f'a:{c}', '--tier', 'b', '--sweep', sweep]
+
+
 def limit():
     resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
 
@@ -129,6 +151,9 @@ while time.time() < t_end:
     if R.random() < 0.15:
         game, cmd = R.choice(GAMES)
         args = [H, 'odds', 'dice', cmd(), '--format', 'json', '--game', game]
+    elif R.random() < 0.12:
+        cmd, extra = dice_swept()
+        args = [H, 'odds', 'dice', cmd, '--format', 'json'] + extra
     else:
         args = [H, 'odds', 'dice', command(), '--format', 'json']
         if R.random() < 0.15:
