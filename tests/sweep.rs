@@ -51,28 +51,7 @@ fn one_by_one<W: Weight>(
     values: &[i64],
     outcomes_only: bool,
 ) -> Vec<(i64, Vec<(String, W)>)> {
-    values
-        .iter()
-        .map(|&v| {
-            let bound: Vec<String> = tiers
-                .iter()
-                .map(|t| t.replace(&format!("{{{name}}}"), &v.to_string()))
-                .collect();
-            let bound: Vec<&str> = bound.iter().map(String::as_str).collect();
-            let r = params(expr, &bound, None, outcomes_only)
-                .report::<W>()
-                .unwrap_or_else(|e| panic!("{expr} at {name}={v}: {e}"));
-            // The table lists the tiers best first, as written.
-            let mut ps: Vec<(String, W)> = r
-                .outcomes
-                .iter()
-                .rev()
-                .map(|o| (o.key.to_string(), o.p.clone()))
-                .collect();
-            ps.push(("p_success".into(), r.p_success.clone()));
-            (v, ps)
-        })
-        .collect()
+    own_reports(expr, tiers, name, values, outcomes_only, false)
 }
 
 /// Sweeps through every path a sweep's law takes: the parts' product of a
@@ -363,13 +342,28 @@ fn one_by_one_dice<W: Weight>(
     values: &[i64],
     tail: bool,
 ) -> Vec<(i64, Vec<(String, W)>)> {
+    own_reports(expr, tiers, name, values, true, tail)
+}
+
+/// Each value's own report (`--outcomes-only` where asked), the
+/// placeholder written as the number wherever it stands (the dice, the
+/// tiers), in the table's shape: the tiers best first as written, then
+/// `p_success`, then the cut mass where `tail` asks for it.
+fn own_reports<W: Weight>(
+    expr: &str,
+    tiers: &[&str],
+    name: &str,
+    values: &[i64],
+    outcomes_only: bool,
+    tail: bool,
+) -> Vec<(i64, Vec<(String, W)>)> {
     let at = |text: &str, v: i64| text.replace(&format!("{{{name}}}"), &v.to_string());
     values
         .iter()
         .map(|&v| {
             let bound: Vec<String> = tiers.iter().map(|t| at(t, v)).collect();
             let bound: Vec<&str> = bound.iter().map(String::as_str).collect();
-            let r = params(&at(expr, v), &bound, None, true)
+            let r = params(&at(expr, v), &bound, None, outcomes_only)
                 .report::<W>()
                 .unwrap_or_else(|e| panic!("{expr} at {name}={v}: {e}"));
             let mut ps: Vec<(String, W)> = r

@@ -325,6 +325,39 @@ impl<'p, W: Weight> Sums<'p, W> {
     }
 }
 
+/// The columns of a sweep's table: each tier's name (the same at every
+/// value) and whether it is a success.
+fn columns(check: &Check) -> Vec<(String, bool)> {
+    (0..check.tier_count())
+        .map(|i| {
+            let name = check.tier_name(i);
+            (name.to_string(), check.is_success_tier(name))
+        })
+        .collect()
+}
+
+/// One row of a sweep's table: the value, each tier's probability `p` (in
+/// the order of `columns`, each with whether it is a success), and
+/// `p_success`.
+fn table_row<W: Weight>(
+    name: &str,
+    value: i64,
+    columns: &[(String, bool)],
+    p: Vec<W>,
+) -> Vec<(String, Field<W>)> {
+    let mut row: Vec<(String, Field<W>)> = Vec::with_capacity(columns.len() + 3);
+    row.push((name.to_string(), Field::Int(value)));
+    let mut success = W::zero();
+    for ((name, succeeds), p) in columns.iter().zip(p) {
+        if *succeeds {
+            success += &p;
+        }
+        row.push((name.clone(), Field::Prob(p)));
+    }
+    row.push(("p_success".into(), Field::Prob(success)));
+    row
+}
+
 /// Refuse judging `cells` tuples at every value of `sweep` past
 /// [`MAX_JUDGINGS`] ([`MAX_EXACT_JUDGINGS`] exactly).
 fn check_judgings<W: Weight>(cells: usize, sweep: &Sweep) -> Result<()> {
@@ -357,12 +390,7 @@ pub fn report<W: Weight>(mut check: Check, sweep: &Sweep) -> Result<Report<W>> {
     // The table's columns: the tiers' names and marks are the same at
     // every value.
     let count = check.tier_count();
-    let columns: Vec<(String, bool)> = (0..count)
-        .map(|i| {
-            let name = check.tier_name(i);
-            (name.to_string(), check.is_success_tier(name))
-        })
-        .collect();
+    let columns = columns(&check);
     let templates = std::mem::take(&mut check.tiers);
     // Every value's tiers read together: what the one law carries, each
     // statistic saturated past the greatest threshold any value puts on it.
@@ -459,19 +487,7 @@ pub fn report<W: Weight>(mut check: Check, sweep: &Sweep) -> Result<Report<W>> {
         .values
         .iter()
         .zip(probs)
-        .map(|(&v, p)| {
-            let mut row: Vec<(String, Field<W>)> = Vec::with_capacity(count + 2);
-            row.push((sweep.name.clone(), Field::Int(v)));
-            let mut success = W::zero();
-            for ((name, succeeds), p) in columns.iter().zip(p) {
-                if *succeeds {
-                    success += &p;
-                }
-                row.push((name.clone(), Field::Prob(p)));
-            }
-            row.push(("p_success".into(), Field::Prob(success)));
-            row
-        })
+        .map(|(&v, p)| table_row(&sweep.name, v, &columns, p))
         .collect();
     // The report of the roll itself (its distribution, mean, sd), its
     // parameters those of the command as typed.
@@ -603,13 +619,7 @@ pub fn report_dice<W: Weight>(
 ) -> Result<Report<W>> {
     // Each value's tiers are checked against its roll as it is judged.
     check_sweep(&check, sweep, true)?;
-    let count = check.tier_count();
-    let columns: Vec<(String, bool)> = (0..count)
-        .map(|i| {
-            let name = check.tier_name(i);
-            (name.to_string(), check.is_success_tier(name))
-        })
-        .collect();
+    let columns = columns(&check);
     let templates = std::mem::take(&mut check.tiers);
     let outcomes_only = check.outcomes_only;
     check.outcomes_only = true;
@@ -677,16 +687,7 @@ pub fn report_dice<W: Weight>(
         .iter()
         .zip(rows_p)
         .map(|(&v, (p, tail, _))| {
-            let mut row: Vec<(String, Field<W>)> = Vec::with_capacity(count + 3);
-            row.push((sweep.name.clone(), Field::Int(v)));
-            let mut success = W::zero();
-            for ((name, succeeds), p) in columns.iter().zip(p) {
-                if *succeeds {
-                    success += &p;
-                }
-                row.push((name.clone(), Field::Prob(p)));
-            }
-            row.push(("p_success".into(), Field::Prob(success)));
+            let mut row = table_row(&sweep.name, v, &columns, p);
             if explodes {
                 row.push(("tail_mass".into(), Field::Prob(tail)));
             }
