@@ -172,8 +172,10 @@ pub struct Params {
     /// (dc=5..25), NAME=A,B,C or both; each {NAME} in a --tier condition
     /// takes each value in turn ("success:total>={dc}"). The dice's law is
     /// built once; the report gains a table by_NAME, a row per value (each
-    /// tier's probability and p_success). Not with --vs, --until, --push,
-    /// --outcomes-by or a game's own command.
+    /// tier's probability and p_success). In the dice ("{n}D6", "1D{s}!")
+    /// each value is written into the roll: the report is the table alone,
+    /// one die's pools by size built in one pass. Not with --vs, --until,
+    /// --push, --outcomes-by or a game's own command.
     #[serde(default)]
     #[arg(long, value_name = "NAME=LO..HI")]
     pub sweep: Option<String>,

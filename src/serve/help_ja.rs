@@ -112,7 +112,7 @@ pub const HELP: &[(&str, &str, &str)] = &[
     ("dice", "push", "プッシュ: 最初の判定がこの段階 (カンマ区切り) なら、--push-dice の出目を1回振り直して判定し直す (イヤーゼロ・エンジン、ドラゴンベイン)"),
     ("dice", "push_dice", "プッシュで振り直すダイス [項の名前:]出目の条件 (繰り返し可): 2..5、<6、base:2..5"),
     ("dice", "outcomes_by", "統計値の値ごとの結果 (繰り返し可): 出目がとる値 (または値の組) ごとに1つの結果を大きい順に。--tier の代わり。width と height (ワンロール・エンジンのセット: --outcomes-by width --outcomes-by height)、count(6)、max、result"),
-    ("dice", "sweep", "判定の掃引: NAME=LO..HI (dc=5..25)、NAME=A,B,C またはその組み合わせ。--tier の条件の {NAME} に各値を順に入れて判定する (\"success:total>={dc}\")。ダイスの法則は一度だけ作り、値ごとの行 (各段階の確率と p_success) を表 by_NAME に出す。--vs、--until、--push、--outcomes-by、ゲーム固有のコマンドとは併用できない"),
+    ("dice", "sweep", "判定の掃引: NAME=LO..HI (dc=5..25)、NAME=A,B,C またはその組み合わせ。--tier の条件の {NAME} に各値を順に入れて判定する (\"success:total>={dc}\")。ダイスの法則は一度だけ作り、値ごとの行 (各段階の確率と p_success) を表 by_NAME に出す。ダイスの中の {NAME} (\"{n}D6\"、\"1D{s}!\") には各値を書き入れて振り、表だけを出す (1 種類のダイスのプールは大きさごとに 1 回の計算で作る)。--vs、--until、--push、--outcomes-by、ゲーム固有のコマンドとは併用できない"),
     ("dice", "outcomes_only", "結果 (判定の段階) の確率と p_success だけ: 分布・平均・標準偏差を出さず、結果の法則を作らない (難易度の表や段階の比較が速くなる)。--tier か --outcomes-by が要る。--vs、--until、ゲーム固有のコマンドとは併用できない"),
     ("dice", "game", "BCDice のゲームシステム ID (Cthulhu7th、SwordWorld2.5、DoubleCross など。大文字小文字は区別しない)。EXPR をそのゲームのコマンドとして読む"),
     ("dice", "list_games", "--game に指定できるゲームシステムとそのコマンドを一覧表示する"),

@@ -40,7 +40,9 @@
 //!
 //! **A table by difficulty** (`--sweep dc=5..25`, [`sweep`], 判定の掃引):
 //! tiers holding a placeholder (`total>={dc}`) judged at every value, the
-//! dice's law built once; the report gains the table `by_dc`.
+//! dice's law built once; the report gains the table `by_dc`. A
+//! placeholder in the dice (`{n}D6 --sweep n=1..6`) is written into each
+//! value's roll: the table alone, one die's pools by size in one pass.
 //!
 //! **Over several rolls** (`--until N`, [`until`]): the command rolled
 //! again and again, its result (or another statistic, [`per_roll`]) added

@@ -16,6 +16,13 @@
 //! over one common denominator once for every value. The judgings (tuples
 //! × values) are limited ([`MAX_JUDGINGS`], [`MAX_EXACT_JUDGINGS`]).
 //!
+//! A placeholder in the dice (`{n}D6`, `1D{s}!`: [`report_dice`]) is
+//! written into the roll's text at each value: each value rolls its own
+//! dice, judged as its `--outcomes-only` report judges them, and the report
+//! is the table alone. One die's pools of several sizes are built in one
+//! pass, a die more each step; the values together are held to one roll's
+//! limits ([`MAX_DICE_WORK`], [`MAX_DICE_SECONDS`]).
+//!
 //! The report is the roll's own (its distribution, mean and sd; none with
 //! `--outcomes-only`) with one table more, `by_<NAME>`: a row per value,
 //! the value, each tier's probability (in the order the tiers are
