@@ -345,10 +345,6 @@ impl Params {
 
     fn preflight_check(&self, exact: bool) -> crate::Result<()> {
         if let Some((sweep, check, commands)) = self.dice_sweep()? {
-            self.outcomes_only_alone()?;
-            if self.until.is_some() {
-                return Err(sweep_with_until());
-            }
             dice::sweep::validate_dice(&check, &commands, &sweep)?;
             for c in &commands {
                 if exact {
@@ -436,7 +432,8 @@ impl Params {
 
     /// A sweep over the dice (`{n}D6 --sweep n=1..6`): the sweep, the
     /// check of its first value (the tiers read once, as typed), and each
-    /// value's command; `None` where no placeholder stands in the dice.
+    /// value's command, what a sweep cannot go with refused; `None` where
+    /// no placeholder stands in the dice.
     #[allow(clippy::type_complexity)]
     fn dice_sweep(&self) -> crate::Result<Option<(dice::sweep::Sweep, Check, Vec<dice::Command>)>> {
         let Some(sweep) = self.sweep()? else {
@@ -452,19 +449,11 @@ impl Params {
             .iter()
             .map(|&v| self.command_of(&text(v)))
             .collect::<crate::Result<Vec<_>>>()?;
-        Ok(Some((sweep, check, commands)))
-    }
-
-    /// The report of a sweep over the dice, with what refuses it first.
-    fn dice_sweep_report<W: Weight>(
-        &self,
-        (sweep, check, commands): (dice::sweep::Sweep, Check, Vec<dice::Command>),
-    ) -> crate::Result<Report<W>> {
         self.outcomes_only_alone()?;
         if self.until.is_some() {
             return Err(sweep_with_until());
         }
-        dice::sweep::report_dice(check, &self.expr, commands, &sweep)
+        Ok(Some((sweep, check, commands)))
     }
 
     /// The report for these flags.
@@ -477,8 +466,8 @@ impl Params {
             }
             return game_report(id, self);
         }
-        if let Some(swept) = self.dice_sweep()? {
-            return self.dice_sweep_report(swept);
+        if let Some((sweep, check, commands)) = self.dice_sweep()? {
+            return dice::sweep::report_dice(check, &self.expr, commands, &sweep);
         }
         let check = self.check()?;
         self.outcomes_only_alone()?;
@@ -505,12 +494,7 @@ fn placeholder_hint(expr: &str, swept: bool, e: crate::Error) -> crate::Error {
         .split('{')
         .skip(1)
         .filter_map(|rest| rest.split_once('}').map(|(name, _)| name))
-        .filter(|name| {
-            name.chars()
-                .next()
-                .is_some_and(|c| c.is_alphabetic() || c == '_')
-                && name.chars().all(|c| c.is_alphanumeric() || c == '_')
-        })
+        .filter(|name| dice::sweep::is_name(name))
         .collect();
     match names.first() {
         Some(name) => crate::Error::param(
@@ -550,8 +534,9 @@ fn game_report<W: Weight>(id: &str, p: &Params) -> crate::Result<Report<W>> {
             dice::games::report(game, &cmd, &p.expr, p.tail_eps)
         }
         dice::games::Parsed::Plain(_) => {
-            if let Some(swept) = p.dice_sweep()? {
-                return Ok(p.dice_sweep_report::<W>(swept)?.param("game", game.id));
+            if let Some((sweep, check, commands)) = p.dice_sweep()? {
+                let report = dice::sweep::report_dice::<W>(check, &p.expr, commands, &sweep)?;
+                return Ok(report.param("game", game.id));
             }
             let check = p.check()?;
             let report = match p.sweep()? {

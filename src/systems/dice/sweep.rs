@@ -65,6 +65,15 @@ fn max_judgings<W: Weight>() -> u64 {
 /// Most cells judged at once (the columns of a block of the law's cells).
 const BLOCK: usize = 1024;
 
+/// Whether `name` can name a placeholder: letters, digits and `_`, not
+/// starting with a digit.
+pub fn is_name(name: &str) -> bool {
+    name.chars()
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_alphanumeric() || c == '_')
+}
+
 /// A placeholder and the values it takes, in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Sweep {
@@ -87,12 +96,7 @@ impl std::str::FromStr for Sweep {
             return Err(bad("no '=' between the placeholder's name and its values"));
         };
         let name = name.trim();
-        let word = name
-            .chars()
-            .next()
-            .is_some_and(|c| c.is_alphabetic() || c == '_')
-            && name.chars().all(|c| c.is_alphanumeric() || c == '_');
-        if !word {
+        if !is_name(name) {
             return Err(bad(&format!(
                 "'{name}' is no placeholder name (letters, digits and _, not starting with a digit)"
             )));
@@ -169,6 +173,16 @@ fn bound(tiers: &[TierSpec], name: &str, value: i64) -> Vec<TierSpec> {
             cond: t.cond.as_ref().map(|c| c.bind(name, value)),
             mark: t.mark,
         })
+        .collect()
+}
+
+/// The tiers `tiers` at every value of `sweep`, one value after another
+/// (read together, they say what a law must carry for all of them).
+fn bound_all(tiers: &[TierSpec], sweep: &Sweep) -> Vec<TierSpec> {
+    sweep
+        .values
+        .iter()
+        .flat_map(|&v| bound(tiers, &sweep.name, v))
         .collect()
 }
 
@@ -401,11 +415,7 @@ pub fn report<W: Weight>(mut check: Check, sweep: &Sweep) -> Result<Report<W>> {
     let templates = std::mem::take(&mut check.tiers);
     // Every value's tiers read together: what the one law carries, each
     // statistic saturated past the greatest threshold any value puts on it.
-    check.tiers = sweep
-        .values
-        .iter()
-        .flat_map(|&v| bound(&templates, &sweep.name, v))
-        .collect();
+    check.tiers = bound_all(&templates, sweep);
     let tier_stats = check.tier_stats();
     let layout = pool::layout(&tier_stats);
     // Exploding chains stop past the greatest target where the tiers are
@@ -555,13 +565,26 @@ pub fn substitute(text: &str, name: &str, value: i64) -> String {
 pub fn validate_dice(check: &Check, commands: &[Command], sweep: &Sweep) -> Result<()> {
     check_sweep(check, sweep, true)?;
     let mut each = check.clone();
+    each.outcomes_only = true;
     for (&v, c) in sweep.values.iter().zip(commands) {
-        each.command = c.clone();
-        each.tiers = bound(&check.tiers, &sweep.name, v);
-        each.outcomes_only = true;
-        each.validate()?;
+        at_value(&mut each, c, &check.tiers, &sweep.name, v)?;
     }
     Ok(())
+}
+
+/// `check` made the check of one value of a sweep over the dice: its roll
+/// `command`, the tiers `templates` with `{name}` read as `value`, checked
+/// as that value's own report checks them.
+fn at_value(
+    check: &mut Check,
+    command: &Command,
+    templates: &[TierSpec],
+    name: &str,
+    value: i64,
+) -> Result<()> {
+    check.command = command.clone();
+    check.tiers = bound(templates, name, value);
+    check.validate()
 }
 
 /// The pools' laws by size, and each value's size.
@@ -631,11 +654,7 @@ pub fn report_dice<W: Weight>(
     let outcomes_only = check.outcomes_only;
     check.outcomes_only = true;
     // What every value's tiers read, for the pools built in one pass.
-    check.tiers = sweep
-        .values
-        .iter()
-        .flat_map(|&v| bound(&templates, &sweep.name, v))
-        .collect();
+    check.tiers = bound_all(&templates, sweep);
     let all_stats = check.tier_stats();
     let by_size = laws_by_size::<W>(&commands, &all_stats, check.tail_eps);
     let mut rows_p: Vec<(Vec<W>, W, bool)> = Vec::with_capacity(commands.len());
@@ -645,9 +664,7 @@ pub fn report_dice<W: Weight>(
     let start = std::time::Instant::now();
     super::chained::memo_scope(|| -> Result<()> {
         for (i, (&v, c)) in sweep.values.iter().zip(&commands).enumerate() {
-            check.command = c.clone();
-            check.tiers = bound(&templates, &sweep.name, v);
-            check.validate()?;
+            at_value(&mut check, c, &templates, &sweep.name, v)?;
             rows_p.push(match &by_size {
                 Some((laws, sizes)) => {
                     let law = &laws[sizes[i]];
@@ -660,6 +677,8 @@ pub fn report_dice<W: Weight>(
                     let (row, steps) = pool::plan::measure(|| {
                         check.tier_probs_only::<W>(&tier_stats, passes)
                     });
+                    // A value its own limits refuse is refused as they say.
+                    let row = row?;
                     // The rest at this value's work, before any of it: in
                     // state steps, and in time for the laws that count
                     // none (a plain sum's convolutions).
@@ -682,7 +701,7 @@ pub fn report_dice<W: Weight>(
                             projected - spent
                         )));
                     }
-                    row?
+                    row
                 }
             });
         }
