@@ -120,6 +120,21 @@ impl Expr {
         out
     }
 
+    /// Whether it reads a statistic `stat` holds for, or a flag (a named
+    /// term read as a truth value) `flag` holds for: [`Expr::stats`]
+    /// asked one question, with nothing collected.
+    pub fn reads_where(&self, stat: &dyn Fn(&Stat) -> bool, flag: &dyn Fn(&str) -> bool) -> bool {
+        match self {
+            Expr::Num(_) | Expr::Var(_) => false,
+            Expr::Stat(s) => stat(s),
+            Expr::Flag(n) => flag(n),
+            Expr::Neg(a) | Expr::Not(a) => a.reads_where(stat, flag),
+            Expr::Arith(_, a, b) | Expr::Cmp(_, a, b, _) | Expr::And(a, b) | Expr::Or(a, b) => {
+                a.reads_where(stat, flag) || b.reads_where(stat, flag)
+            }
+        }
+    }
+
     /// Add each statistic it reads that `out` does not hold yet to `out`,
     /// in order of appearance (nothing cloned that is already there).
     pub fn collect(&self, out: &mut Vec<Stat>) {

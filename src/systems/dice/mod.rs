@@ -495,7 +495,7 @@ impl Check {
                     ));
                 }
                 c.check_names(&terms, &units, &shown)?;
-                let reads_more = c.stats().iter().any(|s| *s != pool::Stat::Total);
+                let reads_more = c.reads_where(&|s| *s != pool::Stat::Total, &|_| true);
                 if reads_more && !is_add {
                     return Err(Error::param(
                         "--tier",
@@ -559,7 +559,7 @@ impl Check {
         } else if self.tiers.iter().any(|t| {
             t.cond
                 .as_ref()
-                .is_some_and(|c| c.stats().contains(&pool::Stat::Pushed))
+                .is_some_and(|c| c.reads_where(&|s| *s == pool::Stat::Pushed, &|_| false))
         }) {
             return Err(Error::Conflict(
                 "a tier reads 'pushed' but the check has no --push".into(),
@@ -855,6 +855,44 @@ impl Check {
         stats: &[pool::Stat],
         bounds: &[pool::Bound],
     ) -> Result<(Vec<W>, law::Law<W>)> {
+        let (tiers, read) = self.tiers_read(expr, stats, bounds)?;
+        Ok(match read {
+            TiersRead::Judged(law) => (tiers, law),
+            TiersRead::Joint(joint) => (tiers, law::Law::of_joint(&joint)?),
+        })
+    }
+
+    /// [`Check::read_tiers_within`] for the tiers alone: their
+    /// probabilities, the mass cut and whether any dice explode, the
+    /// result's law not built where the joint law was (refused as it
+    /// would be: [`pool::JointLaw::marginal_checked`]'s span).
+    fn tiers_only_within<W: Weight>(
+        &self,
+        expr: &ast::Node,
+        stats: &[pool::Stat],
+        bounds: &[pool::Bound],
+    ) -> Result<(Vec<W>, W, bool)> {
+        let (tiers, read) = self.tiers_read(expr, stats, bounds)?;
+        Ok(match read {
+            TiersRead::Judged(law) => (tiers, law.tail, law.explodes),
+            TiersRead::Joint(joint) => {
+                let i = joint.index(&pool::Stat::Total).unwrap_or(0);
+                law::check_result_span(joint.cells.iter().map(|(k, _)| k[i]))?;
+                (tiers, joint.tail, joint.explodes)
+            }
+        })
+    }
+
+    /// The tiers' probabilities from one reading of `stats` saturated at
+    /// `bounds` (one judge for the parts' product or the joint law's
+    /// cells), with the result's law where the product judged them, else
+    /// the joint law.
+    fn tiers_read<W: Weight>(
+        &self,
+        expr: &ast::Node,
+        stats: &[pool::Stat],
+        bounds: &[pool::Bound],
+    ) -> Result<(Vec<W>, TiersRead<W>)> {
         let program = self.tier_program(&pool::layout(stats));
         let mut judge = program.judge();
         let read = pool::product::read::<W, _>(
@@ -868,16 +906,17 @@ impl Check {
         Ok(match read {
             pool::product::Read::Judged(j) => (
                 j.tiers,
-                law::Law {
+                TiersRead::Judged(law::Law {
                     value: j.total,
                     total: None,
                     tail: j.tail,
                     explodes: j.explodes,
-                },
+                }),
             ),
-            pool::product::Read::Law(joint) => {
-                (self.tier_probs(&joint), law::Law::of_joint(&joint)?)
-            }
+            pool::product::Read::Law(joint) => (
+                self.tier_probs_by(&joint, &mut judge),
+                TiersRead::Joint(joint),
+            ),
         })
     }
 
@@ -888,7 +927,15 @@ impl Check {
             return Vec::new();
         }
         let program = self.tier_program(&law.layout);
-        let mut judge = program.judge();
+        self.tier_probs_by(law, &mut program.judge())
+    }
+
+    /// [`Check::tier_probs`] by `judge`, a judge of the tiers on the
+    /// law's layout.
+    fn tier_probs_by<W: Weight>(&self, law: &pool::JointLaw<W>, judge: &mut Judge) -> Vec<W> {
+        if self.tiers.is_empty() {
+            return Vec::new();
+        }
         if W::EXACT {
             let items: Vec<(usize, &W)> = law
                 .cells
@@ -927,8 +974,7 @@ impl Check {
             (Passes::Joint, Some(expr), None) => {
                 law::check_work::<W>(&self.command)?;
                 let bounds = self.bounds_with_cap(expr, tier_stats);
-                let (p, law) = self.read_tiers_within::<W>(expr, tier_stats, &bounds)?;
-                return Ok((p, law.tail, law.explodes));
+                return self.tiers_only_within::<W>(expr, tier_stats, &bounds);
             }
             (_, Some(expr), None) if tiers_carry_the_total(expr, tier_stats) => {
                 // A named term's value needs the total: the parts' product
@@ -948,11 +994,9 @@ impl Check {
     /// chains stop there: for the tiers' law alone (`--outcomes-only`),
     /// never for a law whose result is reported.
     fn bounds_with_cap(&self, expr: &ast::Node, tier_stats: &[pool::Stat]) -> Vec<pool::Bound> {
-        let mut bounds = self.bounds();
-        let mut seen = Vec::new();
-        for c in self.tiers.iter().filter_map(|t| t.cond.as_ref()) {
-            c.thresholds(&mut seen);
-        }
+        // The tiers' thresholds found once, for the bounds and the cap.
+        let seen = pool::thresholds(self.tiers.iter().filter_map(|t| t.cond.as_ref()));
+        let mut bounds = pool::bounds_from(&seen, &[]);
         let hi = seen
             .iter()
             .find(|(s, _)| *s == pool::Stat::Total)
@@ -1123,6 +1167,15 @@ impl Check {
 
 /// The implicit last tier.
 pub const OTHER: &str = "other";
+
+/// What one reading of the tiers gives beside their probabilities
+/// ([`Check::tiers_read`]).
+enum TiersRead<W: Weight> {
+    /// The result's law, where the parts' product judged the tiers.
+    Judged(law::Law<W>),
+    /// The joint law the tiers were judged on, cell by cell.
+    Joint(pool::JointLaw<W>),
+}
 
 /// The statistics a law of the tiers carries: the result first, then
 /// `tier_stats` ([`Check::stats`]).

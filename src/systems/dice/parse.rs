@@ -100,7 +100,8 @@ fn lex(src: &str) -> Result<Vec<Token>> {
     // A chain may be spaced for reading (`1D20+5 -> >=15: 1D8+4; 0`);
     // elsewhere a space ends a BCDice command.
     let chain = chained::is_chain(src);
-    let mut out = Vec::new();
+    // At most a token a character, and the end.
+    let mut out = Vec::with_capacity(chars.len() + 1);
     let mut i = 0;
     while i < chars.len() {
         let c = chars[i];

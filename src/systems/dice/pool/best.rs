@@ -31,7 +31,7 @@ fn kept_slot(s: &Stat) -> bool {
 }
 
 /// An outcome's tuple of the statistics other than the kept total.
-fn rest_of(contrib: &[i64], ctx: &Ctx) -> Vec<i64> {
+fn rest_of(contrib: &[i64], ctx: &Ctx) -> Key {
     ctx.layout
         .iter()
         .enumerate()
@@ -43,8 +43,9 @@ fn rest_of(contrib: &[i64], ctx: &Ctx) -> Vec<i64> {
 /// highest first, so their totals are merged as sorted runs (the planner
 /// asks for them twice and the run once, for every group).
 pub fn values<W: Weight>(kinds: &[Kind<W>]) -> Vec<i64> {
-    let mut values: Vec<i64> = Vec::new();
-    let mut merged: Vec<i64> = Vec::new();
+    let most: usize = kinds.iter().map(|k| k.law.outcomes.len()).sum();
+    let mut values: Vec<i64> = Vec::with_capacity(most);
+    let mut merged: Vec<i64> = Vec::with_capacity(most);
     for k in kinds {
         let mut run = k.law.outcomes.iter().rev().map(|(o, _)| o.order).peekable();
         if run.clone().zip(run.clone().skip(1)).any(|(a, b)| a > b) {
@@ -83,7 +84,7 @@ pub fn values<W: Weight>(kinds: &[Kind<W>]) -> Vec<i64> {
 
 /// One class: the other statistics' tuple, its probability at each value
 /// (or its numerators over a common denominator).
-type Class<W> = (Vec<i64>, Vec<W>);
+type Class<W> = (Key, Vec<W>);
 
 /// One item's law by classes of its other statistics: per class, its
 /// probability at each value (indexed by `at`).
@@ -145,20 +146,19 @@ pub fn cells<W: Weight>(kinds: &[Kind<W>], ctx: &Ctx, high: bool) -> Result<Vec<
         )?;
         met += 1;
     }
-    let states = states.sorted();
     Ok(written(&states, &values, high, met > 0, ctx, |w: &W| {
         (!w.is_zero()).then(|| w.clone())
     }))
 }
 
 /// The states of the best-item pass: each combined tuple of the other
-/// statistics with its `A` and `B` over the `n` values (one vector of
-/// `2n`: `A` then `B`), in the order first met, found by scanning while
-/// they are few and by a map of their indices past that.
+/// statistics with its `A` and `B` over the `n` values (a run of `2n` in
+/// one vector: `A` then `B`), in the order first met, found by scanning
+/// while they are few and by a map of their indices past that.
 struct States<X> {
     n: usize,
     keys: Vec<Key>,
-    sums: Vec<Vec<X>>,
+    sums: Vec<X>,
     index: Option<Map<usize>>,
 }
 
@@ -166,27 +166,32 @@ struct States<X> {
 const SCAN: usize = 16;
 
 impl<X: Clone> States<X> {
-    fn new(n: usize) -> Self {
+    /// No states yet, room for `room` of them.
+    fn new(n: usize, room: usize) -> Self {
         States {
             n,
-            keys: Vec::new(),
-            sums: Vec::new(),
+            keys: Vec::with_capacity(room),
+            sums: Vec::with_capacity(room * 2 * n),
             index: None,
         }
     }
 
     /// The one state before any item: `A` is `one`, `B` is `zero`.
     fn start(key: Key, n: usize, one: X, zero: X) -> Self {
-        let mut s = States::new(n);
-        let mut v = vec![one; n];
-        v.extend(std::iter::repeat_n(zero, n));
+        let mut s = States::new(n, 1);
+        s.sums.extend(std::iter::repeat_n(one, n));
+        s.sums.extend(std::iter::repeat_n(zero, n));
         s.keys.push(key);
-        s.sums.push(v);
         s
     }
 
+    /// The sums of state `i` (`A` then `B`).
+    fn sums_of(&self, i: usize) -> &[X] {
+        &self.sums[2 * self.n * i..2 * self.n * (i + 1)]
+    }
+
     /// The sums of the state `key`, made (`A` and `B` at `zero`) where new.
-    fn entry(&mut self, key: &[i64], zero: &X) -> &mut Vec<X> {
+    fn entry(&mut self, key: &[i64], zero: &X) -> &mut [X] {
         let found = match &self.index {
             Some(map) => map.get(key).copied(),
             None => self.keys.iter().position(|k| **k == *key),
@@ -196,7 +201,8 @@ impl<X: Clone> States<X> {
             None => {
                 let i = self.keys.len();
                 self.keys.push(Key::from(key));
-                self.sums.push(vec![zero.clone(); 2 * self.n]);
+                self.sums
+                    .extend(std::iter::repeat_n(zero.clone(), 2 * self.n));
                 match &mut self.index {
                     Some(map) => {
                         map.insert(Key::from(key), i);
@@ -215,13 +221,14 @@ impl<X: Clone> States<X> {
                 i
             }
         };
-        &mut self.sums[i]
+        let w = 2 * self.n;
+        &mut self.sums[w * i..w * (i + 1)]
     }
 
-    /// The states in their tuples' order.
-    fn sorted(self) -> Vec<(Key, Vec<X>)> {
-        let mut v: Vec<(Key, Vec<X>)> = self.keys.into_iter().zip(self.sums).collect();
-        v.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    /// The states' indices in their tuples' order.
+    fn sorted(&self) -> Vec<usize> {
+        let mut v: Vec<usize> = (0..self.keys.len()).collect();
+        v.sort_unstable_by(|&a, &b| self.keys[a].cmp(&self.keys[b]));
         v
     }
 }
@@ -251,11 +258,14 @@ where
 {
     super::spend(work, (states.keys.len() * cls.len() * n) as u64)?;
     let mut key = vec![0i64; ctx.layout.len()];
-    let mut next: States<X> = States::new(n);
-    for (state, sums) in states.sorted() {
+    // At most every state with every class (room for as many while few).
+    let room = (states.keys.len() * cls.len()).min(SCAN * 4);
+    let mut next: States<X> = States::new(n, room);
+    for s in states.sorted() {
+        let (state, sums) = (&states.keys[s], states.sums_of(s));
         let (a, b) = sums.split_at(n);
         for (rest, f) in cls {
-            join_into(ctx, &state, rest, &mut key);
+            join_into(ctx, state, rest, &mut key);
             let entry = next.entry(&key, zero);
             let (ea, eb) = entry.split_at_mut(n);
             let mut cdf = zero.clone();
@@ -321,8 +331,8 @@ fn join_into(ctx: &Ctx, state: &[i64], rest: &[i64], key: &mut [i64]) {
 /// states in their tuples' order (equal in the kept slots, which read 0
 /// in a state), so the roll's sort finds them in order. `cell` gives a
 /// weight, `None` for zero; with no item `met`, the one neutral cell.
-fn written<X, W: Weight>(
-    states: &[(Key, Vec<X>)],
+fn written<X: Clone, W: Weight>(
+    states: &States<X>,
     values: &[i64],
     high: bool,
     met: bool,
@@ -330,15 +340,13 @@ fn written<X, W: Weight>(
     cell: impl Fn(&X) -> Option<W>,
 ) -> Vec<(Key, W)> {
     let n = values.len();
-    let mut out: Vec<(Key, W)> = Vec::with_capacity(states.len() * n);
-    let ascending: Vec<usize> = if high {
-        (0..n).collect()
-    } else {
-        (0..n).rev().collect()
-    };
+    let mut out: Vec<(Key, W)> = Vec::with_capacity(states.keys.len() * n);
+    let ascending = (0..n).map(|j| if high { j } else { n - 1 - j });
     let mut key = vec![0i64; ctx.layout.len()];
+    let order = states.sorted();
     for j in ascending {
-        for (state, sums) in states {
+        for &s in &order {
+            let (state, sums) = (&states.keys[s], states.sums_of(s));
             let Some(w) = cell(&sums[n + j]) else {
                 continue;
             };
@@ -349,7 +357,7 @@ fn written<X, W: Weight>(
         }
     }
     if !met {
-        out.push((ctx.neutral().into(), W::one()));
+        out.push((ctx.neutral(), W::one()));
     }
     out
 }
@@ -412,7 +420,6 @@ fn cells_on_integers<W: Weight>(
         };
         den *= d;
     }
-    let states = states.sorted();
     let out = written(
         &states,
         &values,

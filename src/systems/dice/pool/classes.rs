@@ -174,7 +174,7 @@ pub fn law<W: Weight>(law: &DieLaw<W>, ctx: &Ctx, n: i64) -> Result<Vec<(Key, W)
     let len = ctx.layout.len();
     // State: [dice placed, the tuple…].
     let mut start = vec![0i64];
-    start.extend(ctx.neutral());
+    start.extend_from_slice(&ctx.neutral());
     let mut states: Map<W> = Map::default();
     states.insert(start.into(), W::one());
     // The mass of the classes not yet placed.
@@ -183,7 +183,7 @@ pub fn law<W: Weight>(law: &DieLaw<W>, ctx: &Ctx, n: i64) -> Result<Vec<(Key, W)
     let mut key: Vec<i64> = vec![0; len + 1];
     let mut cell: Vec<i64> = vec![0; len + 1];
     let Some((last, before)) = classes.split_last() else {
-        return Ok(vec![(Key::from(ctx.neutral()), W::one())]);
+        return Ok(vec![(ctx.neutral(), W::one())]);
     };
     for c in before {
         // A class of the dice not in an earlier class.

@@ -466,7 +466,7 @@ pub fn die_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<DieLaw<W>> {
             // Sides that contribute alike and alike go on or stop are one
             // step of the chain (a d100 rerolling on 2+ and scoring 50+:
             // three steps, not a hundred), their weights summed.
-            let mut steps: Vec<(Key, bool, W, W, W, W)> = Vec::new();
+            let mut steps: Vec<(Key, bool, W, W, W, W)> = Vec::with_capacity(sides.len());
             for ((s, p), q) in sides.iter().zip(&weights).zip(&later) {
                 let c = contribution(layout, name, s.value, &score_of(t, s));
                 let goes = cond.holds(s.value);
@@ -497,21 +497,13 @@ pub fn die_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<DieLaw<W>> {
                 return Err(chain_work_error(t, chain_depth, work));
             }
             if going == 1 {
-                let mut written = Vec::new();
+                let mut written = Vec::with_capacity(steps.len() * chain_depth + 1);
                 linear_chain(ctx, &steps, chain_depth, capped, &mut written);
-                return Ok(written_die(
-                    written
-                        .into_iter()
-                        .map(|(contrib, w)| {
-                            let order = contrib[0];
-                            (Outcome { order, contrib }, w)
-                        })
-                        .collect(),
-                ));
+                return Ok(written_die(written));
             }
             let mut done: Map<W> = Map::default();
             let mut active: Map<W> = Map::default();
-            active.insert(ctx.neutral().into(), W::one());
+            active.insert(ctx.neutral(), W::one());
             let mut depth = 0;
             while !active.is_empty() {
                 depth += 1;
@@ -625,12 +617,17 @@ fn linear_chain<W: Weight>(
     steps: &[(Key, bool, W, W)],
     depth_most: usize,
     capped: bool,
-    done: &mut Vec<(Key, W)>,
+    done: &mut Vec<(Outcome, W)>,
 ) {
+    // An outcome of the chain ordered by its total.
+    let outcome = |contrib: Key| Outcome {
+        order: contrib[0],
+        contrib,
+    };
     let Some((go, _, go_first, go_later)) = steps.iter().find(|x| x.1) else {
         return;
     };
-    let mut acc: Key = ctx.neutral().into();
+    let mut acc: Key = ctx.neutral();
     let mut w = W::one();
     let mut depth = 0;
     loop {
@@ -640,7 +637,7 @@ fn linear_chain<W: Weight>(
             if *goes || p.is_zero() {
                 continue;
             }
-            done.push((join(ctx, &acc, c), w.clone() * p));
+            done.push((outcome(join(ctx, &acc, c)), w.clone() * p));
         }
         let p = if depth == 1 { go_first } else { go_later };
         if p.is_zero() {
@@ -649,7 +646,7 @@ fn linear_chain<W: Weight>(
         if depth >= depth_most {
             // Capped: the roll still going reads as it stands.
             if capped {
-                done.push((join(ctx, &acc, go), w * p));
+                done.push((outcome(join(ctx, &acc, go)), w * p));
             }
             return;
         }

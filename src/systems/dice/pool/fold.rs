@@ -43,16 +43,59 @@ pub fn term_law<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<Map<W>> {
 /// finds them, with no map between (a roll of one term; a named term's
 /// value is set in a map).
 pub fn term_cells<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<Vec<(Key, W)>> {
-    planned(t, ctx, |a, law| {
-        if a == Algorithm::ClassFold && t.name.is_none() {
-            check_exact_work(&law, t.count)?;
-            return super::classes::law(&law, ctx, t.count);
+    planned(t, ctx, |a, law| cells_by(a, t, law, ctx))
+}
+
+/// [`term_cells`] by the algorithm `a` the planner chose, on the term's
+/// die law `law`.
+fn cells_by<W: Weight>(
+    a: Algorithm,
+    t: &PoolTerm,
+    law: DieLaw<W>,
+    ctx: &Ctx,
+) -> Result<Vec<(Key, W)>> {
+    if a == Algorithm::ClassFold && t.name.is_none() {
+        check_exact_work(&law, t.count)?;
+        return super::classes::law(&law, ctx, t.count);
+    }
+    if by_sum_cells(a, ctx) {
+        // Distinct tuples, straight from the sums (no map between).
+        return sum_cells(a, t, &law, ctx);
+    }
+    Ok(run(a, t, law, ctx)?.into_iter().collect())
+}
+
+/// [`term_cells`] as a group's item's outcomes, highest first, each
+/// ordered by its total (the natural dice's slot, if read, the total):
+/// one die kept whole, whose outcomes differ in value, straight from its
+/// law's outcomes in their own order, with no cells between (the same
+/// tuples and weights as [`sum_cells`] writes lowest first); else its
+/// cells, turned into outcomes ([`item_outcomes`]).
+pub fn term_outcomes<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<Vec<(Outcome, W)>> {
+    planned(t, ctx, |a, law: DieLaw<W>| {
+        if by_sum_cells(a, ctx) && t.count == 1 && t.kept_filter().is_none() {
+            let sums = SumKeys::of(t, ctx);
+            if sums.distinct(&law) {
+                let mut out = Vec::with_capacity(law.outcomes.len());
+                out.extend(
+                    law.outcomes
+                        .iter()
+                        .filter(|(_, w)| !w.is_zero())
+                        .map(|(o, w)| {
+                            let contrib = sums.key_of(sums.value(o));
+                            (
+                                Outcome {
+                                    order: contrib[0],
+                                    contrib,
+                                },
+                                w.clone(),
+                            )
+                        }),
+                );
+                return Ok(out);
+            }
         }
-        if by_sum_cells(a, ctx) {
-            // Distinct tuples, straight from the sums (no map between).
-            return sum_cells(a, t, &law, ctx);
-        }
-        Ok(run(a, t, law, ctx)?.into_iter().collect())
+        Ok(item_outcomes(cells_by(a, t, law, ctx)?, ctx))
     })
 }
 
@@ -368,45 +411,15 @@ fn sum_cells<W: Weight>(
     law: &DieLaw<W>,
     ctx: &Ctx,
 ) -> Result<Vec<(Key, W)>> {
-    // A die's value in the sum: its face (or chain total), or what its face
-    // scores under a score map (the contribution to the total).
-    let value = |o: &super::die::Outcome| match ctx.layout.iter().position(|s| *s == Stat::Total) {
-        Some(i) if !t.scores.is_empty() => o.contrib[i],
-        _ => o.order,
-    };
-    // The tuple of a sum `x`, and of each of its slots what it reads.
-    let slots: Vec<SumSlot> = ctx
-        .layout
-        .iter()
-        .enumerate()
-        .map(|(i, s)| match s {
-            Stat::Total if !ctx.total => SumSlot::Fixed(0),
-            Stat::Total | Stat::Natural => SumSlot::Sum,
-            Stat::Named(n) if t.name.as_deref() == Some(&**n) => SumSlot::Named(i),
-            s => SumSlot::Fixed(s.neutral()),
-        })
-        .collect();
-    let key_of = |x: i64| -> Key {
-        let mut key = Key::zeros(slots.len());
-        for (k, s) in key.iter_mut().zip(&slots) {
-            *k = match *s {
-                SumSlot::Sum => x,
-                SumSlot::Named(i) => ctx.named(i, x),
-                SumSlot::Fixed(v) => v,
-            };
-        }
-        key
-    };
+    let sums = SumKeys::of(t, ctx);
+    let value = |o: &super::die::Outcome| sums.value(o);
+    let key_of = |x: i64| sums.key_of(x);
     if t.count == 1 && t.kept_filter().is_none() {
         // One die kept whole: its outcomes are the sums, read highest
         // first; where no two share a value (every die without a score
         // map folding faces together), they are the cells as they stand,
         // lowest first, with no law between (an exploding chain's 119).
-        let distinct = law
-            .outcomes
-            .windows(2)
-            .all(|w| value(&w[0].0) > value(&w[1].0));
-        if distinct {
+        if sums.distinct(law) {
             return Ok(law
                 .outcomes
                 .iter()
@@ -443,6 +456,66 @@ fn sum_cells<W: Weight>(
         .filter(|(_, w)| !w.is_zero())
         .map(|(x, w)| (key_of(x), w.clone()))
         .collect())
+}
+
+/// How a term's sums are written as tuples ([`sum_cells`]): a die's value
+/// in the sum, and what each slot of a sum's tuple reads.
+struct SumKeys<'a> {
+    ctx: &'a Ctx,
+    /// The total's slot where a score map gives the die's value.
+    scored: Option<usize>,
+    slots: Vec<SumSlot>,
+}
+
+impl<'a> SumKeys<'a> {
+    fn of(t: &PoolTerm, ctx: &'a Ctx) -> Self {
+        let scored = ctx
+            .layout
+            .iter()
+            .position(|s| *s == Stat::Total)
+            .filter(|_| !t.scores.is_empty());
+        let slots = ctx
+            .layout
+            .iter()
+            .enumerate()
+            .map(|(i, s)| match s {
+                Stat::Total if !ctx.total => SumSlot::Fixed(0),
+                Stat::Total | Stat::Natural => SumSlot::Sum,
+                Stat::Named(n) if t.name.as_deref() == Some(&**n) => SumSlot::Named(i),
+                s => SumSlot::Fixed(s.neutral()),
+            })
+            .collect();
+        SumKeys { ctx, scored, slots }
+    }
+
+    /// A die's value in the sum: its face (or chain total), or what its
+    /// face scores under a score map (the contribution to the total).
+    fn value(&self, o: &super::die::Outcome) -> i64 {
+        match self.scored {
+            Some(i) => o.contrib[i],
+            None => o.order,
+        }
+    }
+
+    /// The tuple of a sum `x`.
+    fn key_of(&self, x: i64) -> Key {
+        let mut key = Key::zeros(self.slots.len());
+        for (k, s) in key.iter_mut().zip(&self.slots) {
+            *k = match *s {
+                SumSlot::Sum => x,
+                SumSlot::Named(i) => self.ctx.named(i, x),
+                SumSlot::Fixed(v) => v,
+            };
+        }
+        key
+    }
+
+    /// Whether no two of a die's outcomes (highest first) share a value.
+    fn distinct<W>(&self, law: &DieLaw<W>) -> bool {
+        law.outcomes
+            .windows(2)
+            .all(|w| self.value(&w[0].0) > self.value(&w[1].0))
+    }
 }
 
 /// What one slot of a sum's tuple reads ([`sum_cells`]).
@@ -943,7 +1016,7 @@ fn items_summed<W: Weight>(g: &GroupTerm, ctx: &Ctx) -> Result<Vec<(Key, W)>> {
             )?,
         });
     }
-    Ok(acc.unwrap_or_else(|| vec![(ctx.neutral().into(), W::one())]))
+    Ok(acc.unwrap_or_else(|| vec![(ctx.neutral(), W::one())]))
 }
 
 /// [`group_cells`] of a group keeping some of its items.
@@ -1046,27 +1119,11 @@ pub fn group_kinds<W: Weight>(g: &GroupTerm, ctx: &Ctx) -> Result<Vec<Kind<W>>> 
     let mut kinds: Vec<Kind<W>> = Vec::new();
     for (it, n) in distinct_items(&g.items) {
         // Distinct cells, with no map between (a term's sums straight
-        // from its algorithm).
-        let law = super::node_cells::<W>(it, ctx)?;
-        // A group's natural is its kept items' total.
-        let natural = ctx.layout.iter().position(|s| *s == Stat::Natural);
-        let mut outcomes: Vec<(Outcome, W)> = law
-            .into_iter()
-            .filter(|(_, w)| !w.is_zero())
-            .map(|(mut k, w)| {
-                if let Some(i) = natural {
-                    k[i] = k[0];
-                }
-                (
-                    Outcome {
-                        order: k[0],
-                        contrib: k,
-                    },
-                    w,
-                )
-            })
-            .collect();
-        outcomes.sort_by(|a, b| b.0.cmp(&a.0));
+        // from its algorithm; one die's straight from its outcomes).
+        let mut outcomes = match it {
+            Node::Pool(t) => term_outcomes::<W>(t, ctx)?,
+            _ => item_outcomes(super::node_cells::<W>(it, ctx)?, ctx),
+        };
         // Totals that differed only in the natural dice (a score map's
         // faces) are now one outcome: merged, as the fold finds each
         // outcome of a kind once.
@@ -1086,6 +1143,39 @@ pub fn group_kinds<W: Weight>(g: &GroupTerm, ctx: &Ctx) -> Result<Vec<Kind<W>>> 
         });
     }
     Ok(kinds)
+}
+
+/// An item's cells as its outcomes, highest first: each ordered by its
+/// total, a group's natural dice (its kept items' total) read from it.
+fn item_outcomes<W: Weight>(cells: Vec<(Key, W)>, ctx: &Ctx) -> Vec<(Outcome, W)> {
+    let natural = ctx.layout.iter().position(|s| *s == Stat::Natural);
+    let mut outcomes: Vec<(Outcome, W)> = Vec::with_capacity(cells.len());
+    outcomes.extend(
+        cells
+            .into_iter()
+            .filter(|(_, w)| !w.is_zero())
+            .map(|(mut k, w)| {
+                if let Some(i) = natural {
+                    k[i] = k[0];
+                }
+                (
+                    Outcome {
+                        order: k[0],
+                        contrib: k,
+                    },
+                    w,
+                )
+            }),
+    );
+    // Highest first: a term's cells come in their tuples' order (a sum's
+    // lowest first), turned over where they are strictly so, sorted only
+    // where not.
+    if outcomes.windows(2).all(|w| w[0].0 < w[1].0) {
+        outcomes.reverse();
+    } else if !outcomes.windows(2).all(|w| w[0].0 > w[1].0) {
+        outcomes.sort_by(|a, b| b.0.cmp(&a.0));
+    }
+    outcomes
 }
 
 /// A group's distinct items, each with how many times it stands: identical
@@ -1124,7 +1214,7 @@ fn group_product<W: Weight>(
         Some((false, _)) => i64::MAX,
         None => 0,
     };
-    let mut start = ctx.neutral();
+    let mut start = ctx.neutral().to_vec();
     start.extend(std::iter::repeat_n(empty, slots));
     let mut states = States::<W>::one(&start);
     let mut work: u64 = 0;
@@ -1496,7 +1586,7 @@ pub fn fold<W: Weight>(
     // State: [placed per kind, accumulator tuples…, running counts…].
     let mut start = vec![0i64; nk];
     for _ in 0..accs {
-        start.extend(ctx.neutral());
+        start.extend_from_slice(&ctx.neutral());
     }
     if runs {
         start.extend(std::iter::repeat_n(0, accs));

@@ -322,18 +322,32 @@ pub fn bounds<'a>(
     conds: impl IntoIterator<Item = &'a super::cond::Expr>,
     raw: &[Stat],
 ) -> Vec<Bound> {
+    bounds_from(&thresholds(conds), raw)
+}
+
+/// Each statistic the conditions read, with the values either side of
+/// where each comparison with a number changes (`None`: read otherwise
+/// than against numbers), in order of appearance.
+pub fn thresholds<'a>(
+    conds: impl IntoIterator<Item = &'a super::cond::Expr>,
+) -> Vec<(Stat, Option<Vec<i64>>)> {
     let mut seen = Vec::new();
     for c in conds {
         c.thresholds(&mut seen);
     }
-    seen.into_iter()
+    seen
+}
+
+/// [`bounds`] from the conditions' [`thresholds`].
+pub fn bounds_from(seen: &[(Stat, Option<Vec<i64>>)], raw: &[Stat]) -> Vec<Bound> {
+    seen.iter()
         // The total and the natural dice are `Exact`: never saturated.
         .filter(|(s, _)| !raw.contains(s) && s.saturation() != Saturation::Exact)
         .filter_map(|(s, t)| {
-            let t = t?;
+            let t = t.as_ref()?;
             let lo = t.iter().copied().min()?;
             let hi = t.iter().copied().max()?;
-            Some((s, lo, hi))
+            Some((s.clone(), lo, hi))
         })
         .collect()
 }
@@ -497,14 +511,14 @@ impl Ctx {
         }
     }
 
-    /// The neutral tuple (no dice, total 0).
-    pub fn neutral(&self) -> Vec<i64> {
+    /// The neutral tuple (no dice, total 0), inline (no allocation).
+    pub fn neutral(&self) -> Key {
         self.ops.iter().map(|op| op.neutral).collect()
     }
 
     /// The one state of the number `v`: its total `v` (0 where the total
     /// is not carried), every other statistic neutral.
-    pub fn number(&self, v: i64) -> Vec<i64> {
+    pub fn number(&self, v: i64) -> Key {
         let mut k = self.neutral();
         k[0] = if self.total { v } else { 0 };
         k
@@ -588,24 +602,25 @@ pub fn check_term(t: &PoolTerm) -> std::result::Result<(), String> {
     if t.reroll().is_none() && t.explosion().is_none() {
         return Ok(());
     }
-    let faces: Vec<i64> = t.faces.values().collect();
+    // Each side's face, read where needed (no list made).
+    let faces = || t.faces.values();
     // `ro` rerolls once and keeps the second face, so it always stops.
     if let Some((cond, false)) = t.reroll() {
-        if faces.iter().all(|f| cond.holds(*f)) {
+        if faces().all(|f| cond.holds(f)) {
             return Err(format!(
                 "reroll {cond}: every face meets it, the die would never stop; allowed: a condition some face fails"
             ));
         }
     }
     if let Some((cond, _)) = t.explosion() {
-        let top = faces.iter().copied().max().unwrap_or(0);
+        let top = faces().max().unwrap_or(0);
         let c = cond.unwrap_or(FaceCond::Cmp(Cmp::Eq, top));
-        if faces.iter().all(|f| c.holds(*f)) {
+        if faces().all(|f| c.holds(f)) {
             return Err(format!(
                 "explode on {c}: every face meets it, the die would never stop; allowed: a condition some face fails"
             ));
         }
-        if faces.len() == 1 {
+        if faces().nth(1).is_none() {
             return Err("a one-sided die cannot explode".into());
         }
     }
@@ -1255,7 +1270,7 @@ pub fn node_law<W: Weight>(n: &Node, ctx: &Ctx) -> Result<Map<W>> {
     Ok(match n {
         Node::Num(v) => {
             let mut m = Map::default();
-            m.insert(ctx.number(*v).into(), W::one());
+            m.insert(ctx.number(*v), W::one());
             m
         }
         Node::Pool(t) => fold::term_law(t, ctx)?,
@@ -1336,7 +1351,7 @@ pub(crate) fn cell_refs<W>(cells: &[(Key, W)]) -> Vec<(&[i64], &W)> {
 /// number's one state ([`Ctx::number`]) and which side it stands on.
 struct Beside<'a> {
     x: &'a Node,
-    num: Vec<i64>,
+    num: Key,
     left: bool,
 }
 
@@ -1417,7 +1432,7 @@ fn with_number<W: Weight>(op: Op, a: &Node, b: &Node, ctx: &Ctx) -> Result<Optio
             std::collections::hash_map::Entry::Occupied(_) => {
                 // Two states meet: the sums' order matters, as combine fixes it.
                 let mut m: Map<W> = Map::default();
-                m.insert(side.num.into(), W::one());
+                m.insert(side.num, W::one());
                 return Ok(Some(if side.left {
                     combine(op, &m, &law, ctx)?
                 } else {

@@ -992,9 +992,11 @@ pub fn group<W: Weight>(
     if !order_free(&ctx.layout) {
         return fold;
     }
+    // The items' totals, in order, each once: read by both estimates.
+    let orders = super::best::values(kinds);
     let items = Plan {
         algorithm: Algorithm::GroupProduct,
-        estimate: product_estimate(kinds, ctx, filter),
+        estimate: product_estimate(kinds, &orders, ctx, filter),
     };
     let mut best = if items.estimate <= fold.estimate {
         items
@@ -1005,7 +1007,7 @@ pub fn group<W: Weight>(
     if matches!(filter.map(|(f, n)| f.as_keep(n, count)), Some((_, 1))) {
         let one = Plan {
             algorithm: Algorithm::GroupBest,
-            estimate: best_estimate(kinds, ctx),
+            estimate: best_estimate(kinds, orders.len(), ctx),
         };
         if one.estimate < best.estimate {
             best = one;
@@ -1026,8 +1028,10 @@ pub fn group_estimate<W: Weight>(
 ) -> u64 {
     match a {
         Algorithm::Fold => group_fold_estimate(kinds),
-        Algorithm::GroupProduct => product_estimate(kinds, ctx, filter),
-        Algorithm::GroupBest => best_estimate(kinds, ctx),
+        Algorithm::GroupProduct => {
+            product_estimate(kinds, &super::best::values(kinds), ctx, filter)
+        }
+        Algorithm::GroupBest => best_estimate(kinds, super::best::values(kinds).len(), ctx),
         _ => u64::MAX,
     }
 }
@@ -1046,9 +1050,10 @@ fn group_fold_estimate<W: Weight>(kinds: &[Kind<W>]) -> u64 {
 }
 
 /// The best item's steps: each item meets every tuple of the other
-/// statistics so far with each of its classes, at every value.
-fn best_estimate<W: Weight>(kinds: &[Kind<W>], ctx: &Ctx) -> u64 {
-    let n = super::best::values(kinds).len() as u64;
+/// statistics so far with each of its classes, at every value (`values`
+/// of the items' totals).
+fn best_estimate<W: Weight>(kinds: &[Kind<W>], values: usize, ctx: &Ctx) -> u64 {
+    let n = values as u64;
     let mut states: u64 = 1;
     let mut work: u64 = 0;
     for k in kinds {
@@ -1064,14 +1069,15 @@ fn best_estimate<W: Weight>(kinds: &[Kind<W>], ctx: &Ctx) -> u64 {
 /// The product's steps: each item meets every state with each of its
 /// outcomes; the states are at most the outcomes' products so far, and
 /// never more than the best-`k` multisets of the items' totals times the
-/// values the other statistics can take.
+/// values the other statistics can take (`orders`: the items' totals,
+/// [`super::best::values`]).
 fn product_estimate<W: Weight>(
     kinds: &[Kind<W>],
+    orders: &[i64],
     ctx: &Ctx,
     filter: Option<(crate::systems::dice::ast::Filter, i64)>,
 ) -> u64 {
     let items = super::fold::item_count(kinds);
-    let orders = super::best::values(kinds);
     let distinct = orders.len() as u64;
     let best = match filter.map(|(f, n)| f.as_keep(n, items)) {
         // The best k, or fewer while fewer items are met.
