@@ -725,3 +725,44 @@ fn exact_rounds_past_their_reductions_are_refused_at_once() {
         );
     }
 }
+
+/// Exact rounds whose multiply-adds would take half a minute (each
+/// round's weights longer by the roll's denominator, every weight met by
+/// each of the roll's increments) are refused at once, naming the way out
+/// (benches/fuzz/inputs.py, seed 15: `50DF!<>-999999999 --exact --until
+/// 1000 --rounds 10` answered after 25 s, past the 10 s promised). Fewer
+/// rounds, and the same rounds in floating point, still answer.
+#[test]
+fn exact_rounds_past_their_multiplications_are_refused_at_once() {
+    fn args(rounds: &str, exact: bool) -> Vec<&str> {
+        let mut a = vec![
+            "odds",
+            "dice",
+            "50DF!<>-999999999",
+            "--until",
+            "1000",
+            "--rounds",
+            rounds,
+        ];
+        if exact {
+            a.push("--exact");
+        }
+        a
+    }
+    refused_cli(
+        &args("10", true),
+        &[
+            "10 rounds",
+            "exact fractions",
+            "word operations of multiplying",
+            "drop --exact",
+        ],
+        &["panicked"],
+    );
+    for (rounds, exact) in [("2", true), ("10", false)] {
+        answered_cli(
+            &args(rounds, exact),
+            &format!("{rounds} rounds, exact {exact}"),
+        );
+    }
+}
