@@ -213,17 +213,27 @@ fn lex(src: &str) -> Result<Vec<Token>> {
                 {
                     j += 1;
                 }
-                let text: String = chars[i..j].iter().collect();
-                let cmp = Cmp::from_text(&text).ok_or_else(|| {
-                    notation_error(
-                        src,
-                        start,
-                        format!(
-                            "{} is no comparison (allowed >= > <= < = == != <>)",
-                            crate::error::quote(&text)
-                        ),
-                    )
-                })?;
+                // The comparison read in place (its characters are ASCII),
+                // its text made only for the error.
+                let mut buf = [0u8; 3];
+                for (b, c) in buf.iter_mut().zip(&chars[i..j]) {
+                    *b = *c as u8;
+                }
+                let cmp = (j - i <= buf.len())
+                    .then(|| std::str::from_utf8(&buf[..j - i]).ok())
+                    .flatten()
+                    .and_then(Cmp::from_text)
+                    .ok_or_else(|| {
+                        let text: String = chars[i..j].iter().collect();
+                        notation_error(
+                            src,
+                            start,
+                            format!(
+                                "{} is no comparison (allowed >= > <= < = == != <>)",
+                                crate::error::quote(&text)
+                            ),
+                        )
+                    })?;
                 i = j;
                 out.push(Token {
                     tok: Tok::Cmp(cmp),
@@ -507,6 +517,10 @@ impl<'a> Parser<'a> {
     /// The text of tokens `[a, b)` as written.
     fn text(&self, a: usize, b: usize) -> String {
         let (from, to) = (self.toks[a].pos, self.toks[b].pos);
+        if self.src.is_ascii() {
+            // Characters are bytes: sliced, not walked.
+            return self.src[from..to].to_string();
+        }
         self.src.chars().skip(from).take(to - from).collect()
     }
 
