@@ -693,37 +693,7 @@ fn an_exact_push_past_its_work_is_refused_at_once() {
 /// rounds, and the same rounds in floating point, still answer.
 #[test]
 fn exact_rounds_past_their_reductions_are_refused_at_once() {
-    fn args(rounds: &str, exact: bool) -> Vec<&str> {
-        let mut a = vec![
-            "odds",
-            "dice",
-            "1000B1000>=5",
-            "--until",
-            "7",
-            "--rounds",
-            rounds,
-        ];
-        if exact {
-            a.push("--exact");
-        }
-        a
-    }
-    refused_cli(
-        &args("100", true),
-        &[
-            "100 rounds",
-            "exact fractions",
-            "word operations",
-            "drop --exact",
-        ],
-        &["panicked"],
-    );
-    for (rounds, exact) in [("5", true), ("100", false)] {
-        answered_cli(
-            &args(rounds, exact),
-            &format!("{rounds} rounds, exact {exact}"),
-        );
-    }
+    exact_rounds_refused(("1000B1000>=5", "7"), "100", "word operations", "5");
 }
 
 /// Exact rounds whose multiply-adds would take half a minute (each
@@ -734,32 +704,35 @@ fn exact_rounds_past_their_reductions_are_refused_at_once() {
 /// rounds, and the same rounds in floating point, still answer.
 #[test]
 fn exact_rounds_past_their_multiplications_are_refused_at_once() {
-    fn args(rounds: &str, exact: bool) -> Vec<&str> {
-        let mut a = vec![
-            "odds",
-            "dice",
-            "50DF!<>-999999999",
-            "--until",
-            "1000",
-            "--rounds",
-            rounds,
-        ];
+    exact_rounds_refused(
+        ("50DF!<>-999999999", "1000"),
+        "10",
+        "word operations of multiplying",
+        "2",
+    );
+}
+
+/// `odds dice EXPR --until UNTIL --rounds REFUSED --exact` is refused,
+/// naming the rounds, exact fractions, `what` and `drop --exact`; `fewer`
+/// rounds exactly, and `refused` rounds in floating point, answer.
+fn exact_rounds_refused((expr, until): (&str, &str), refused: &str, what: &str, fewer: &str) {
+    let args = |rounds: &str, exact: bool| {
+        let mut a = vec!["odds", "dice", expr, "--until", until, "--rounds"];
+        a.push(rounds);
         if exact {
             a.push("--exact");
         }
-        a
-    }
+        a.into_iter().map(str::to_string).collect::<Vec<String>>()
+    };
+    let refused_args = args(refused, true);
+    let refused_args: Vec<&str> = refused_args.iter().map(String::as_str).collect();
+    let rounds = format!("{refused} rounds");
     refused_cli(
-        &args("10", true),
-        &[
-            "10 rounds",
-            "exact fractions",
-            "word operations of multiplying",
-            "drop --exact",
-        ],
+        &refused_args,
+        &[&rounds, "exact fractions", what, "drop --exact"],
         &["panicked"],
     );
-    for (rounds, exact) in [("2", true), ("10", false)] {
+    for (rounds, exact) in [(fewer, true), (refused, false)] {
         answered_cli(
             &args(rounds, exact),
             &format!("{rounds} rounds, exact {exact}"),
