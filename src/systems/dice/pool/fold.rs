@@ -71,7 +71,7 @@ fn cells_by<W: Weight>(
 /// law's outcomes in their own order, with no cells between (the same
 /// tuples and weights as [`sum_cells`] writes lowest first); else its
 /// cells, turned into outcomes ([`item_outcomes`]).
-pub fn term_outcomes<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<Vec<(Outcome, W)>> {
+fn term_outcomes<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<Vec<(Outcome, W)>> {
     planned(t, ctx, |a, law: DieLaw<W>| {
         if by_sum_cells(a, ctx) && t.count == 1 && t.kept_filter().is_none() {
             let sums = SumKeys::of(t, ctx);
