@@ -712,6 +712,41 @@ fn exact_rounds_past_their_multiplications_are_refused_at_once() {
     );
 }
 
+/// A push whose one die's rerolled faces meet its fresh faces in more
+/// pairs than a law may hold is refused before they meet, naming the
+/// states (benches/fuzz/inputs.py, seed 17: `1D1000!!` pushed on every
+/// face built 36 million pairs, 2.7 GB, and aborted after 6.8 s). Year
+/// Zero's push, whose faces read alike but for sixes and ones, answers.
+#[test]
+fn a_push_past_its_pairs_of_faces_is_refused_at_once() {
+    let push = |expr: &str, dice: &str| {
+        [
+            "odds",
+            "dice",
+            expr,
+            "--tier",
+            "a:>=1000000000",
+            "--tier",
+            "b",
+            "--push",
+            "b",
+            "--push-dice",
+            dice,
+        ]
+        .map(str::to_string)
+    };
+    for expr in ["1D1000!!", "10D6r<=5*-99+1D1000!!+{3D10KL2}KH1"] {
+        let args = push(expr, "1..1000000000");
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        refused_cli(
+            &args,
+            &["2000000 states", "rerolled and pushed faces"],
+            &["panicked", "memory allocation"],
+        );
+    }
+    answered_cli(&push("5D6[base]+3D6[skill]", "2..5"), "Year Zero's push");
+}
+
 /// `odds dice EXPR --until UNTIL --rounds REFUSED --exact` is refused,
 /// naming the rounds, exact fractions, `what` and `drop --exact`; `fewer`
 /// rounds exactly, and `refused` rounds in floating point, answer.
