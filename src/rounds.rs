@@ -506,7 +506,7 @@ pub fn budget<W: Weight>(
         )));
     }
     if let Some((den, _)) = exact_step(&step) {
-        let words = multiply_word_ops(&step, &den, spec.until, rounds);
+        let words = multiply_word_ops(steps, &den, rounds);
         if words > MAX_EXACT_MULTIPLY_WORD_OPS {
             return Err(Error::Conflict(format!(
                 "dice: {rounds} rounds to {} in exact fractions take about {words:.1e} word operations of multiplying (at most {MAX_EXACT_MULTIPLY_WORD_OPS:e}): each round's weights are longer by the roll's denominator ({} bits); give a smaller --rounds, or drop --exact",
@@ -558,13 +558,13 @@ fn reduce_word_ops(den: &BigInt, rounds: usize) -> f64 {
 /// 25 s in big-integer multiply-adds before this bound.
 pub const MAX_EXACT_MULTIPLY_WORD_OPS: f64 = 5e10;
 
-/// The word operations of an exact run's multiply-adds ([`work_bound`]'s
-/// steps, round by round): in round `k` each accumulated weight is about
-/// `k` times the roll's denominator long, multiplied by a numerator of
-/// the roll's (the denominator's length).
-fn multiply_word_ops<M>(step: &Step<M>, den: &BigInt, until: i64, rounds: usize) -> f64 {
+/// The word operations of an exact run's multiply-adds (`steps` of them,
+/// [`work_bound`]'s, a share each round): in round `k` each accumulated
+/// weight is about `k` times the roll's denominator long, multiplied by a
+/// numerator of the roll's (the denominator's length).
+fn multiply_word_ops(steps: u64, den: &BigInt, rounds: usize) -> f64 {
     let words = words_of(den);
-    let per_round = work_bound(step, until, rounds) as f64 / rounds.max(1) as f64;
+    let per_round = steps as f64 / rounds.max(1) as f64;
     (1..=rounds)
         .map(|k| per_round * k as f64 * words * words)
         .sum()

@@ -473,6 +473,20 @@ async fn ready(c: &Client) {
 
 /// Poll the `textContent` of `css` (shown or not, e.g. in a closed
 /// `<details>`) until `pred` holds (15 s at most).
+/// Each row of the sweep table (its value `v`) shows in column `col` the
+/// percentage `want`, as printed to its first digits.
+async fn sweep_column(c: &Client, col: &str, rows: impl IntoIterator<Item = (i64, String)>) {
+    for (v, want) in rows {
+        let got = wait_content(
+            c,
+            &format!("#sweep-table tr[data-value='{v}'] td[data-col='{col}']"),
+            |s| !s.is_empty(),
+        )
+        .await;
+        assert!(got.starts_with(&want), "{v}: {got} (want {want})");
+    }
+}
+
 async fn wait_content(c: &Client, css: &str, pred: impl Fn(&str) -> bool) -> String {
     let deadline = Instant::now() + Duration::from_secs(15);
     let script = format!(
@@ -644,16 +658,12 @@ fn a_sweep_shows_its_table_by_value() {
             "system=dice&expr=2D6&tier=hit%3A%3E%3D%7Bt%7D&sweep=t%3D6..9",
         )
         .await;
-        for t in 6..=9 {
-            let want = pct(p_d6_sum_at_least(2, t));
-            let got = wait_content(
-                &c,
-                &format!("#sweep-table tr[data-value='{t}'] td[data-col='hit']"),
-                |s| !s.is_empty(),
-            )
-            .await;
-            assert!(got.starts_with(&want), "t = {t}: {got} (want {want})");
-        }
+        sweep_column(
+            &c,
+            "hit",
+            (6..=9).map(|t| (t, pct(p_d6_sum_at_least(2, t)))),
+        )
+        .await;
         let shown = js(
             &c,
             "return [!document.querySelector('#sweep-table-panel').hidden, document.querySelectorAll('#sweep-table-svg path.series').length]",
@@ -674,16 +684,12 @@ fn a_sweep_shows_its_table_by_value() {
             "system=dice&expr=%7Bn%7DD6&tier=hit%3Amax%3E%3D4&sweep=n%3D1..3",
         )
         .await;
-        for n in 1..=3i32 {
-            let want = pct(1.0 - 0.5f64.powi(n));
-            let got = wait_content(
-                &c,
-                &format!("#sweep-table tr[data-value='{n}'] td[data-col='hit']"),
-                |s| !s.is_empty(),
-            )
-            .await;
-            assert!(got.starts_with(&want), "n = {n}: {got} (want {want})");
-        }
+        sweep_column(
+            &c,
+            "hit",
+            (1..=3).map(|n| (n, pct(1.0 - 0.5f64.powi(n as i32)))),
+        )
+        .await;
         let curves = js(
             &c,
             "return document.querySelectorAll('#sweep-table-svg path.series').length",

@@ -865,7 +865,7 @@ impl Check {
     /// [`Check::read_tiers_within`] for the tiers alone: their
     /// probabilities, the mass cut and whether any dice explode, the
     /// result's law not built where the joint law was (refused as it
-    /// would be: [`pool::JointLaw::marginal_checked`]'s span).
+    /// would be: [`pool::JointLaw::check_span`]).
     fn tiers_only_within<W: Weight>(
         &self,
         expr: &ast::Node,
@@ -876,8 +876,7 @@ impl Check {
         Ok(match read {
             TiersRead::Judged(law) => (tiers, law.tail, law.explodes),
             TiersRead::Joint(joint) => {
-                let i = joint.index(&pool::Stat::Total).unwrap_or(0);
-                law::check_result_span(joint.cells.iter().map(|(k, _)| k[i]))?;
+                joint.check_span(&pool::Stat::Total)?;
                 (tiers, joint.tail, joint.explodes)
             }
         })
@@ -923,9 +922,6 @@ impl Check {
     /// P(tier) for each tier of [`Check::tier_names`], from a joint law
     /// carrying the statistics the tiers read (empty without tiers).
     pub fn tier_probs<W: Weight>(&self, law: &pool::JointLaw<W>) -> Vec<W> {
-        if self.tiers.is_empty() {
-            return Vec::new();
-        }
         let program = self.tier_program(&law.layout);
         self.tier_probs_by(law, &mut program.judge())
     }

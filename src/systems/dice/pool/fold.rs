@@ -73,25 +73,18 @@ fn cells_by<W: Weight>(
 /// cells, turned into outcomes ([`item_outcomes`]).
 fn term_outcomes<W: Weight>(t: &PoolTerm, ctx: &Ctx) -> Result<Vec<(Outcome, W)>> {
     planned(t, ctx, |a, law: DieLaw<W>| {
-        if by_sum_cells(a, ctx) && t.count == 1 && t.kept_filter().is_none() {
-            let sums = SumKeys::of(t, ctx);
-            if sums.distinct(&law) {
+        if by_sum_cells(a, ctx) {
+            if let Some(cells) = SumKeys::of(t, ctx).one_die(t, &law) {
                 let mut out = Vec::with_capacity(law.outcomes.len());
-                out.extend(
-                    law.outcomes
-                        .iter()
-                        .filter(|(_, w)| !w.is_zero())
-                        .map(|(o, w)| {
-                            let contrib = sums.key_of(sums.value(o));
-                            (
-                                Outcome {
-                                    order: contrib[0],
-                                    contrib,
-                                },
-                                w.clone(),
-                            )
-                        }),
-                );
+                out.extend(cells.map(|(contrib, w)| {
+                    (
+                        Outcome {
+                            order: contrib[0],
+                            contrib,
+                        },
+                        w,
+                    )
+                }));
                 return Ok(out);
             }
         }
@@ -414,20 +407,9 @@ fn sum_cells<W: Weight>(
     let sums = SumKeys::of(t, ctx);
     let value = |o: &super::die::Outcome| sums.value(o);
     let key_of = |x: i64| sums.key_of(x);
-    if t.count == 1 && t.kept_filter().is_none() {
-        // One die kept whole: its outcomes are the sums, read highest
-        // first; where no two share a value (every die without a score
-        // map folding faces together), they are the cells as they stand,
-        // lowest first, with no law between (an exploding chain's 119).
-        if sums.distinct(law) {
-            return Ok(law
-                .outcomes
-                .iter()
-                .rev()
-                .filter(|(_, w)| !w.is_zero())
-                .map(|(o, w)| (key_of(value(o)), w.clone()))
-                .collect());
-        }
+    if let Some(cells) = sums.one_die(t, law) {
+        // Lowest first, with no law between (an exploding chain's 119).
+        return Ok(cells.rev().collect());
     }
     let die = crate::pmf::Pmf::from_pairs(law.outcomes.iter().map(|(o, w)| (value(o), w.clone())));
     let kept = match t.kept_filter() {
@@ -510,11 +492,28 @@ impl<'a> SumKeys<'a> {
         key
     }
 
-    /// Whether no two of a die's outcomes (highest first) share a value.
-    fn distinct<W>(&self, law: &DieLaw<W>) -> bool {
-        law.outcomes
-            .windows(2)
-            .all(|w| self.value(&w[0].0) > self.value(&w[1].0))
+    /// One die kept whole (term `t` of one die, nothing kept or dropped):
+    /// its outcomes are the sums, and where no two share a value (every die
+    /// without a score map folding faces together) they are the cells as
+    /// they stand, highest first as the die's law holds them, weights of
+    /// zero left out; `None` otherwise.
+    fn one_die<'l, W: Weight>(
+        &'l self,
+        t: &PoolTerm,
+        law: &'l DieLaw<W>,
+    ) -> Option<impl DoubleEndedIterator<Item = (Key, W)> + 'l> {
+        let one = t.count == 1 && t.kept_filter().is_none();
+        let distinct = || {
+            law.outcomes
+                .windows(2)
+                .all(|w| self.value(&w[0].0) > self.value(&w[1].0))
+        };
+        (one && distinct()).then(|| {
+            law.outcomes
+                .iter()
+                .filter(|(_, w)| !w.is_zero())
+                .map(|(o, w)| (self.key_of(self.value(o)), w.clone()))
+        })
     }
 }
 

@@ -265,9 +265,16 @@ impl<W: Weight> JointLaw<W> {
     /// values span more than a law holds
     /// ([`crate::systems::dice::law::check_result_span`]).
     pub fn marginal_checked(&self, stat: &Stat) -> Result<crate::pmf::Pmf<W>> {
-        let i = self.index(stat).unwrap_or(0);
-        crate::systems::dice::law::check_result_span(self.cells.iter().map(|(k, _)| k[i]))?;
+        self.check_span(stat)?;
         Ok(self.marginal(stat))
+    }
+
+    /// [`JointLaw::marginal_checked`]'s refusal alone, where the law of
+    /// `stat` is not wanted: its values spanning more than a law holds
+    /// ([`crate::systems::dice::law::check_result_span`]).
+    pub fn check_span(&self, stat: &Stat) -> Result<()> {
+        let i = self.index(stat).unwrap_or(0);
+        crate::systems::dice::law::check_result_span(self.cells.iter().map(|(k, _)| k[i]))
     }
 
     /// The law of one statistic.

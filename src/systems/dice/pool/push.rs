@@ -584,7 +584,7 @@ fn die_by_die_pairs<W: Weight>(
     }
     // Every rerolled face meets every fresh one: refused before they meet
     // where those pairs alone pass the states a law may hold (`1D1000!!`
-    // pushed on every face: 25 million pairs, 2.7 GB before an abort).
+    // pushed on every face: 36 million pairs, 2.7 GB before an abort).
     let pairs = (rerolled.len() as u64).saturating_mul(fresh.len() as u64);
     if pairs.saturating_add(die.len() as u64) > super::MAX_STATES as u64 {
         return Err(super::states_refused(
