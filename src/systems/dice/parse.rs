@@ -73,7 +73,8 @@ struct Token {
 /// Half-width ASCII for full-width input (`２Ｄ６＞＝７`), as BCDice does.
 pub fn normalize_width(s: &str) -> std::borrow::Cow<'_, str> {
     let wide = |c: char| matches!(c, '\u{FF01}'..='\u{FF5E}' | '\u{3000}');
-    if !s.contains(wide) {
+    // ASCII (nearly every command) is tested a word at a time.
+    if s.is_ascii() || !s.contains(wide) {
         // Nothing to map (nearly every command): no copy.
         return std::borrow::Cow::Borrowed(s);
     }
@@ -330,12 +331,17 @@ pub fn parse_constant(input: &str) -> Result<i64> {
 
 /// The text read (trimmed, half-width) and its tokens; `empty` is the
 /// message for no text, `what` names it in the length limit's message.
-fn tokens(input: &str, empty: &str, what: &str) -> Result<(String, Vec<Token>)> {
+fn tokens<'a>(
+    input: &'a str,
+    empty: &str,
+    what: &str,
+) -> Result<(std::borrow::Cow<'a, str>, Vec<Token>)> {
     let src = normalize_width(input.trim());
     if src.is_empty() {
         return Err(notation_error(&src, 0, empty));
     }
-    if src.chars().count() > MAX_LEN {
+    // Its bytes bound its characters: counted only past the limit.
+    if src.len() > MAX_LEN && src.chars().count() > MAX_LEN {
         return Err(notation_error(
             &src,
             MAX_LEN,
@@ -343,7 +349,7 @@ fn tokens(input: &str, empty: &str, what: &str) -> Result<(String, Vec<Token>)> 
         ));
     }
     let toks = lex(&src)?;
-    Ok((src.into_owned(), toks))
+    Ok((src, toks))
 }
 
 impl<'a> Parser<'a> {
@@ -1130,9 +1136,9 @@ impl<'a> Parser<'a> {
     }
 
     fn opt_name(&mut self) -> Result<Option<String>> {
-        if let Tok::Name(n) = self.peek().clone() {
+        if let Tok::Name(n) = self.peek() {
             let at = self.pos();
-            if pool::RESERVED.contains(&n.to_ascii_lowercase().as_str()) {
+            if pool::RESERVED.iter().any(|r| r.eq_ignore_ascii_case(n)) {
                 return self.err_at(
                     at,
                     format!(
@@ -1141,6 +1147,7 @@ impl<'a> Parser<'a> {
                     ),
                 );
             }
+            let n = n.clone();
             self.i += 1;
             return Ok(Some(n));
         }

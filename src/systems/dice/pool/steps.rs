@@ -466,6 +466,11 @@ pub enum Path {
     Dense,
     /// The codes sorted, ties in the pairs' order (where they fit).
     Sorted,
+    /// The pairs' tuples sorted in place of codes, ties in the pairs'
+    /// order: what [`Path::Auto`] takes for a step of at most
+    /// [`FEW_PAIRS`] pairs, where a box's bounds, packing and array cost
+    /// more than the pairs (Year Zero's two dice pushed: a few dozen).
+    Few,
     /// A map of tuples, then sorted.
     Tuples,
 }
@@ -541,7 +546,8 @@ pub fn step_within<W: Weight>(
         lo: vec![i64::MAX; len],
         hi: vec![i64::MIN; len],
         spilled: None,
-        scratch: Vec::with_capacity(len),
+        // Made as a pair past the buffer or in a box first needs it.
+        scratch: Vec::new(),
         direct,
     };
     gen(&mut buf)?;
@@ -565,6 +571,9 @@ pub fn step_within<W: Weight>(
         return from_tuples(t, out);
     }
     let pairs = buf.weights.len();
+    if path == Path::Few || path == Path::Auto && pairs <= FEW_PAIRS {
+        return from_few(&buf.keys, buf.weights, out);
+    }
     let packing = Packing::new(&buf.bounds()).filter(|_| path != Path::Tuples);
     let Some(packing) = packing else {
         return from_tuples(Tuples::of(len, &buf.keys, buf.weights), out);
@@ -608,6 +617,40 @@ pub fn step_within<W: Weight>(
             out.keys.extend_from_slice(&buf.keys[at..at + len]);
             out.weights.push(w);
             last = Some(c);
+        }
+    }
+    Ok(out)
+}
+
+/// Most pairs of a step that [`Path::Auto`] sorts by their tuples
+/// ([`Path::Few`]).
+pub const FEW_PAIRS: usize = 64;
+
+/// A step's few pairs (`keys`, `len` slots each, and `weights`) as states
+/// in tuple order into `out`: their indices sorted by tuple, by insertion
+/// (stable, so equal tuples sum in the pairs' order, as on every path).
+fn from_few<W: Weight>(keys: &[i64], mut weights: Vec<W>, mut out: States<W>) -> Result<States<W>> {
+    let len = out.len;
+    let key = |i: usize| &keys[i * len..(i + 1) * len];
+    let mut order: Vec<usize> = Vec::with_capacity(weights.len());
+    for i in 0..weights.len() {
+        let mut at = order.len();
+        while at > 0 && key(order[at - 1]) > key(i) {
+            at -= 1;
+        }
+        order.insert(at, i);
+    }
+    let mut last: Option<usize> = None;
+    for i in order {
+        let w = std::mem::replace(&mut weights[i], W::zero());
+        match (last, out.weights.last_mut()) {
+            (Some(l), Some(x)) if key(l) == key(i) => *x += w,
+            _ => {
+                super::check_count(out.weights.len() + 1)?;
+                out.keys.extend_from_slice(key(i));
+                out.weights.push(w);
+                last = Some(i);
+            }
         }
     }
     Ok(out)

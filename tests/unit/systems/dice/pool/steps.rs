@@ -2,7 +2,7 @@
 //! (`hantei::systems::dice::pool::steps`).
 //!
 //! Every path of a step (the dense array, the sorted codes, the map of
-//! tuples) against a reference that sums each tuple's pairs in order in a
+//! tuples, the few pairs sorted by tuple) against a reference that sums each tuple's pairs in order in a
 //! `BTreeMap`: the same tuples in the same order and the same weights, to
 //! the last bit.
 
@@ -52,7 +52,7 @@ proptest! {
         let pairs: Vec<(Vec<i64>, f64, f64)> =
             raw.into_iter().map(|(k, w, p)| (k[..len].to_vec(), w, p)).collect();
         let want = reference(&pairs);
-        for path in [Path::Auto, Path::Dense, Path::Sorted, Path::Tuples] {
+        for path in [Path::Auto, Path::Dense, Path::Sorted, Path::Tuples, Path::Few] {
             let got = run(len, path, &pairs);
             prop_assert_eq!(got.len(), want.len(), "{:?}", path);
             for ((gk, gw), (wk, ww)) in got.iter().zip(&want) {
@@ -72,7 +72,13 @@ fn wide_slots_take_the_map_of_tuples_and_agree() {
         (vec![-(1 << 62), 1 << 62], 0.125, 1.0),
     ];
     let want = reference(&pairs);
-    for path in [Path::Auto, Path::Dense, Path::Sorted, Path::Tuples] {
+    for path in [
+        Path::Auto,
+        Path::Dense,
+        Path::Sorted,
+        Path::Tuples,
+        Path::Few,
+    ] {
         assert_eq!(run(2, path, &pairs), want, "{path:?}");
     }
     assert_eq!(want[0], (vec![-(1 << 62), 1 << 62], 0.375));
@@ -82,7 +88,13 @@ fn wide_slots_take_the_map_of_tuples_and_agree() {
 fn exact_weights_sum_exactly() {
     let h = Exact::new(1.into(), 2.into());
     let t = Exact::new(1.into(), 3.into());
-    for path in [Path::Auto, Path::Dense, Path::Sorted, Path::Tuples] {
+    for path in [
+        Path::Auto,
+        Path::Dense,
+        Path::Sorted,
+        Path::Tuples,
+        Path::Few,
+    ] {
         let s: States<Exact> = step_by(1, 3, path, |sink| {
             sink.put(&[2], &h, &t);
             sink.put(&[1], &t, &t);
