@@ -70,7 +70,15 @@ pub fn combine_sorted<W: Weight>(
             "dice: combining two terms' statistics is {pairs} pairs of states (at most {MAX_WORK}); read fewer statistics or roll fewer dice"
         )));
     }
-    cells(op, sa, sb, Packing::new(op, sa, sb, ctx), ctx)
+    // Few pairs: tuple by tuple, where packing them costs more than they
+    // do (Year Zero's two pushed terms: a few dozen).
+    let few = sa.len().saturating_mul(sb.len()) <= super::steps::FEW_PAIRS;
+    let packing = if few {
+        None
+    } else {
+        Packing::new(op, sa, sb, ctx)
+    };
+    cells(op, sa, sb, packing, ctx)
 }
 
 /// [`combine_cells`] tuple by tuple, never packed: the planner's
@@ -519,6 +527,23 @@ fn generic<W: Weight>(
     ctx: &Ctx,
 ) -> Result<Vec<(Key, W)>> {
     let pairs = sa.len() as u64 * sb.len() as u64;
+    if pairs <= super::steps::FEW_PAIRS as u64 {
+        // Few pairs: sorted by their tuples as a step's few pairs are, with
+        // no map (the same sums, each in the pairs' order).
+        let len = ctx.layout.len();
+        let mut key = vec![0i64; len];
+        let states =
+            super::steps::step_by::<W>(len, pairs as usize, super::steps::Path::Few, |sink| {
+                for (ka, wa) in sa {
+                    for (kb, wb) in sb {
+                        pair_key(ctx, op, ka, kb, &mut key)?;
+                        sink.put(&key, *wa, *wb);
+                    }
+                }
+                Ok(())
+            })?;
+        return Ok(states.into_cells());
+    }
     // Sized for the pairs up front (up to a few thousand states), where it
     // grew by rehashing.
     let mut out: Map<W> =

@@ -517,15 +517,21 @@ fn term_pairs<W: Weight>(t: &PoolTerm, ctx: &Ctx, plans: &Plans<'_, '_, W>) -> R
     let mut out = super::plan::traced(|| format!("{t} pushed"), n, plan, run)?;
 
     if let Some(name) = &t.name {
+        // The named slot of both halves set from its half's total, in
+        // place (each key was three vectors).
         let len = ctx.layout.len();
+        let slot = ctx
+            .layout
+            .iter()
+            .position(|s| matches!(s, Stat::Named(n) if &**n == name));
         let halves: Map<W> = out;
         let mut named = Map::default();
-        for (k, w) in halves {
-            let first = set_one(&k[..len], ctx, name);
-            let second = set_one(&k[len..], ctx, name);
-            let mut key = first;
-            key.extend(second);
-            add_to(&mut named, &key, w);
+        for (mut k, w) in halves {
+            if let Some(i) = slot {
+                k[i] = ctx.named(i, k[0]);
+                k[len + i] = ctx.named(i, k[len]);
+            }
+            add_to(&mut named, &k, w);
         }
         out = named;
     }
@@ -601,18 +607,6 @@ fn die_by_die_pairs<W: Weight>(
         }
     }
     super::fold::independent(&die, &ctx.doubled(), n)
-}
-
-fn set_one(k: &[i64], ctx: &Ctx, name: &str) -> Vec<i64> {
-    let mut v = k.to_vec();
-    if let Some(i) = ctx
-        .layout
-        .iter()
-        .position(|s| matches!(s, Stat::Named(n) if &**n == name))
-    {
-        v[i] = ctx.named(i, v[0]);
-    }
-    v
 }
 
 /// A pushed term's pairs by the number `k` of dice that meet the rule

@@ -71,6 +71,16 @@ impl<W: Weight> States<W> {
         self.keys.chunks_exact(self.len).zip(&self.weights)
     }
 
+    /// Every state as a cell, in tuple order (the weights moved, not
+    /// copied).
+    pub fn into_cells(self) -> Vec<(Key, W)> {
+        self.keys
+            .chunks_exact(self.len)
+            .map(Key::from)
+            .zip(self.weights)
+            .collect()
+    }
+
     /// Every state moved into a map, its tuple mapped by `f` (states that
     /// `f` makes equal summed in tuple order).
     pub fn into_map(self, mut f: impl FnMut(&[i64], &mut Vec<i64>)) -> Map<W> {
