@@ -1144,6 +1144,12 @@ fn sort_cells<W>(cells: &mut [(Key, W)]) {
     if cells.windows(2).all(|w| w[0].0 < w[1].0) {
         return;
     }
+    // Few cells: compared as tuples (a stable sort, as the radix sort
+    // is), where their bounds, packing and permutation cost more.
+    if cells.len() <= steps::FEW_PAIRS {
+        cells.sort_by(|a, b| a.0.cmp(&b.0));
+        return;
+    }
     let Some(first) = cells.first() else {
         return;
     };

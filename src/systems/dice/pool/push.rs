@@ -134,6 +134,9 @@ pub fn law_each<W: Weight>(
         total,
     )
     .bounded(bounds);
+    // The pairs' context (both rolls' slots), made once for every term
+    // and sum.
+    let wide = ctx.doubled();
     let len = ctx.layout.len();
     let pushed_at = ctx.layout.iter().position(|s| *s == Stat::Pushed);
     // The first roll decoded into one buffer for the decision (no
@@ -216,7 +219,7 @@ pub fn law_each<W: Weight>(
         }
         // Pushed: the pairs (first roll, pushed roll), the first roll cut
         // to what the decision reads, the pushed roll to what is carried.
-        let pairs = pair_law::<W>(expr, &ctx, &plans, keep)?;
+        let pairs = pair_law::<W>(expr, (&ctx, &wide), &plans, keep)?;
         for (k, w) in &pairs {
             if decided(&k[..len]) {
                 key.clear();
@@ -264,14 +267,14 @@ fn reads_stat(list: &[Stat], s: &Stat) -> bool {
 /// no map comes between the parts of a sum.
 fn pair_law<W: Weight>(
     n: &Node,
-    ctx: &Ctx,
+    (ctx, wide): (&Ctx, &Ctx),
     plans: &Plans<'_, '_, W>,
     first: &[bool],
 ) -> Result<Vec<(Key, W)>> {
     let len = ctx.layout.len();
     Ok(match n {
         Node::Num(_) => super::in_order(prune(double(super::node_law::<W>(n, ctx)?), ctx, first)),
-        Node::Pool(t) => super::in_order(prune(term_pairs(t, ctx, plans)?, ctx, first)),
+        Node::Pool(t) => super::in_order(prune(term_pairs(t, (ctx, wide), plans)?, ctx, first)),
         Node::Group(_) => {
             return Err(Error::Conflict(
                 "dice: a push rerolls dice of pool terms; a group ({…}) cannot be pushed".into(),
@@ -282,11 +285,11 @@ fn pair_law<W: Weight>(
                 "dice: a push rerolls dice of pool terms; a chained roll (A -> B, (N)D6, 3D(…)) cannot be pushed".into(),
             ))
         }
-        Node::Neg(b) => negated(pair_law::<W>(b, ctx, plans, first)?, len)?,
-        Node::Paren(b) => pair_law(b, ctx, plans, first)?,
+        Node::Neg(b) => negated(pair_law::<W>(b, (ctx, wide), plans, first)?, len)?,
+        Node::Paren(b) => pair_law(b, (ctx, wide), plans, first)?,
         Node::Bin(op, a, b) => {
-            let la = pair_law::<W>(a, ctx, plans, first)?;
-            let lb = pair_law::<W>(b, ctx, plans, first)?;
+            let la = pair_law::<W>(a, (ctx, wide), plans, first)?;
+            let lb = pair_law::<W>(b, (ctx, wide), plans, first)?;
             // A difference is the sum with the right side's totals
             // negated (every other slot combines alike either way).
             let (op, lb) = match op {
@@ -294,14 +297,13 @@ fn pair_law<W: Weight>(
                 op => (*op, lb),
             };
             let (sa, sb) = (super::cell_refs(&la), super::cell_refs(&lb));
-            let wide = ctx.doubled();
             if op == Op::Add {
                 // A sum's pairs are the combination of the doubled tuples
                 // (both halves' totals added, every other slot by its
                 // rule; a slot not carried is neutral on both sides and
                 // stays so), on packed tuples where they fit: the same
                 // pairs in the same order as below.
-                return super::combine::combine_sorted(op, &sa, &sb, &wide);
+                return super::combine::combine_sorted(op, &sa, &sb, wide);
             }
             // A product or quotient, tuple by tuple: planned and refused
             // past its limit before any pair meets (a difference of two
@@ -312,7 +314,7 @@ fn pair_law<W: Weight>(
                 || format!("{n} pushed"),
                 super::dice_count(n),
                 &plan,
-                || pairs_by_tuples(op, &sa, &sb, &wide, first),
+                || pairs_by_tuples(op, &sa, &sb, wide, first),
             )?
         }
     })
@@ -496,7 +498,11 @@ fn term_plans<'t, 'r, W: Weight>(
         .collect()
 }
 
-fn term_pairs<W: Weight>(t: &PoolTerm, ctx: &Ctx, plans: &Plans<'_, '_, W>) -> Result<Map<W>> {
+fn term_pairs<W: Weight>(
+    t: &PoolTerm,
+    (ctx, wide): (&Ctx, &Ctx),
+    plans: &Plans<'_, '_, W>,
+) -> Result<Map<W>> {
     let plan = plans
         .iter()
         .find(|(u, _)| std::ptr::eq(*u, t))
@@ -509,7 +515,7 @@ fn term_pairs<W: Weight>(t: &PoolTerm, ctx: &Ctx, plans: &Plans<'_, '_, W>) -> R
     let n = t.count;
     let run = || {
         if plan.algorithm == super::plan::Algorithm::PushDieByDie {
-            die_by_die_pairs(n, ctx, full, rule, keep)
+            die_by_die_pairs(n, ctx, wide, full, rule, keep)
         } else {
             binomial_pairs(t, ctx, full, rule, keep)
         }
@@ -547,6 +553,7 @@ fn term_pairs<W: Weight>(t: &PoolTerm, ctx: &Ctx, plans: &Plans<'_, '_, W>) -> R
 fn die_by_die_pairs<W: Weight>(
     n: i64,
     ctx: &Ctx,
+    wide: &Ctx,
     full: &DieLaw<W>,
     rule: &PushRule,
     keep: &[bool],
@@ -606,7 +613,7 @@ fn die_by_die_pairs<W: Weight>(
             add_to(&mut die, &k, pa.clone() * pb);
         }
     }
-    super::fold::independent(&die, &ctx.doubled(), n)
+    super::fold::independent(&die, wide, n)
 }
 
 /// A pushed term's pairs by the number `k` of dice that meet the rule
