@@ -562,7 +562,7 @@ fn die_by_die_pairs<W: Weight>(
     let neutral = ctx.neutral();
     // Outcome `o`'s half `h` (0: the first roll, 1: the pushed roll),
     // the slots not carried neutral.
-    let half = |o: &super::die::Outcome, h: usize| -> Vec<i64> {
+    let half = |o: &super::die::Outcome, h: usize| -> Key {
         o.contrib
             .iter()
             .enumerate()
@@ -572,15 +572,13 @@ fn die_by_die_pairs<W: Weight>(
     // Weights of equal halves summed (most faces read alike once the
     // slots not carried are dropped: Year Zero's d6 is a six, a one or
     // neither), so each distinct pair is met once.
-    let merge = |list: &mut Vec<(Vec<i64>, W)>, k: Vec<i64>, p: &W| match list
-        .iter_mut()
-        .find(|(x, _)| *x == k)
-    {
-        Some((_, w)) => *w += p.clone(),
-        None => list.push((k, p.clone())),
-    };
-    let mut fresh: Vec<(Vec<i64>, W)> = Vec::new();
-    let mut rerolled: Vec<(Vec<i64>, W)> = Vec::new();
+    let merge =
+        |list: &mut Vec<(Key, W)>, k: Key, p: &W| match list.iter_mut().find(|(x, _)| *x == k) {
+            Some((_, w)) => *w += p.clone(),
+            None => list.push((k, p.clone())),
+        };
+    let mut fresh: Vec<(Key, W)> = Vec::with_capacity(full.outcomes.len());
+    let mut rerolled: Vec<(Key, W)> = Vec::with_capacity(full.outcomes.len());
     let mut die: Map<W> = Map::default();
     let mut k: Vec<i64> = Vec::with_capacity(2 * len);
     for (o, p) in &full.outcomes {
@@ -590,8 +588,8 @@ fn die_by_die_pairs<W: Weight>(
         } else {
             // A face that stays, on both rolls.
             k.clear();
-            k.extend(half(o, 0));
-            k.extend(half(o, 1));
+            k.extend_from_slice(&half(o, 0));
+            k.extend_from_slice(&half(o, 1));
             add_to(&mut die, &k, p.clone());
         }
     }

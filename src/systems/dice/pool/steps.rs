@@ -549,12 +549,16 @@ pub fn step_within<W: Weight>(
     } else {
         pairs.min(BUFFER_MAX)
     };
+    // A step known to be few pairs before they come sorts them by tuple
+    // and needs no bounds.
+    let few = direct.is_none() && (path == Path::Few || path == Path::Auto && pairs <= FEW_PAIRS);
+    let slots = if few { 0 } else { len };
     let mut buf = Buffer {
         len,
         keys: Vec::with_capacity(room * len),
         weights: Vec::with_capacity(room),
-        lo: vec![i64::MAX; len],
-        hi: vec![i64::MIN; len],
+        lo: vec![i64::MAX; slots],
+        hi: vec![i64::MIN; slots],
         spilled: None,
         // Made as a pair past the buffer or in a box first needs it.
         scratch: Vec::new(),
@@ -581,7 +585,7 @@ pub fn step_within<W: Weight>(
         return from_tuples(t, out);
     }
     let pairs = buf.weights.len();
-    if path == Path::Few || path == Path::Auto && pairs <= FEW_PAIRS {
+    if few || path == Path::Auto && pairs <= FEW_PAIRS {
         return from_few(&buf.keys, buf.weights, out);
     }
     let packing = Packing::new(&buf.bounds()).filter(|_| path != Path::Tuples);
@@ -642,6 +646,9 @@ pub const FEW_PAIRS: usize = 64;
 fn from_few<W: Weight>(keys: &[i64], mut weights: Vec<W>, mut out: States<W>) -> Result<States<W>> {
     let len = out.len;
     let key = |i: usize| &keys[i * len..(i + 1) * len];
+    // Room for every pair a state of its own, made once.
+    out.keys.reserve(keys.len());
+    out.weights.reserve(weights.len());
     let mut order: Vec<usize> = Vec::with_capacity(weights.len());
     for i in 0..weights.len() {
         let mut at = order.len();
