@@ -12,7 +12,10 @@
 //!   order): in a **dense array** over the box of codes where it is small,
 //!   else by sorting the codes (ties in the pairs' order) and summing runs;
 //! * the tuples themselves in a map ([`Map`]), then sorted, where codes do
-//!   not fit a `u64` or a step has too many pairs to buffer.
+//!   not fit a `u64` or a step has too many pairs to buffer;
+//! * a step of at most [`FEW_PAIRS`] pairs (Year Zero's two dice pushed)
+//!   sorts the tuples themselves, stably, with no bounds, packing or
+//!   array, which cost more than so few pairs ([`Path::Few`]).
 //!
 //! Die-by-die steps whose states stay few run on a [`Table`] instead: each
 //! state's successor under each outcome found once, then a step is a table
