@@ -12,6 +12,15 @@ use hantei::systems::dice::pool::steps::{step_by, Path, States};
 use hantei::Exact;
 use proptest::prelude::*;
 
+/// Every path a step can take.
+const PATHS: [Path; 5] = [
+    Path::Auto,
+    Path::Dense,
+    Path::Sorted,
+    Path::Tuples,
+    Path::Few,
+];
+
 /// Pairs `(tuple, w, p)` summed in order into a `BTreeMap` (tuple order).
 fn reference(pairs: &[(Vec<i64>, f64, f64)]) -> Vec<(Vec<i64>, f64)> {
     let mut m: BTreeMap<Vec<i64>, f64> = BTreeMap::new();
@@ -52,7 +61,7 @@ proptest! {
         let pairs: Vec<(Vec<i64>, f64, f64)> =
             raw.into_iter().map(|(k, w, p)| (k[..len].to_vec(), w, p)).collect();
         let want = reference(&pairs);
-        for path in [Path::Auto, Path::Dense, Path::Sorted, Path::Tuples, Path::Few] {
+        for path in PATHS {
             let got = run(len, path, &pairs);
             prop_assert_eq!(got.len(), want.len(), "{:?}", path);
             for ((gk, gw), (wk, ww)) in got.iter().zip(&want) {
@@ -72,13 +81,7 @@ fn wide_slots_take_the_map_of_tuples_and_agree() {
         (vec![-(1 << 62), 1 << 62], 0.125, 1.0),
     ];
     let want = reference(&pairs);
-    for path in [
-        Path::Auto,
-        Path::Dense,
-        Path::Sorted,
-        Path::Tuples,
-        Path::Few,
-    ] {
+    for path in PATHS {
         assert_eq!(run(2, path, &pairs), want, "{path:?}");
     }
     assert_eq!(want[0], (vec![-(1 << 62), 1 << 62], 0.375));
@@ -88,13 +91,7 @@ fn wide_slots_take_the_map_of_tuples_and_agree() {
 fn exact_weights_sum_exactly() {
     let h = Exact::new(1.into(), 2.into());
     let t = Exact::new(1.into(), 3.into());
-    for path in [
-        Path::Auto,
-        Path::Dense,
-        Path::Sorted,
-        Path::Tuples,
-        Path::Few,
-    ] {
+    for path in PATHS {
         let s: States<Exact> = step_by(1, 3, path, |sink| {
             sink.put(&[2], &h, &t);
             sink.put(&[1], &t, &t);
