@@ -425,37 +425,17 @@ fn distinct_contributions<W>(law: &DieLaw<W>) -> u64 {
 /// contributions to it are `vals`: their spread and where the slot
 /// saturates (the statistic bounds its values from this: [`Stat::values`]).
 fn span(vals: impl Iterator<Item = i64>, ctx: &Ctx, i: usize, dice: u64) -> Span {
-    // On the stack while they are few (a die's outcomes, read for every
-    // slot of every estimate), else on the heap.
-    let mut few = [0i64; 64];
-    let mut n = 0;
-    let mut many: Vec<i64> = Vec::new();
-    for x in vals {
-        if n < few.len() {
-            few[n] = x;
-            n += 1;
-        } else {
-            if many.is_empty() {
-                many.extend_from_slice(&few);
-            }
-            many.push(x);
-        }
-    }
-    let v: &mut [i64] = if many.is_empty() {
-        &mut few[..n]
-    } else {
-        &mut many
-    };
+    let mut v: Vec<i64> = vals.collect();
     v.sort_unstable();
+    v.dedup();
     let width = match (v.first(), v.last()) {
         (Some(lo), Some(hi)) => hi.saturating_sub(*lo).max(0) as u64,
         _ => 0,
     };
-    let distinct = v.len() - v.windows(2).filter(|w| w[0] == w[1]).count();
     let top = ctx.merged(i, i64::MAX - 1);
     Span {
         dice,
-        distinct: distinct as u64,
+        distinct: v.len() as u64,
         width,
         cap: (top != i64::MAX - 1).then_some(top),
     }

@@ -588,8 +588,14 @@ pub fn step_within<W: Weight>(
         return from_tuples(t, out);
     }
     let pairs = buf.weights.len();
-    if few || path == Path::Auto && pairs <= FEW_PAIRS {
+    if path == Path::Few || path == Path::Auto && pairs <= FEW_PAIRS {
         return from_few(&buf.keys, buf.weights, out);
+    }
+    if few {
+        // More pairs came than the step was told (`pairs` is room made,
+        // not a bound), and no bounds were kept for packing them: the map
+        // of tuples, not an insertion sort of them all.
+        return from_tuples(Tuples::of(len, &buf.keys, buf.weights), out);
     }
     let packing = Packing::new(&buf.bounds()).filter(|_| path != Path::Tuples);
     let Some(packing) = packing else {

@@ -110,3 +110,27 @@ fn exact_weights_sum_exactly() {
         );
     }
 }
+
+#[test]
+fn a_step_told_few_pairs_that_gets_many_sums_as_the_reference() {
+    // `pairs` is the room a step makes, not a bound: told one pair, given
+    // three hundred (past the few a step sorts by insertion), it still sums
+    // each tuple in the pairs' order.
+    let pairs: Vec<(Vec<i64>, f64, f64)> = (0..300i64)
+        .map(|i| (vec![i % 7, (i * 5) % 11], 1.0 / (i + 2) as f64, 0.5))
+        .collect();
+    let want = reference(&pairs);
+    let s: States<f64> = step_by(2, 1, Path::Auto, |sink| {
+        for (k, w, p) in &pairs {
+            sink.put(k, w, p);
+        }
+        Ok(())
+    })
+    .unwrap();
+    let got: Vec<(Vec<i64>, f64)> = s.iter().map(|(k, w)| (k.to_vec(), *w)).collect();
+    assert_eq!(got.len(), 77);
+    for ((gk, gw), (wk, ww)) in got.iter().zip(&want) {
+        assert_eq!(gk, wk);
+        assert_eq!(gw.to_bits(), ww.to_bits(), "at {gk:?}");
+    }
+}
